@@ -1,0 +1,78 @@
+/**
+ * The API: createApp(deps) returns a Hono app serving every call of SPEC §7 under /api. Tests call it
+ * in-process (app.request), api/server.ts serves it beside the site, or alone (--api-only).
+ */
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { requestId } from 'hono/request-id';
+import { appointmentsRoutes } from './appointments/appointments.routes.ts';
+import { adminGuard } from './auth/admin-guard.ts';
+import { blogPostsRoutes } from './blog-posts/blog-posts.routes.ts';
+import { blogSourcesRoutes } from './blog-sources/blog-sources.routes.ts';
+import { calendarSettingsRoutes } from './calendar-settings/calendar-settings.routes.ts';
+import { componentVisibilityRoutes } from './component-visibility/component-visibility.routes.ts';
+import { contactSubmissionsRoutes } from './contact-submissions/contact-submissions.routes.ts';
+import type { Deps } from './deps.ts';
+import { emailSettingsRoutes } from './email-settings/email-settings.routes.ts';
+import { healthRoutes } from './health/health.routes.ts';
+import { errorBody, handleError } from './http/errors.ts';
+import type { FeatureRoutes } from './http/routes.ts';
+import { migrationRoutes } from './migration/migration.routes.ts';
+import { probateCalculationsRoutes } from './probate-calculations/probate-calculations.routes.ts';
+import { testimonialsRoutes } from './testimonials/testimonials.routes.ts';
+import { themesRoutes } from './themes/themes.routes.ts';
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+const features: ((deps: Deps) => FeatureRoutes)[] = [
+  healthRoutes,
+  testimonialsRoutes,
+  blogPostsRoutes,
+  contactSubmissionsRoutes,
+  probateCalculationsRoutes,
+  appointmentsRoutes,
+  themesRoutes,
+  componentVisibilityRoutes,
+  calendarSettingsRoutes,
+  emailSettingsRoutes,
+  blogSourcesRoutes,
+  migrationRoutes,
+];
+
+export type ApiEnv = { Variables: { requestId: string } };
+
+export function createApp(deps: Deps) {
+  const app = new Hono<ApiEnv>();
+  app.use('*', requestId());
+  app.use('*', async (c, next) => {
+    const started = performance.now();
+    await next();
+    // Path only: query strings may carry personal data.
+    deps.log.info('request', {
+      requestId: c.get('requestId'),
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+    });
+  });
+  app.use('/api/*', async (c, next) => {
+    await next();
+    c.header('Cache-Control', 'no-store');
+  });
+  app.use('/api/*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => errorBody(c, 413, 'Request body is too large (64 KB at most).') }));
+  // Deny by default: registered before any admin route, so unknown admin paths are guarded too.
+  app.use('/api/admin/*', adminGuard(deps.verifier));
+  app.use('/api/admin', adminGuard(deps.verifier));
+
+  for (const feature of features.map((f) => f(deps))) {
+    if (feature.public) app.route('/api', feature.public);
+    if (feature.admin) app.route('/api/admin', feature.admin);
+  }
+
+  app.notFound((c) => errorBody(c, 404, 'Not found'));
+  app.onError(handleError(deps.log));
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

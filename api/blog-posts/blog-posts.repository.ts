@@ -1,0 +1,63 @@
+import { and, desc, eq } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+
+export type BlogPostValues = {
+  title: string;
+  slug: string;
+  excerpt: string;
+  content: string;
+  category: string;
+  author: string;
+  isPublished: boolean;
+  publishedAt: Date | null;
+};
+
+export function blogPostsRepository({ db, t }: Database) {
+  const posts = t.blogPosts;
+  const redirects = t.blogPostRedirects;
+  const summary = {
+    id: posts.id,
+    title: posts.title,
+    slug: posts.slug,
+    excerpt: posts.excerpt,
+    category: posts.category,
+    author: posts.author,
+    publishedAt: posts.publishedAt,
+  };
+  return {
+    listPublished: () => db.select(summary).from(posts).where(eq(posts.isPublished, true)).orderBy(desc(posts.publishedAt), desc(posts.createdAt)),
+    listAll: () => db.select().from(posts).orderBy(desc(posts.createdAt)),
+    async findById(id: string) {
+      const [row] = await db.select().from(posts).where(eq(posts.id, id));
+      return row ?? null;
+    },
+    async findPublishedBySlug(slug: string) {
+      const [row] = await db.select().from(posts).where(and(eq(posts.slug, slug), eq(posts.isPublished, true)));
+      return row ?? null;
+    },
+    async findRedirect(oldSlug: string) {
+      const [row] = await db.select({ postId: redirects.postId }).from(redirects).where(eq(redirects.oldSlug, oldSlug));
+      return row?.postId ?? null;
+    },
+    async create(values: BlogPostValues) {
+      const [row] = await db.insert(posts).values(values).returning();
+      return row!;
+    },
+    async update(id: string, values: BlogPostValues) {
+      const [row] = await db.update(posts).set(values).where(eq(posts.id, id)).returning();
+      return row ?? null;
+    },
+    async remove(id: string) {
+      const rows = await db.delete(posts).where(eq(posts.id, id)).returning({ id: posts.id, slug: posts.slug });
+      return rows[0] ?? null;
+    },
+    /** The old slug now leads to this post (a later rename of another post may take it over). */
+    async rememberOldSlug(oldSlug: string, postId: string) {
+      await db.insert(redirects).values({ oldSlug, postId }).onConflictDoUpdate({ target: redirects.oldSlug, set: { postId } });
+    },
+    /** A slug in live use by a post is no longer a redirect. */
+    async releaseSlug(slug: string) {
+      await db.delete(redirects).where(eq(redirects.oldSlug, slug));
+    },
+  };
+}

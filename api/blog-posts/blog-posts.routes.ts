@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { blogPostInput } from '../../src/shared/schemas/blog-posts.ts';
+import { idParam } from '../../src/shared/schemas/fields.ts';
+import type { Deps } from '../deps.ts';
+import { adminRouter, router, type FeatureRoutes } from '../http/routes.ts';
+import { jsonBody, pathParams } from '../http/validate.ts';
+import { blogPostsService } from './blog-posts.service.ts';
+
+const slugParam = z.object({ slug: z.string().min(1).max(200) });
+
+export function blogPostsRoutes(deps: Deps): FeatureRoutes {
+  const service = blogPostsService(deps);
+  return {
+    public: router()
+      .get('/blog-posts', async (c) => c.json(await service.listPublished()))
+      .get('/blog-posts/:slug', pathParams(slugParam), async (c) => {
+        const post = await service.getPublished(c.req.valid('param').slug);
+        const { id, title, slug, excerpt, content, category, author, publishedAt, createdAt, updatedAt } = post;
+        return c.json({ id, title, slug, excerpt, content, category, author, publishedAt, createdAt, updatedAt });
+      }),
+    admin: adminRouter()
+      .get('/blog-posts', async (c) => c.json(await service.listAll()))
+      .post('/blog-posts', jsonBody(blogPostInput), async (c) => c.json(await service.create(c.req.valid('json')), 201))
+      .put('/blog-posts/:id', pathParams(idParam), jsonBody(blogPostInput), async (c) =>
+        c.json(await service.update(c.req.valid('param').id, c.req.valid('json'))),
+      )
+      .delete('/blog-posts/:id', pathParams(idParam), async (c) => {
+        await service.remove(c.req.valid('param').id);
+        return c.body(null, 204);
+      }),
+  };
+}

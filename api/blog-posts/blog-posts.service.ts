@@ -1,0 +1,79 @@
+import type { z } from 'zod';
+import type { blogPostInput } from '../../src/shared/schemas/blog-posts.ts';
+import { slugify } from '../../src/shared/slug.ts';
+import type { Deps } from '../deps.ts';
+import { badRequest, conflict, constraintError, notFound } from '../http/errors.ts';
+import { blogPostsRepository, type BlogPostValues } from './blog-posts.repository.ts';
+import { sanitizeArticleHtml } from './sanitize.ts';
+
+type BlogPostInput = z.output<typeof blogPostInput>;
+
+export function blogPostsService({ database, events, clock }: Deps) {
+  const repo = blogPostsRepository(database);
+
+  /** SPEC §4 Blog post, on save: empty slug from the title; published gets a date; unpublished loses it. */
+  function normalize(input: BlogPostInput): BlogPostValues {
+    const slug = input.slug || slugify(input.title);
+    if (!slug) throw badRequest('Please check the highlighted fields.', { slug: 'Could not make a slug from this title; please enter one' });
+    return {
+      ...input,
+      slug,
+      content: sanitizeArticleHtml(input.content),
+      publishedAt: input.isPublished ? (input.publishedAt ?? clock.now()) : null,
+    };
+  }
+
+  async function unique<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (err) {
+      if (constraintError(err)?.status === 409) throw conflict('A post with this slug already exists.', { slug: 'This slug is already used by another post' });
+      throw err;
+    }
+  }
+
+  return {
+    listPublished: repo.listPublished,
+    listAll: repo.listAll,
+
+    /** A published post by its slug, or by a slug it had before (the page then redirects). */
+    async getPublished(slug: string) {
+      const post = await repo.findPublishedBySlug(slug);
+      if (post) return post;
+      const movedTo = await repo.findRedirect(slug);
+      const moved = movedTo ? await repo.findById(movedTo) : null;
+      if (moved?.isPublished) return moved;
+      throw notFound('Article Not Found');
+    },
+
+    async create(input: BlogPostInput) {
+      const values = normalize(input);
+      const row = await unique(() => repo.create(values));
+      await repo.releaseSlug(row.slug);
+      events.changed({ topic: 'blog-posts', keys: [row.slug] });
+      return row;
+    },
+
+    async update(id: string, input: BlogPostInput) {
+      const before = await repo.findById(id);
+      if (!before) throw notFound('Blog post not found');
+      const values = normalize(input);
+      // SPEC §4: an already-published post keeps its original date unless the form sends another.
+      if (values.isPublished && !input.publishedAt && before.publishedAt) values.publishedAt = before.publishedAt;
+      const row = await unique(() => repo.update(id, values));
+      if (!row) throw notFound('Blog post not found');
+      if (row.slug !== before.slug) {
+        await repo.releaseSlug(row.slug);
+        await repo.rememberOldSlug(before.slug, id);
+      }
+      events.changed({ topic: 'blog-posts', keys: [...new Set([before.slug, row.slug])] });
+      return row;
+    },
+
+    async remove(id: string) {
+      const removed = await repo.remove(id);
+      if (!removed) throw notFound('Blog post not found');
+      events.changed({ topic: 'blog-posts', keys: [removed.slug] });
+    },
+  };
+}

@@ -1,0 +1,30 @@
+/**
+ * What the API needs from the outside world, passed to createApp (STYLE §2): the database, a clock
+ * (so time rules are testable), the access-token verifier, a logger, content-change events and the
+ * operator settings a feature reads. Tests build their own; api/server.ts builds the real ones.
+ */
+import type { Database } from '../db/client.ts';
+import type { AccessTokenVerifier } from './auth/verifier.ts';
+import type { ContentEvents } from './content-events.ts';
+import type { Logger } from './logger.ts';
+
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+export interface MigrationSettings {
+  awsRegion: string | null;
+  /** Credentials or a custom endpoint are present. */
+  awsConfigured: boolean;
+}
+
+export interface Deps {
+  database: Database;
+  clock: Clock;
+  verifier: AccessTokenVerifier;
+  log: Logger;
+  events: ContentEvents;
+  migration: MigrationSettings;
+}

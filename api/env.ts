@@ -1,0 +1,67 @@
+/**
+ * The environment, validated at start (STYLE §4). A bad value stops the server with a message that
+ * names the variable and says how to fix it. Every variable is listed, with a comment, in .env.example.
+ */
+import { z } from 'zod';
+
+const flag = z
+  .enum(['true', 'false', '1', '0', ''])
+  .optional()
+  .transform((v) => v === 'true' || v === '1');
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(4321),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), 'must be a postgres:// or postgresql:// URL, or unset to use the embedded SQLite file'),
+  SQLITE_PATH: z.string().min(1).default('data/site.db'),
+  SEED_SAMPLE_CONTENT: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
+  // Identity (Cognito user pool). Unset: the admin API stays locked until one is configured.
+  COGNITO_REGION: z.string().optional(),
+  COGNITO_USER_POOL_ID: z.string().optional(),
+  COGNITO_CLIENT_ID: z.string().optional(),
+  ADMIN_EMAILS: z.string().default(''),
+  // DynamoDB migration target.
+  AWS_REGION: z.string().optional(),
+  AWS_ACCESS_KEY_ID: z.string().optional(),
+  AWS_SECRET_ACCESS_KEY: z.string().optional(),
+  DYNAMODB_ENDPOINT: z.url().optional(),
+  LOG_QUIET: flag,
+});
+
+export type Env = z.output<typeof envSchema>;
+
+const hints: Record<string, string> = {
+  PORT: 'set PORT to a number from 1 to 65535, or unset it for 4321',
+  DATABASE_URL: 'for example DATABASE_URL=postgres://postgres@127.0.0.1:5432/firm',
+  NODE_ENV: 'use development, production or test',
+  DYNAMODB_ENDPOINT: 'for example DYNAMODB_ENDPOINT=http://127.0.0.1:8000, or unset it to use AWS',
+  SEED_SAMPLE_CONTENT: 'use true or false',
+};
+
+export class EnvError extends Error {}
+
+export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
+  const result = envSchema.safeParse(source);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((issue) => {
+    const name = String(issue.path[0] ?? '?');
+    return `  ${name}: ${issue.message}${hints[name] ? ` (${hints[name]})` : ''}`;
+  });
+  throw new EnvError(`The environment is not valid; fix these variables (see .env.example):\n${lines.join('\n')}`);
+}
+
+export function migrationSettings(env: Env) {
+  const credentials = Boolean(env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY);
+  return {
+    awsRegion: env.AWS_REGION ?? null,
+    awsConfigured: Boolean(env.AWS_REGION && (credentials || env.DYNAMODB_ENDPOINT)),
+  };
+}

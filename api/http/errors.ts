@@ -1,0 +1,79 @@
+/**
+ * The one place errors become HTTP (STYLE §5). Every error body has the shape
+ * `{ error, fields?, requestId }`: services throw these classes, the app's onError renders them.
+ */
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { ZodError } from 'zod';
+import type { Logger } from '../logger.ts';
+
+export class HttpError extends Error {
+  readonly status: ContentfulStatusCode;
+  readonly fields: Record<string, string> | undefined;
+  constructor(status: ContentfulStatusCode, message: string, fields?: Record<string, string>) {
+    super(message);
+    this.status = status;
+    this.fields = fields;
+  }
+}
+
+export const badRequest = (message: string, fields?: Record<string, string>) => new HttpError(400, message, fields);
+export const unauthorized = (message = 'Authentication required') => new HttpError(401, message);
+export const forbidden = (message = 'Admin access required') => new HttpError(403, message);
+export const notFound = (message = 'Not found') => new HttpError(404, message);
+export const conflict = (message: string, fields?: Record<string, string>) => new HttpError(409, message, fields);
+
+/** Zod issues to one message per field ("email" -> "Please enter a valid email address"). */
+type Issues = { issues: readonly { path: readonly PropertyKey[]; message: string }[] };
+
+export function fieldErrors(error: Issues): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length ? issue.path.map(String).join('.') : '_';
+    fields[key] ??= issue.message;
+  }
+  return fields;
+}
+
+export function validationError(error: Issues): HttpError {
+  return badRequest('Please check the highlighted fields.', fieldErrors(error));
+}
+
+/** Unique, foreign-key and check violations raised by either dialect. */
+export function constraintError(err: unknown): HttpError | null {
+  const e = (err as { cause?: unknown })?.cause ?? err;
+  const code = (e as { code?: string })?.code;
+  if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+    return conflict('A record with the same unique value already exists.');
+  }
+  if (code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return conflict('A related record does not exist.');
+  if (code === '23514' || code === 'SQLITE_CONSTRAINT_CHECK' || code === '22003' || code === '22P02') {
+    return badRequest('A value is outside the allowed range.');
+  }
+  return null;
+}
+
+export function errorBody(c: Context, status: number, message: string, fields?: Record<string, string>) {
+  return c.json({ error: message, ...(fields ? { fields } : {}), requestId: c.get('requestId') as string }, status as ContentfulStatusCode);
+}
+
+export function handleError(log: Logger) {
+  return (err: Error, c: Context) => {
+    if (err instanceof HttpError) return errorBody(c, err.status, err.message, err.fields);
+    if (err instanceof ZodError) {
+      const v = validationError(err);
+      return errorBody(c, 400, v.message, v.fields);
+    }
+    if (err instanceof HTTPException) {
+      // Hono's own: malformed JSON (400), body limit (413) and the like.
+      const status = err.status;
+      const message = status === 413 ? 'Request body is too large (64 KB at most).' : status === 400 ? 'Malformed request body: send valid JSON.' : err.message;
+      return errorBody(c, status, message);
+    }
+    const mapped = constraintError(err);
+    if (mapped) return errorBody(c, mapped.status, mapped.message, mapped.fields);
+    log.error('unhandled error', { requestId: c.get('requestId'), method: c.req.method, path: c.req.path, err: err?.stack ?? String(err) });
+    return errorBody(c, 500, 'Something went wrong on our side. Please try again, or call the office.');
+  };
+}

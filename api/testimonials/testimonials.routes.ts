@@ -1,0 +1,23 @@
+import { testimonialInput, testimonialUpdate } from '../../src/shared/schemas/testimonials.ts';
+import { idParam } from '../../src/shared/schemas/fields.ts';
+import type { Deps } from '../deps.ts';
+import { adminRouter, router, type FeatureRoutes } from '../http/routes.ts';
+import { jsonBody, pathParams } from '../http/validate.ts';
+import { testimonialsService } from './testimonials.service.ts';
+
+export function testimonialsRoutes(deps: Deps): FeatureRoutes {
+  const service = testimonialsService(deps);
+  return {
+    public: router().get('/testimonials', async (c) => c.json(await service.listPublished())),
+    admin: adminRouter()
+      .get('/testimonials', async (c) => c.json(await service.listAll()))
+      .post('/testimonials', jsonBody(testimonialInput), async (c) => c.json(await service.create(c.req.valid('json')), 201))
+      .put('/testimonials/:id', pathParams(idParam), jsonBody(testimonialUpdate), async (c) =>
+        c.json(await service.update(c.req.valid('param').id, c.req.valid('json'))),
+      )
+      .delete('/testimonials/:id', pathParams(idParam), async (c) => {
+        await service.remove(c.req.valid('param').id);
+        return c.body(null, 204);
+      }),
+  };
+}

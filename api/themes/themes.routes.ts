@@ -1,0 +1,21 @@
+import { idParam } from '../../src/shared/schemas/fields.ts';
+import { themeInput } from '../../src/shared/schemas/themes.ts';
+import type { Deps } from '../deps.ts';
+import { adminRouter, router, type FeatureRoutes } from '../http/routes.ts';
+import { jsonBody, pathParams } from '../http/validate.ts';
+import { themesService } from './themes.service.ts';
+
+export function themesRoutes(deps: Deps): FeatureRoutes {
+  const service = themesService(deps);
+  return {
+    public: router().get('/themes/active', async (c) => c.json(await service.active())),
+    admin: adminRouter()
+      .get('/themes', async (c) => c.json(await service.listAll()))
+      .post('/themes', jsonBody(themeInput), async (c) => c.json(await service.create(c.req.valid('json')), 201))
+      .put('/themes/:id/activate', pathParams(idParam), async (c) => c.json(await service.activate(c.req.valid('param').id)))
+      .delete('/themes/:id', pathParams(idParam), async (c) => {
+        await service.remove(c.req.valid('param').id);
+        return c.body(null, 204);
+      }),
+  };
+}

@@ -1,0 +1,55 @@
+import type { z } from 'zod';
+import { defaultThemeName, findThemeTemplate } from '../../src/shared/theme-templates.ts';
+import type { themeInput } from '../../src/shared/schemas/themes.ts';
+import type { Deps } from '../deps.ts';
+import { conflict, constraintError, notFound } from '../http/errors.ts';
+import { themesRepository } from './themes.repository.ts';
+
+export function themesService({ database, events }: Deps) {
+  const repo = themesRepository(database);
+  const changed = () => events.changed({ topic: 'themes' });
+  return {
+    listAll: repo.listAll,
+
+    /** The theme the public site wears: the active one, else the default, else the built-in default template. */
+    async active() {
+      const row = await repo.findActive();
+      if (row) return { id: row.id, name: row.name, displayName: row.displayName, description: row.description, cssVariables: row.cssVariables };
+      const template = findThemeTemplate(defaultThemeName)!;
+      return { id: null, name: template.name, displayName: template.displayName, description: template.description, cssVariables: JSON.stringify(template.cssVariables) };
+    },
+
+    async create(input: z.output<typeof themeInput>) {
+      let row;
+      try {
+        row = await repo.create({ ...input, isActive: false, isDefault: false });
+      } catch (err) {
+        if (constraintError(err)?.status === 409) throw conflict('A theme with this name is already installed.', { name: 'A theme with this name is already installed' });
+        throw err;
+      }
+      if (input.isDefault) await repo.makeDefault(row.id);
+      if (input.isActive) await repo.activate(row.id);
+      if (input.isActive || input.isDefault) {
+        changed();
+        return (await repo.findById(row.id))!;
+      }
+      return row;
+    },
+
+    async activate(id: string) {
+      if (!(await repo.findById(id))) throw notFound('Theme not found');
+      await repo.activate(id);
+      changed();
+      return (await repo.findById(id))!;
+    },
+
+    /** SPEC §4: a default theme cannot be deleted; neither can the one the site is wearing. */
+    async remove(id: string) {
+      const theme = await repo.findById(id);
+      if (!theme) throw notFound('Theme not found');
+      if (theme.isDefault) throw conflict('The default theme cannot be deleted.');
+      if (theme.isActive) throw conflict('The active theme cannot be deleted; activate another theme first.');
+      await repo.remove(id);
+    },
+  };
+}

@@ -1,0 +1,214 @@
+/**
+ * PostgreSQL dialect of the data model (SPEC §3), chosen by DATABASE_URL. Kept identical to sqlite.ts
+ * (same tables, columns, defaults and constraints) by tests/integration/schema-parity.integration.test.ts.
+ */
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, integer, numeric, pgTable, text, timestamp as pgTimestamp, unique } from 'drizzle-orm/pg-core';
+import { firm } from '../../src/config/firm.ts';
+
+const id = () => text('id').primaryKey().$defaultFn(() => crypto.randomUUID());
+const timestamp = (name: string) => pgTimestamp(name, { withTimezone: true, mode: 'date' });
+const createdAt = () => timestamp('created_at').notNull().defaultNow().$defaultFn(() => new Date());
+const updatedAt = () => timestamp('updated_at').notNull().defaultNow().$defaultFn(() => new Date()).$onUpdate(() => new Date());
+const bool = (name: string) => boolean(name);
+const money = (name: string) => numeric(name, { precision: 12, scale: 2 }).notNull();
+
+export const users = pgTable('users', {
+  id: id(),
+  username: text('username').notNull().unique(),
+  password: text('password').notNull(),
+  role: text('role').notNull().default('admin'),
+  createdAt: createdAt(),
+});
+
+export const testimonials = pgTable(
+  'testimonials',
+  {
+    id: id(),
+    clientName: text('client_name').notNull(),
+    rating: integer('rating').notNull().default(5),
+    content: text('content').notNull(),
+    practiceArea: text('practice_area').notNull(),
+    isPublished: bool('is_published').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check('testimonials_rating_range', sql`${t.rating} between 1 and 5`), index('testimonials_created_at_idx').on(t.createdAt)],
+);
+
+export const blogPosts = pgTable(
+  'blog_posts',
+  {
+    id: id(),
+    title: text('title').notNull(),
+    slug: text('slug').notNull().unique(),
+    excerpt: text('excerpt').notNull(),
+    content: text('content').notNull(),
+    category: text('category').notNull(),
+    author: text('author').notNull().default(firm.name),
+    isPublished: bool('is_published').notNull().default(false),
+    publishedAt: timestamp('published_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('blog_posts_published_idx').on(t.isPublished, t.publishedAt)],
+);
+
+export const blogPostRedirects = pgTable('blog_post_redirects', {
+  id: id(),
+  oldSlug: text('old_slug').notNull().unique(),
+  postId: text('post_id')
+    .notNull()
+    .references(() => blogPosts.id, { onDelete: 'cascade' }),
+  createdAt: createdAt(),
+});
+
+export const contactSubmissions = pgTable(
+  'contact_submissions',
+  {
+    id: id(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    email: text('email').notNull(),
+    phone: text('phone'),
+    practiceArea: text('practice_area').notNull(),
+    message: text('message').notNull(),
+    isRead: bool('is_read').notNull().default(false),
+    isResolved: bool('is_resolved').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [index('contact_submissions_created_at_idx').on(t.createdAt)],
+);
+
+export const probateCalculations = pgTable('probate_calculations', {
+  id: id(),
+  estateValue: money('estate_value'),
+  realEstateValue: money('real_estate_value'),
+  attorneyFees: money('attorney_fees'),
+  executorFees: money('executor_fees'),
+  courtCosts: money('court_costs'),
+  totalProbate: money('total_probate'),
+  trustCost: money('trust_cost'),
+  savings: money('savings'),
+  userEmail: text('user_email'),
+  createdAt: createdAt(),
+});
+
+export const themeSettings = pgTable('theme_settings', {
+  id: id(),
+  name: text('name').notNull().unique(),
+  displayName: text('display_name').notNull(),
+  description: text('description').notNull(),
+  cssVariables: text('css_variables').notNull(),
+  isActive: bool('is_active').notNull().default(false),
+  isDefault: bool('is_default').notNull().default(false),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const appointments = pgTable(
+  'appointments',
+  {
+    id: id(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    email: text('email').notNull(),
+    phone: text('phone'),
+    consultationType: text('consultation_type').notNull(),
+    scheduledDate: timestamp('scheduled_date').notNull(),
+    duration: integer('duration').notNull().default(30),
+    status: text('status').notNull().default('scheduled'),
+    notes: text('notes'),
+    practiceArea: text('practice_area').notNull(),
+    reminderSent: bool('reminder_sent').notNull().default(false),
+    externalEventId: text('external_event_id'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('appointments_status_values', sql`${t.status} in ('scheduled', 'confirmed', 'cancelled', 'completed')`),
+    check('appointments_duration_positive', sql`${t.duration} > 0`),
+    index('appointments_scheduled_date_idx').on(t.scheduledDate),
+  ],
+);
+
+export const calendarSettings = pgTable(
+  'calendar_settings',
+  {
+    id: id(),
+    provider: text('provider').notNull(),
+    isActive: bool('is_active').notNull().default(false),
+    config: text('config').notNull(),
+    webhookUrl: text('webhook_url'),
+    apiKey: text('api_key'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check('calendar_settings_provider_values', sql`${t.provider} in ('calendly', 'google', 'outlook', 'custom')`)],
+);
+
+export const emailSettings = pgTable(
+  'email_settings',
+  {
+    id: id(),
+    provider: text('provider').notNull().default('sendgrid'),
+    isActive: bool('is_active').notNull().default(false),
+    config: text('config').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check('email_settings_provider_values', sql`${t.provider} in ('sendgrid', 'smtp')`)],
+);
+
+export const blogSources = pgTable(
+  'blog_sources',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    url: text('url').notNull(),
+    type: text('type').notNull().default('rss'),
+    isActive: bool('is_active').notNull().default(true),
+    displayLimit: integer('display_limit').notNull().default(5),
+    config: text('config'),
+    lastFetched: timestamp('last_fetched'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('blog_sources_type_values', sql`${t.type} in ('rss', 'api', 'scraper')`),
+    check('blog_sources_display_limit_range', sql`${t.displayLimit} between 1 and 10`),
+  ],
+);
+
+export const externalBlogArticles = pgTable(
+  'external_blog_articles',
+  {
+    id: id(),
+    sourceId: text('source_id')
+      .notNull()
+      .references(() => blogSources.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    url: text('url').notNull(),
+    excerpt: text('excerpt'),
+    content: text('content'),
+    author: text('author'),
+    publishedAt: timestamp('published_at'),
+    imageUrl: text('image_url'),
+    isVisible: bool('is_visible').notNull().default(true),
+    externalId: text('external_id'),
+    fetchedAt: timestamp('fetched_at').notNull().defaultNow().$defaultFn(() => new Date()),
+    createdAt: createdAt(),
+  },
+  (t) => [unique('external_blog_articles_source_url_unique').on(t.sourceId, t.url)],
+);
+
+export const componentVisibilitySettings = pgTable('component_visibility_settings', {
+  id: id(),
+  componentKey: text('component_key').notNull().unique(),
+  componentName: text('component_name').notNull(),
+  description: text('description').notNull(),
+  isVisible: bool('is_visible').notNull().default(true),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});

@@ -1,0 +1,57 @@
+/**
+ * Seeds a database. Always (idempotent): the eight default components of SPEC §3 and the default
+ * theme (Professional Blue, active). Once, on a fresh database only: the sample testimonials and
+ * posts, so an admin who deletes them does not see them come back at the next start.
+ */
+import { count } from 'drizzle-orm';
+import { componentCatalogue } from '../../src/shared/constants.ts';
+import { defaultThemeName, findThemeTemplate } from '../../src/shared/theme-templates.ts';
+import type { Database } from '../client.ts';
+import { samplePosts, sampleTestimonials } from './sample-content.ts';
+
+export interface SeedResult {
+  components: number;
+  themes: number;
+  testimonials: number;
+  posts: number;
+}
+
+export async function seedDatabase({ db, t }: Database, options: { sampleContent?: boolean } = {}): Promise<SeedResult> {
+  const counts = await Promise.all(
+    [t.themeSettings, t.testimonials, t.blogPosts, t.componentVisibilitySettings].map(async (table) => (await db.select({ n: count() }).from(table))[0]!.n),
+  );
+  const fresh = counts.every((n) => n === 0);
+  const result: SeedResult = { components: 0, themes: 0, testimonials: 0, posts: 0 };
+
+  const components = await db
+    .insert(t.componentVisibilitySettings)
+    .values(componentCatalogue.map((c) => ({ ...c, isVisible: true })))
+    .onConflictDoNothing({ target: t.componentVisibilitySettings.componentKey })
+    .returning({ id: t.componentVisibilitySettings.id });
+  result.components = components.length;
+
+  if (counts[0] === 0) {
+    const template = findThemeTemplate(defaultThemeName)!;
+    const themes = await db
+      .insert(t.themeSettings)
+      .values({
+        name: template.name,
+        displayName: template.displayName,
+        description: template.description,
+        cssVariables: JSON.stringify(template.cssVariables),
+        isActive: true,
+        isDefault: true,
+      })
+      .onConflictDoNothing({ target: t.themeSettings.name })
+      .returning({ id: t.themeSettings.id });
+    result.themes = themes.length;
+  }
+
+  if (fresh && options.sampleContent !== false) {
+    result.testimonials = (await db.insert(t.testimonials).values([...sampleTestimonials]).returning({ id: t.testimonials.id })).length;
+    result.posts = (
+      await db.insert(t.blogPosts).values([...samplePosts]).onConflictDoNothing({ target: t.blogPosts.slug }).returning({ id: t.blogPosts.id })
+    ).length;
+  }
+  return result;
+}

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { blogAuthors, defaultBlogAuthor } from '../../config/firm.ts';
+import { blogCategories } from '../constants.ts';
+import { isSlug } from '../slug.ts';
+import { dateInput, requiredText } from './fields.ts';
+
+/** POST and PUT /api/admin/blog-posts (SPEC §7). An empty slug is generated from the title (SPEC §4). */
+export const blogPostInput = z.object({
+  title: requiredText('Title', 200),
+  slug: z
+    .string({ error: 'Slug must be text' })
+    .trim()
+    .max(200, 'Slug must be at most 200 characters')
+    .refine((v) => v === '' || isSlug(v), 'Slug may contain only lowercase letters, digits and single hyphens')
+    .default(''),
+  excerpt: requiredText('Excerpt', 500),
+  content: requiredText('Content', 60_000),
+  category: z.enum(blogCategories, { error: 'Please choose a category' }),
+  author: z.enum(blogAuthors, { error: 'Please choose an author' }).default(defaultBlogAuthor),
+  isPublished: z.boolean({ error: 'Published must be true or false' }).default(false),
+  publishedAt: dateInput('Publish date').nullish().transform((v) => v ?? null),
+});
+export type BlogPostInput = z.input<typeof blogPostInput>;

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { blogSourceDisplayLimit, blogSourceTypes, calendarProviders, emailProviders } from '../constants.ts';
+import { httpUrl, jsonObjectText, optionalHttpUrl, optionalText, requiredText } from './fields.ts';
+
+/** POST /api/admin/calendar-settings: created inactive (SPEC §4); config is not checked as JSON (SPEC §5). */
+export const calendarSettingInput = z.object({
+  provider: z.enum(calendarProviders, { error: 'Please choose a provider' }),
+  isActive: z.literal(false, { error: 'A calendar integration is created inactive; activate it afterwards' }).default(false),
+  config: requiredText('Configuration', 20_000),
+  webhookUrl: optionalHttpUrl('Webhook URL'),
+  apiKey: optionalText('API key', 2000),
+});
+
+/** POST /api/admin/email-settings: saved active, replacing any existing configuration (SPEC §4). */
+export const emailSettingInput = z.object({
+  provider: z.enum(emailProviders, { error: 'Please choose a provider' }).default('sendgrid'),
+  isActive: z.literal(true, { error: 'An email configuration is saved active' }).default(true),
+  config: jsonObjectText('Configuration'),
+});
+
+/** POST /api/admin/blog-sources: created active (SPEC §4). */
+export const blogSourceInput = z.object({
+  name: requiredText('Name', 120),
+  url: httpUrl('URL'),
+  type: z.enum(blogSourceTypes, { error: 'Type must be rss, api or scraper' }).default('rss'),
+  displayLimit: z
+    .number({ error: `Number of articles must be from ${blogSourceDisplayLimit.min} to ${blogSourceDisplayLimit.max}` })
+    .int()
+    .min(blogSourceDisplayLimit.min, `Number of articles must be at least ${blogSourceDisplayLimit.min}`)
+    .max(blogSourceDisplayLimit.max, `Number of articles must be at most ${blogSourceDisplayLimit.max}`)
+    .default(blogSourceDisplayLimit.default),
+  config: z
+    .string()
+    .trim()
+    .nullish()
+    .transform((v) => (v ? v : null))
+    .pipe(jsonObjectText('Configuration').nullable()),
+  isActive: z.literal(true, { error: 'A blog source is created active' }).default(true),
+});

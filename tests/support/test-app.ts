@@ -1,0 +1,136 @@
+/**
+ * The API in-process over a real database (ARCHITECTURE Testing layers). `forEachDialect` runs the same
+ * suite on SQLite and on PostgreSQL; `ctx.call` speaks HTTP to the app without a socket.
+ */
+import { afterAll, beforeAll, describe } from 'vitest';
+import type { Dialect } from '../../db/client.ts';
+import { seedDatabase } from '../../db/seed/seed.ts';
+import { createApp, type App } from '../../api/app.ts';
+import type { AccessTokenVerifier, AdminPrincipal } from '../../api/auth/verifier.ts';
+import { createContentEvents, type ContentChange } from '../../api/content-events.ts';
+import type { Clock, Deps } from '../../api/deps.ts';
+import { createLogger } from '../../api/logger.ts';
+import { createTestDatabase, type TestDatabase } from './test-database.ts';
+
+/** Test tokens for the injected verifier (the Cognito verifier has tests of its own). */
+export const ADMIN_TOKEN = 'test-admin-token';
+export const NON_ADMIN_TOKEN = 'test-user-token';
+
+const principal = (isAdmin: boolean): AdminPrincipal => ({
+  sub: isAdmin ? 'admin-sub' : 'user-sub',
+  username: isAdmin ? 'admin' : 'someone',
+  email: isAdmin ? 'admin@example.com' : 'someone@example.com',
+  groups: isAdmin ? ['admin'] : [],
+  isAdmin,
+});
+
+export const testVerifier: AccessTokenVerifier = {
+  async verify(token) {
+    if (token === ADMIN_TOKEN) return principal(true);
+    if (token === NON_ADMIN_TOKEN) return principal(false);
+    return null;
+  },
+};
+
+export interface CallResult<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface TestContext {
+  dialect: Dialect;
+  app: App;
+  database: TestDatabase;
+  /** Content-change events the services announced, in order. */
+  changes: ContentChange[];
+  clock: { now(): Date; set(date: Date | string): void };
+  /** JSON request to the app; `token` defaults to none. */
+  call<T = any>(method: string, path: string, options?: { body?: unknown; rawBody?: string; token?: string; headers?: Record<string, string> }): Promise<CallResult<T>>;
+  /** The same, as the admin. */
+  admin<T = any>(method: string, path: string, body?: unknown): Promise<CallResult<T>>;
+}
+
+export interface ContextOptions {
+  seed?: boolean | { sampleContent: boolean };
+  migration?: Deps['migration'];
+}
+
+export async function createTestContext(dialect: Dialect, options: ContextOptions = {}): Promise<TestContext> {
+  const database = await createTestDatabase(dialect);
+  if (options.seed) await seedDatabase(database, typeof options.seed === 'object' ? options.seed : {});
+  let fixed: Date | null = null;
+  const clock: Clock & TestContext['clock'] = {
+    now: () => fixed ?? new Date(),
+    set: (d) => {
+      fixed = new Date(d);
+    },
+  };
+  const changes: ContentChange[] = [];
+  const events = createContentEvents();
+  events.subscribe((change) => {
+    changes.push(change);
+  });
+  const app = createApp({
+    database,
+    clock,
+    verifier: testVerifier,
+    log: createLogger({ silent: true }),
+    events,
+    migration: options.migration ?? { awsConfigured: false, awsRegion: null },
+  });
+  const call: TestContext['call'] = async (method, path, opts = {}) => {
+    const headers: Record<string, string> = { ...opts.headers };
+    let body: string | undefined;
+    if (opts.rawBody !== undefined) body = opts.rawBody;
+    else if (opts.body !== undefined) body = JSON.stringify(opts.body);
+    if (body !== undefined) headers['content-type'] ??= 'application/json';
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    const res = await app.request(path, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      /* not JSON */
+    }
+    return { status: res.status, body: parsed as any, headers: res.headers };
+  };
+  return {
+    dialect,
+    app,
+    database,
+    changes,
+    clock,
+    call,
+    admin: (method, path, body) => call(method, path, { body, token: ADMIN_TOKEN }),
+  };
+}
+
+/**
+ * Runs `suite` once per dialect, each with its own fresh database. `ctx()` is valid inside tests.
+ */
+export function forEachDialect(name: string, suite: (ctx: () => TestContext) => void, options: ContextOptions = {}) {
+  for (const dialect of ['sqlite', 'postgres'] as const) {
+    describe(`${name} [${dialect}]`, () => {
+      let context: TestContext | undefined;
+      beforeAll(async () => {
+        context = await createTestContext(dialect, options);
+      });
+      afterAll(async () => {
+        await context?.database.drop();
+      });
+      suite(() => {
+        if (!context) throw new Error('test context not ready');
+        return context;
+      });
+    });
+  }
+}
+
+/** Row count of a table, straight from the database: what a rejected request must not change. */
+export async function countRows(ctx: TestContext, table: keyof TestDatabase['t']): Promise<number> {
+  const { db, t } = ctx.database;
+  const rows = await db.select().from(t[table] as any);
+  return rows.length;
+}
