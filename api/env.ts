@@ -19,6 +19,7 @@ const envSchema = z.object({
     .transform((v) => v || undefined)
     .refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), 'must be a postgres:// or postgresql:// URL, or unset to use the embedded SQLite file'),
   SQLITE_PATH: z.string().min(1).default('data/site.db'),
+  SITE_URL: z.url().default('http://localhost:4321'),
   SEED_SAMPLE_CONTENT: z
     .enum(['true', 'false'])
     .default('true')
@@ -44,6 +45,7 @@ const hints: Record<string, string> = {
   NODE_ENV: 'use development, production or test',
   DYNAMODB_ENDPOINT: 'for example DYNAMODB_ENDPOINT=http://127.0.0.1:8000, or unset it to use AWS',
   SEED_SAMPLE_CONTENT: 'use true or false',
+  SITE_URL: 'the public origin, for example https://www.example-firm.com',
 };
 
 export class EnvError extends Error {}

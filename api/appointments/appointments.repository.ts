@@ -1,4 +1,4 @@
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 
 export type AppointmentValues = {
@@ -27,8 +27,16 @@ export function appointmentsRepository({ db, t }: Database) {
       const [row] = await db.insert(table).values(values).returning();
       return row!;
     },
-    async setStatus(id: string, status: string) {
-      const [row] = await db.update(table).set({ status }).where(eq(table.id, id)).returning();
+    /**
+     * Compare-and-set: changes the status only if it is still `from`, so two admins acting at once
+     * cannot move an appointment out of a terminal status. null when it was not (or no longer) `from`.
+     */
+    async setStatus(id: string, from: string, to: string) {
+      const [row] = await db
+        .update(table)
+        .set({ status: to })
+        .where(and(eq(table.id, id), eq(table.status, from)))
+        .returning();
       return row ?? null;
     },
     async remove(id: string) {

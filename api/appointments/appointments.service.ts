@@ -19,13 +19,16 @@ export function appointmentsService({ database }: Deps) {
     },
 
     async setStatus(id: string, status: AppointmentStatus) {
-      const current = await repo.findById(id);
-      if (!current) throw notFound('Appointment not found');
-      if (current.status === status) return current;
-      if (terminal.includes(current.status)) throw conflict(`This appointment is already ${current.status}; its status can no longer change.`);
-      const row = await repo.setStatus(id, status);
-      if (!row) throw notFound('Appointment not found');
-      return row;
+      // Retried once: a concurrent change between the read and the write is judged on the new status.
+      for (let attempt = 0; ; attempt++) {
+        const current = await repo.findById(id);
+        if (!current) throw notFound('Appointment not found');
+        if (current.status === status) return current;
+        if (terminal.includes(current.status)) throw conflict(`This appointment is already ${current.status}; its status can no longer change.`);
+        const row = await repo.setStatus(id, current.status, status);
+        if (row) return row;
+        if (attempt >= 1) throw conflict('This appointment was changed by someone else at the same time; reload and try again.');
+      }
     },
 
     async remove(id: string) {

@@ -55,6 +55,11 @@ export function blogPostsRepository({ db, t }: Database) {
     async rememberOldSlug(oldSlug: string, postId: string) {
       await db.insert(redirects).values({ oldSlug, postId }).onConflictDoUpdate({ target: redirects.oldSlug, set: { postId } });
     },
+    /** Every earlier slug that still leads to this post. */
+    async oldSlugsOf(postId: string) {
+      const rows = await db.select({ oldSlug: redirects.oldSlug }).from(redirects).where(eq(redirects.postId, postId));
+      return rows.map((r) => r.oldSlug);
+    },
     /** A slug in live use by a post is no longer a redirect. */
     async releaseSlug(slug: string) {
       await db.delete(redirects).where(eq(redirects.oldSlug, slug));

@@ -8,6 +8,9 @@ import { sanitizeArticleHtml } from './sanitize.ts';
 
 type BlogPostInput = z.output<typeof blogPostInput>;
 
+/** Longer than any slug the schema accepts, so it cannot name a post. */
+const MAX_SLUG = 200;
+
 export function blogPostsService({ database, events, clock }: Deps) {
   const repo = blogPostsRepository(database);
 
@@ -15,10 +18,13 @@ export function blogPostsService({ database, events, clock }: Deps) {
   function normalize(input: BlogPostInput): BlogPostValues {
     const slug = input.slug || slugify(input.title);
     if (!slug) throw badRequest('Please check the highlighted fields.', { slug: 'Could not make a slug from this title; please enter one' });
+    const content = sanitizeArticleHtml(input.content);
+    // Content that was nothing but script (or other stripped markup) is empty once made safe.
+    if (!content.trim()) throw badRequest('Please check the highlighted fields.', { content: 'Content is required (scripts and unsupported markup are removed)' });
     return {
       ...input,
       slug,
-      content: sanitizeArticleHtml(input.content),
+      content,
       publishedAt: input.isPublished ? (input.publishedAt ?? clock.now()) : null,
     };
   }
@@ -38,6 +44,7 @@ export function blogPostsService({ database, events, clock }: Deps) {
 
     /** A published post by its slug, or by a slug it had before (the page then redirects). */
     async getPublished(slug: string) {
+      if (slug.length > MAX_SLUG) throw notFound('Article Not Found');
       const post = await repo.findPublishedBySlug(slug);
       if (post) return post;
       const movedTo = await repo.findRedirect(slug);
@@ -66,14 +73,17 @@ export function blogPostsService({ database, events, clock }: Deps) {
         await repo.releaseSlug(row.slug);
         await repo.rememberOldSlug(before.slug, id);
       }
-      events.changed({ topic: 'blog-posts', keys: [...new Set([before.slug, row.slug])] });
+      // Every page that shows or redirects to this post changes: its old and new slug, and earlier ones.
+      events.changed({ topic: 'blog-posts', keys: [...new Set([before.slug, row.slug, ...(await repo.oldSlugsOf(id))])] });
       return row;
     },
 
     async remove(id: string) {
+      // Read before the delete: the redirects go with the post (cascade), and their pages change too.
+      const oldSlugs = await repo.oldSlugsOf(id);
       const removed = await repo.remove(id);
       if (!removed) throw notFound('Blog post not found');
-      events.changed({ topic: 'blog-posts', keys: [removed.slug] });
+      events.changed({ topic: 'blog-posts', keys: [...new Set([removed.slug, ...oldSlugs])] });
     },
   };
 }

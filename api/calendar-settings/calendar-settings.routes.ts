@@ -5,9 +5,9 @@ import type { Deps } from '../deps.ts';
 import { notFound } from '../http/errors.ts';
 import { adminRouter, router, type FeatureRoutes } from '../http/routes.ts';
 import { jsonBody, pathParams } from '../http/validate.ts';
-import { maskConfig, maskSecret } from '../integrations/secrets.ts';
+import { maskConfig, maskSecret, maskUrl } from '../integrations/secrets.ts';
 
-export function calendarSettingsRoutes({ database: { db, t } }: Deps): FeatureRoutes {
+export function calendarSettingsRoutes({ database: { db, t, dialect } }: Deps): FeatureRoutes {
   const table = t.calendarSettings;
   type Row = typeof table.$inferSelect;
   const safe = (row: Row) => ({
@@ -15,7 +15,8 @@ export function calendarSettingsRoutes({ database: { db, t } }: Deps): FeatureRo
     provider: row.provider,
     isActive: row.isActive,
     config: maskConfig(row.config),
-    webhookUrl: row.webhookUrl,
+    // A webhook URL may carry a token in its query or user info.
+    webhookUrl: maskUrl(row.webhookUrl),
     apiKey: maskSecret(row.apiKey),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
@@ -31,12 +32,24 @@ export function calendarSettingsRoutes({ database: { db, t } }: Deps): FeatureRo
         const [row] = await db.insert(table).values(c.req.valid('json')).returning();
         return c.json(safe(row!), 201);
       })
-      // Activating one integration deactivates the others, in one statement.
+      // Activating one integration deactivates the others, in one statement over every row, so two
+      // concurrent activations still leave exactly one active (a WHERE on the flag would not: under
+      // READ COMMITTED a row activated meanwhile is not re-read). On PostgreSQL the rows are first
+      // locked in id order: two full-table updates otherwise lock them in heap order, which differs
+      // between snapshots once rows have new versions, and deadlock. SQLite runs one writer at a
+      // time. Only rows whose flag changes get a new updatedAt.
       .put('/calendar-settings/:id/activate', pathParams(idParam), async (c) => {
         const { id } = c.req.valid('param');
         const [exists] = await db.select({ id: table.id }).from(table).where(eq(table.id, id));
         if (!exists) throw notFound('Calendar integration not found');
-        await db.update(table).set({ isActive: sql`(${table.id} = ${id})` as unknown as boolean });
+        const becomesActive = sql`(${table.id} = ${id})`;
+        await db
+          .update(table)
+          .set({
+            isActive: becomesActive as unknown as boolean,
+            updatedAt: sql`case when ${table.isActive} = ${becomesActive} then ${table.updatedAt} else ${sql.param(new Date(), table.updatedAt)} end` as unknown as Date,
+          })
+          .where(dialect === 'postgres' ? sql`${table.id} in (select ${table.id} from ${table} order by ${table.id} for update)` : undefined);
         const [row] = await db.select().from(table).where(eq(table.id, id));
         return c.json(safe(row!));
       }),

@@ -29,7 +29,7 @@ export function componentVisibilityRoutes({ database: { db, t }, events }: Deps)
           changed(input.componentKey);
           return c.json(row, 201);
         } catch (err) {
-          if (constraintError(err)?.status === 409) throw conflict('A setting for this component already exists.', { componentKey: 'Already exists' });
+          if (constraintError(err)?.status === 409) throw conflict('A setting for this component already exists.', { componentKey: 'A setting for this component already exists' });
           throw err;
         }
       }),

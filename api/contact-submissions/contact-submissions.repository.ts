@@ -8,7 +8,7 @@ export function contactSubmissionsRepository({ db, t }: Database) {
   const table = t.contactSubmissions;
   return {
     listAll: () => db.select().from(table).orderBy(desc(table.createdAt)),
-    async create(values: ContactValues) {
+    async create(values: ContactValues & { createdAt: Date }) {
       const [row] = await db.insert(table).values(values).returning({ id: table.id, createdAt: table.createdAt });
       return row!;
     },

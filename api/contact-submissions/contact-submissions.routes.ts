@@ -7,7 +7,7 @@ import { jsonBody, pathParams } from '../http/validate.ts';
 import { contactSubmissionsRepository } from './contact-submissions.repository.ts';
 
 /** SPEC §4 Contact submission: read and resolved only move forward (no un-read, no re-open). */
-export function contactSubmissionsRoutes({ database }: Deps): FeatureRoutes {
+export function contactSubmissionsRoutes({ database, clock }: Deps): FeatureRoutes {
   const repo = contactSubmissionsRepository(database);
   const mark = (flag: 'isRead' | 'isResolved') => async (id: string) => {
     const row = await repo.setFlag(id, flag);
@@ -15,7 +15,8 @@ export function contactSubmissionsRoutes({ database }: Deps): FeatureRoutes {
     return row;
   };
   return {
-    public: router().post('/contact', jsonBody(contactInput), async (c) => c.json(await repo.create(c.req.valid('json')), 201)),
+    // Received time from the injected clock: the admin list is newest first, and tests can fix the order.
+    public: router().post('/contact', jsonBody(contactInput), async (c) => c.json(await repo.create({ ...c.req.valid('json'), createdAt: clock.now() }), 201)),
     admin: adminRouter()
       .get('/contact-submissions', async (c) => c.json(await repo.listAll()))
       .put('/contact-submissions/:id/read', pathParams(idParam), async (c) => c.json(await mark('isRead')(c.req.valid('param').id)))

@@ -5,6 +5,7 @@ import type { Deps } from '../deps.ts';
 import { badRequest } from '../http/errors.ts';
 import { router, type FeatureRoutes } from '../http/routes.ts';
 import { jsonBody } from '../http/validate.ts';
+import { probateCalculationsRepository } from './probate-calculations.repository.ts';
 
 type Calculation = z.output<typeof probateCalculationInput>;
 const figures = ['attorneyFees', 'executorFees', 'courtCosts', 'totalProbate', 'trustCost', 'savings'] as const;
@@ -15,7 +16,8 @@ const figures = ['attorneyFees', 'executorFees', 'courtCosts', 'totalProbate', '
  */
 function assertMatchesSchedule(calc: Calculation) {
   const expected = estimateProbate(Number(calc.estateValue), Number(calc.realEstateValue));
-  const wrong = figures.filter((key) => Math.round(Number(calc[key])) !== expected[key]);
+  // Exact comparison: the schedule quotes whole dollars, so "27500.40" is not the 27,500 we quoted.
+  const wrong = figures.filter((key) => Number(calc[key]) !== expected[key]);
   if (wrong.length) {
     throw badRequest(
       'These figures do not match the fee schedule for this estate value; please recalculate.',
@@ -24,13 +26,13 @@ function assertMatchesSchedule(calc: Calculation) {
   }
 }
 
-export function probateCalculationsRoutes({ database: { db, t } }: Deps): FeatureRoutes {
+export function probateCalculationsRoutes({ database }: Deps): FeatureRoutes {
+  const repo = probateCalculationsRepository(database);
   return {
     public: router().post('/probate-calculator', jsonBody(probateCalculationInput), async (c) => {
       const calc = c.req.valid('json');
       assertMatchesSchedule(calc);
-      const [row] = await db.insert(t.probateCalculations).values(calc).returning({ id: t.probateCalculations.id, createdAt: t.probateCalculations.createdAt });
-      return c.json(row, 201);
+      return c.json(await repo.create(calc), 201);
     }),
   };
 }

@@ -31,25 +31,26 @@ export function themesService({ database, events }: Deps) {
       if (input.isActive) await repo.activate(row.id);
       if (input.isActive || input.isDefault) {
         changed();
-        return (await repo.findById(row.id))!;
+        return (await repo.findById(row.id)) ?? row;
       }
       return row;
     },
 
     async activate(id: string) {
-      if (!(await repo.findById(id))) throw notFound('Theme not found');
-      await repo.activate(id);
+      if (!(await repo.activate(id))) throw notFound('Theme not found');
       changed();
       return (await repo.findById(id))!;
     },
 
     /** SPEC §4: a default theme cannot be deleted; neither can the one the site is wearing. */
     async remove(id: string) {
+      if (await repo.removeDeletable(id)) return;
+      // Not deleted: say why, from what is stored now.
       const theme = await repo.findById(id);
       if (!theme) throw notFound('Theme not found');
       if (theme.isDefault) throw conflict('The default theme cannot be deleted.');
       if (theme.isActive) throw conflict('The active theme cannot be deleted; activate another theme first.');
-      await repo.remove(id);
+      throw conflict('The theme changed while it was being deleted; reload and try again.');
     },
   };
 }

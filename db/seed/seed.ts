@@ -2,6 +2,11 @@
  * Seeds a database. Always (idempotent): the eight default components of SPEC §3 and the default
  * theme (Professional Blue, active). Once, on a fresh database only: the sample testimonials and
  * posts, so an admin who deletes them does not see them come back at the next start.
+ *
+ * Several API containers may start at once on a fresh database, each seeding it. Without transactions
+ * (docs/decisions/002-two-dialects.md), the one whose default-theme insert actually wrote the row (the
+ * theme name is unique, so exactly one does) is the one that writes the samples; the others see a
+ * conflict and leave them alone, instead of each adding another copy of the testimonials.
  */
 import { count } from 'drizzle-orm';
 import { componentCatalogue } from '../../src/shared/constants.ts';
@@ -47,7 +52,8 @@ export async function seedDatabase({ db, t }: Database, options: { sampleContent
     result.themes = themes.length;
   }
 
-  if (fresh && options.sampleContent !== false) {
+  // `result.themes === 1`: this run installed the first theme, so it owns the fresh database's samples.
+  if (fresh && result.themes === 1 && options.sampleContent !== false) {
     result.testimonials = (await db.insert(t.testimonials).values([...sampleTestimonials]).returning({ id: t.testimonials.id })).length;
     result.posts = (
       await db.insert(t.blogPosts).values([...samplePosts]).onConflictDoNothing({ target: t.blogPosts.slug }).returning({ id: t.blogPosts.id })

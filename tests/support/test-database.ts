@@ -55,6 +55,13 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
       await database.close();
       const cleanup = new pg.Client({ connectionString: testDatabaseUrl });
       await cleanup.connect();
+      // pool.end() returns before the server has let go of the backends; a forced drop would kill
+      // them and the pool would report it. Wait (briefly) until the database has no sessions.
+      for (let i = 0; i < 50; i++) {
+        const { rows } = await cleanup.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+        if (rows[0].n === 0) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
       await cleanup.query(`drop database if exists ${name} with (force)`);
       await cleanup.end();
     },

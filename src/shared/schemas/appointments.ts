@@ -1,6 +1,31 @@
 import { z } from 'zod';
 import { appointmentStatuses, bookingPracticeAreas, consultationTypeValues } from '../constants.ts';
-import { dateInput, email, optionalText, phone, requiredText } from './fields.ts';
+import { email, optionalText, phone, requiredText } from './fields.ts';
+
+/**
+ * The consultation's start (SPEC §3: a date, or a string converted to a date). A string must be an
+ * ISO 8601 date-time with its offset ("2030-05-06T17:30:00.000Z", what JSON makes of a Date, or
+ * "...T10:30:00-07:00"): without one the instant would depend on the server's time zone, and
+ * `new Date()` alone also accepts "5" (year 2001) and rolls "02-30" over into March.
+ */
+const isoDateTime = z.iso.datetime({ offset: true });
+const scheduledDate = z.union([z.string(), z.date()], { error: 'Date and time is required' }).transform((value, ctx) => {
+  const text = typeof value === 'string' ? value.trim() : null;
+  if (text === '') {
+    ctx.addIssue({ code: 'custom', message: 'Date and time is required' });
+    return z.NEVER;
+  }
+  if (text !== null && !isoDateTime.safeParse(text).success) {
+    ctx.addIssue({ code: 'custom', message: 'Date and time must be an ISO 8601 date-time with a time zone offset' });
+    return z.NEVER;
+  }
+  const date = text === null ? (value as Date) : new Date(text);
+  if (Number.isNaN(date.getTime())) {
+    ctx.addIssue({ code: 'custom', message: 'Date and time must be a valid date' });
+    return z.NEVER;
+  }
+  return date;
+});
 
 /**
  * POST /api/appointments (SPEC §7). The public may only create a scheduled appointment with no
@@ -14,8 +39,10 @@ export const appointmentInput = z.object({
   consultationType: z.enum(consultationTypeValues, { error: 'Please choose a consultation type' }),
   practiceArea: z.enum(bookingPracticeAreas, { error: 'Please choose a practice area' }),
   notes: optionalText('Notes', 2000),
-  scheduledDate: dateInput('Date and time'),
-  duration: z.number().int().positive().optional(),
+  scheduledDate,
+  // SPEC §9: the server sets the duration from the consultation type, so whatever is sent is ignored
+  // (and never the reason a booking fails).
+  duration: z.number().optional().catch(undefined),
   status: z.literal('scheduled', { error: 'A new appointment is always scheduled' }).default('scheduled'),
   reminderSent: z.literal(false, { error: 'A new appointment has no reminder sent' }).default(false),
 });

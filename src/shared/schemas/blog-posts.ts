@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { blogAuthors, defaultBlogAuthor } from '../../config/firm.ts';
 import { blogCategories } from '../constants.ts';
 import { isSlug } from '../slug.ts';
-import { dateInput, requiredText } from './fields.ts';
+import { requiredText } from './fields.ts';
 
 /** POST and PUT /api/admin/blog-posts (SPEC §7). An empty slug is generated from the title (SPEC §4). */
 export const blogPostInput = z.object({
@@ -18,6 +18,18 @@ export const blogPostInput = z.object({
   category: z.enum(blogCategories, { error: 'Please choose a category' }),
   author: z.enum(blogAuthors, { error: 'Please choose an author' }).default(defaultBlogAuthor),
   isPublished: z.boolean({ error: 'Published must be true or false' }).default(false),
-  publishedAt: dateInput('Publish date').nullish().transform((v) => v ?? null),
+  // A blank date from the form means "none" (SPEC §4: published without a date gets now).
+  publishedAt: z
+    .union([z.string(), z.date()], { error: 'Publish date must be a valid date' })
+    .nullish()
+    .transform((v, ctx) => {
+      if (v == null || (typeof v === 'string' && v.trim() === '')) return null;
+      const d = v instanceof Date ? v : new Date(v.trim());
+      if (Number.isNaN(d.getTime())) {
+        ctx.addIssue({ code: 'custom', message: 'Publish date must be a valid date' });
+        return z.NEVER;
+      }
+      return d;
+    }),
 });
 export type BlogPostInput = z.input<typeof blogPostInput>;

@@ -28,7 +28,7 @@ export const optionalEmail = z
   .trim()
   .nullish()
   .transform((v) => (v ? v : null))
-  .pipe(z.email('Please enter a valid email address').max(254).nullable());
+  .pipe(z.email('Please enter a valid email address').max(254, 'Email must be at most 254 characters').nullable());
 
 export const phone = z
   .string({ error: 'Phone must be text' })
@@ -73,8 +73,11 @@ export const dateInput = (label: string) =>
 export const money = (label: string) =>
   z
     .union([z.string(), z.number()], { error: `${label} is required` })
-    .transform((v) => String(v).trim().replace(/,/g, ''))
-    .refine((v) => /^\d{1,10}(\.\d{1,2})?$/.test(v), `${label} must be an amount between 0 and 9,999,999,999.99 with at most 2 decimals`)
+    .transform((v) => String(v).trim())
+    // Thousands separators only where they belong ("1,250,000"), never "1,2,3".
+    .refine((v) => /^(\d+|\d{1,3}(,\d{3})+)(\.\d{1,2})?$/.test(v), `${label} must be an amount with at most 2 decimals`)
+    .transform((v) => v.replace(/,/g, ''))
+    .refine((v) => /^\d{1,10}(\.\d{1,2})?$/.test(v), `${label} must be at most 9,999,999,999.99`)
     .transform(normalizeMoney);
 
 export function normalizeMoney(v: string): string {

@@ -1,9 +1,12 @@
 import { z } from 'zod';
-import { themeColorKeys } from '../theme-templates.ts';
+import { parseHsl, themeColorKeys } from '../theme-templates.ts';
 import { isSlug } from '../slug.ts';
 import { requiredText } from './fields.ts';
 
-/** An HSL triplet as the templates use it ("222.2 47.4% 11.2%"): nothing that could break out of CSS. */
+/**
+ * An HSL triplet as the templates use it ("222.2 47.4% 11.2%"): nothing that could break out of CSS.
+ * parseHsl adds the ranges (hue up to 360, percentages up to 100).
+ */
 const hslTriplet = /^\d{1,3}(\.\d+)?\s+\d{1,3}(\.\d+)?%\s+\d{1,3}(\.\d+)?%$/;
 const radius = /^(0?\.\d+|0|1)rem$/;
 
@@ -17,7 +20,7 @@ export const themeVariables = z
         if (!(rem >= 0.125 && rem <= 0.875)) ctx.addIssue({ code: 'custom', message: 'radius must be between 0.125rem and 0.875rem', path: [key] });
       } else if (!(themeColorKeys as readonly string[]).includes(key)) {
         ctx.addIssue({ code: 'custom', message: `Unknown theme variable "${key.slice(0, 40)}"`, path: [key] });
-      } else if (!hslTriplet.test(value)) {
+      } else if (!hslTriplet.test(value) || !parseHsl(value)) {
         ctx.addIssue({ code: 'custom', message: `${key} must be an HSL triplet such as "222 47% 11%"`, path: [key] });
       }
     }

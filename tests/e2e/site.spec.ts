@@ -1,0 +1,31 @@
+import { expect, test } from '@playwright/test';
+import { firm } from '../../src/config/firm.ts';
+
+test('the home page shows the firm, its phone and the advertising disclaimer', async ({ page }, info) => {
+  const errors: string[] = [];
+  page.on('console', (msg) => msg.type() === 'error' && errors.push(msg.text()));
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1, name: firm.name })).toBeVisible();
+  await expect(page.getByRole('link', { name: firm.phone }).first()).toHaveAttribute('href', firm.phoneHref);
+  await expect(page.getByRole('contentinfo')).toContainText('Attorney Advertising');
+  await expect(page.getByRole('contentinfo')).toContainText(firm.address.street);
+  await page.screenshot({ path: `test-results/screens/home-${info.project.name}.png`, fullPage: true });
+  expect(errors).toEqual([]);
+});
+
+test('an unknown path shows the not-found screen with a 404 status', async ({ page }, info) => {
+  const res = await page.goto('/no-such-page');
+  expect(res?.status()).toBe(404);
+  await expect(page.getByRole('heading', { name: '404 Page Not Found' })).toBeVisible();
+  await expect(page.getByText('Did you forget to add the page to the router?')).toBeVisible();
+  await page.screenshot({ path: `test-results/screens/404-${info.project.name}.png`, fullPage: true });
+});
+
+test('the API answers beside the site, from the seeded database', async ({ request }) => {
+  const health = await request.get('/api/health');
+  expect(health.status()).toBe(200);
+  expect(await health.json()).toMatchObject({ status: 'ok', database: { dialect: 'sqlite', ok: true } });
+  const posts = await request.get('/api/blog-posts');
+  expect((await posts.json()).length).toBeGreaterThanOrEqual(8);
+  expect((await request.get('/api/admin/blog-posts')).status()).toBe(401);
+});

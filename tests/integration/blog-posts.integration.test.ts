@@ -1,0 +1,471 @@
+import { eq } from 'drizzle-orm';
+import { expect, it } from 'vitest';
+import { defaultBlogAuthor, firm } from '../../src/config/firm.ts';
+import { ADMIN_TOKEN, countRows, forEachDialect, NON_ADMIN_TOKEN, type TestContext } from '../support/test-app.ts';
+
+let seq = 0;
+/** A valid POST body with a title (and so a generated slug) no other test uses. */
+function draft(overrides: Record<string, unknown> = {}) {
+  seq += 1;
+  return {
+    title: `Understanding Living Trusts ${seq}`,
+    slug: `understanding-living-trusts-${seq}`,
+    excerpt: 'What a living trust does and when it helps.',
+    content: '<p>A <strong>living trust</strong> avoids probate.</p>',
+    category: 'estate-planning',
+    author: firm.attorneys[0].name,
+    isPublished: false,
+    ...overrides,
+  };
+}
+
+async function storedPost(ctx: TestContext, id: string) {
+  const { db, t } = ctx.database;
+  const [row] = await db.select().from(t.blogPosts).where(eq(t.blogPosts.id, id));
+  return row;
+}
+
+async function redirectsOf(ctx: TestContext, postId: string) {
+  const { db, t } = ctx.database;
+  const rows = await db.select().from(t.blogPostRedirects).where(eq(t.blogPostRedirects.postId, postId));
+  return rows.map((r) => r.oldSlug).sort();
+}
+
+async function create(ctx: TestContext, body: Record<string, unknown>) {
+  const res = await ctx.admin('POST', '/api/admin/blog-posts', body);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as { id: string; slug: string; publishedAt: string | null };
+}
+
+const summaryKeys = ['author', 'category', 'excerpt', 'id', 'publishedAt', 'slug', 'title'];
+
+forEachDialect('blog posts', (ctx) => {
+  it('creates a post storing exactly what was sent (trimmed), with SPEC defaults', async () => {
+    const body = draft();
+    const res = await ctx().admin('POST', '/api/admin/blog-posts', {
+      title: `  ${body.title}  `,
+      excerpt: ` ${body.excerpt} `,
+      content: body.content,
+      category: 'estate-planning',
+    });
+    expect(res.status).toBe(201);
+    const stored = await storedPost(ctx(), res.body.id);
+    expect(stored).toMatchObject({
+      title: body.title,
+      slug: body.slug,
+      excerpt: body.excerpt,
+      content: body.content,
+      category: 'estate-planning',
+      author: defaultBlogAuthor,
+      isPublished: false,
+      publishedAt: null,
+    });
+    expect(defaultBlogAuthor).toBe(firm.name);
+    expect(stored!.createdAt).toBeInstanceOf(Date);
+    expect(res.body).toMatchObject({ id: stored!.id, slug: body.slug, author: firm.name, isPublished: false, publishedAt: null });
+  });
+
+  it('generates an empty slug from the title with the SPEC §5 rules', async () => {
+    const cases: [string, string][] = [
+      [`Probate vs. Trust: What's Best? ${seq + 1}`, `probate-vs-trust-whats-best-${seq + 1}`],
+      [`  Divorce   --  Custody  ${seq + 2} `, `divorce-custody-${seq + 2}`],
+      [`Café Résumé ${seq + 3}`, `cafe-resume-${seq + 3}`],
+    ];
+    seq += 3;
+    for (const [title, slug] of cases) {
+      const created = await create(ctx(), draft({ title, slug: '' }));
+      expect((await storedPost(ctx(), created.id))!.slug).toBe(slug);
+    }
+    const n = ++seq;
+    const missing = await create(ctx(), { ...draft({ title: `No Slug Sent ${n}` }), slug: undefined });
+    expect((await storedPost(ctx(), missing.id))!.slug).toBe(`no-slug-sent-${n}`);
+    const blank = await create(ctx(), draft({ title: `Blank Slug ${n}`, slug: '   ' }));
+    expect((await storedPost(ctx(), blank.id))!.slug).toBe(`blank-slug-${n}`);
+  });
+
+  it('rejects a title from which no slug can be made when the slug is empty', async () => {
+    const before = await countRows(ctx(), 'blogPosts');
+    const res = await ctx().admin('POST', '/api/admin/blog-posts', draft({ title: '¿¡ !!! ?', slug: '' }));
+    expect(res.status).toBe(400);
+    expect(res.body.fields.slug).toBeTypeOf('string');
+    expect(await countRows(ctx(), 'blogPosts')).toBe(before);
+  });
+
+  it('sets publishedAt to now when published without a date, and keeps a given date', async () => {
+    ctx().clock.set('2025-03-04T15:16:17.123Z');
+    const now = await create(ctx(), draft({ isPublished: true }));
+    expect((await storedPost(ctx(), now.id))!.publishedAt).toEqual(new Date('2025-03-04T15:16:17.123Z'));
+    expect(now.publishedAt).toBe('2025-03-04T15:16:17.123Z');
+
+    const nullDate = await create(ctx(), draft({ isPublished: true, publishedAt: null }));
+    expect((await storedPost(ctx(), nullDate.id))!.publishedAt).toEqual(new Date('2025-03-04T15:16:17.123Z'));
+
+    const blankDate = await create(ctx(), draft({ isPublished: true, publishedAt: '' }));
+    expect((await storedPost(ctx(), blankDate.id))!.publishedAt).toEqual(new Date('2025-03-04T15:16:17.123Z'));
+
+    const given = await create(ctx(), draft({ isPublished: true, publishedAt: '2024-12-25T08:00:00.000Z' }));
+    expect((await storedPost(ctx(), given.id))!.publishedAt).toEqual(new Date('2024-12-25T08:00:00.000Z'));
+  });
+
+  it('clears publishedAt on an unpublished post, even when one is sent', async () => {
+    const created = await create(ctx(), draft({ isPublished: false, publishedAt: '2024-12-25T08:00:00.000Z' }));
+    expect((await storedPost(ctx(), created.id))!.publishedAt).toBeNull();
+
+    ctx().clock.set('2025-04-01T09:00:00.000Z');
+    const published = await create(ctx(), draft({ isPublished: true }));
+    const body = draft({ slug: published.slug, isPublished: false, publishedAt: '2025-04-01T09:00:00.000Z' });
+    const res = await ctx().admin('PUT', `/api/admin/blog-posts/${published.id}`, body);
+    expect(res.status).toBe(200);
+    const stored = await storedPost(ctx(), published.id);
+    expect(stored).toMatchObject({ isPublished: false, publishedAt: null });
+  });
+
+  it('keeps the original publish date when an already published post is edited', async () => {
+    ctx().clock.set('2025-05-01T12:00:00.000Z');
+    const body = draft({ isPublished: true });
+    const created = await create(ctx(), body);
+    ctx().clock.set('2025-06-15T12:00:00.000Z');
+    const res = await ctx().admin('PUT', `/api/admin/blog-posts/${created.id}`, { ...body, title: 'Edited title', publishedAt: null });
+    expect(res.status).toBe(200);
+    const stored = await storedPost(ctx(), created.id);
+    expect(stored).toMatchObject({ title: 'Edited title', isPublished: true, publishedAt: new Date('2025-05-01T12:00:00.000Z') });
+    expect(stored!.updatedAt.getTime()).toBeGreaterThanOrEqual(stored!.createdAt.getTime());
+
+    // Unpublishing clears the date; publishing again dates it anew.
+    await ctx().admin('PUT', `/api/admin/blog-posts/${created.id}`, { ...body, isPublished: false });
+    expect((await storedPost(ctx(), created.id))!.publishedAt).toBeNull();
+    ctx().clock.set('2025-07-01T12:00:00.000Z');
+    await ctx().admin('PUT', `/api/admin/blog-posts/${created.id}`, { ...body, isPublished: true });
+    expect((await storedPost(ctx(), created.id))!.publishedAt).toEqual(new Date('2025-07-01T12:00:00.000Z'));
+
+    // An explicit new date sent by the form wins.
+    await ctx().admin('PUT', `/api/admin/blog-posts/${created.id}`, { ...body, isPublished: true, publishedAt: '2025-01-02T03:04:05.000Z' });
+    expect((await storedPost(ctx(), created.id))!.publishedAt).toEqual(new Date('2025-01-02T03:04:05.000Z'));
+  });
+
+  it('updates every field of a post', async () => {
+    const created = await create(ctx(), draft());
+    const edited = draft({ category: 'probate', author: firm.attorneys[1].name, excerpt: 'New excerpt', content: '<p>New</p>' });
+    const res = await ctx().admin('PUT', `/api/admin/blog-posts/${created.id}`, edited);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: created.id, slug: edited.slug });
+    expect(await storedPost(ctx(), created.id)).toMatchObject({
+      title: edited.title,
+      slug: edited.slug,
+      excerpt: 'New excerpt',
+      content: '<p>New</p>',
+      category: 'probate',
+      author: firm.attorneys[1].name,
+    });
+  });
+
+  it('answers 409 with fields.slug for a duplicate slug, on create and on update, and writes nothing', async () => {
+    const a = await create(ctx(), draft());
+    const b = await create(ctx(), draft());
+    const before = await countRows(ctx(), 'blogPosts');
+    const dup = await ctx().admin('POST', '/api/admin/blog-posts', draft({ slug: a.slug }));
+    expect(dup.status).toBe(409);
+    expect(dup.body.fields.slug).toBeTypeOf('string');
+    expect(await countRows(ctx(), 'blogPosts')).toBe(before);
+
+    const storedA = await storedPost(ctx(), a.id);
+    const generatedDup = await ctx().admin('POST', '/api/admin/blog-posts', draft({ title: storedA!.title, slug: '' }));
+    expect(generatedDup.status).toBe(409);
+    expect(generatedDup.body.fields.slug).toBeTypeOf('string');
+
+    const bBody = draft({ slug: a.slug, title: 'Renamed B' });
+    const upd = await ctx().admin('PUT', `/api/admin/blog-posts/${b.id}`, bBody);
+    expect(upd.status).toBe(409);
+    expect(upd.body.fields.slug).toBeTypeOf('string');
+    expect(await storedPost(ctx(), b.id)).toMatchObject({ slug: b.slug });
+    expect((await storedPost(ctx(), b.id))!.title).not.toBe('Renamed B');
+    expect(await redirectsOf(ctx(), b.id)).toEqual([]);
+    expect(await countRows(ctx(), 'blogPosts')).toBe(before);
+  });
+
+  it('rejects invalid input with a message per field and writes nothing', async () => {
+    const before = await countRows(ctx(), 'blogPosts');
+    const beforeChanges = ctx().changes.length;
+    const cases: [Record<string, unknown>, string][] = [
+      [draft({ slug: 'Has Spaces' }), 'slug'],
+      [draft({ slug: 'UPPER-case' }), 'slug'],
+      [draft({ slug: 'double--hyphen' }), 'slug'],
+      [draft({ slug: '-leading' }), 'slug'],
+      [draft({ slug: 'trailing-' }), 'slug'],
+      [draft({ slug: 'a/b' }), 'slug'],
+      [draft({ slug: 'x'.repeat(201) }), 'slug'],
+      [draft({ category: 'tax' }), 'category'],
+      [draft({ category: undefined }), 'category'],
+      [draft({ author: 'Someone Else' }), 'author'],
+      [draft({ title: '' }), 'title'],
+      [draft({ title: '   ' }), 'title'],
+      [draft({ title: undefined }), 'title'],
+      [draft({ title: 'x'.repeat(201) }), 'title'],
+      [draft({ excerpt: '' }), 'excerpt'],
+      [draft({ content: '  ' }), 'content'],
+      [draft({ isPublished: 'yes' }), 'isPublished'],
+      [draft({ publishedAt: 'not a date' }), 'publishedAt'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await ctx().admin('POST', '/api/admin/blog-posts', body);
+      expect(res.status, JSON.stringify(body).slice(0, 100)).toBe(400);
+      expect(res.body.error).toBeTypeOf('string');
+      expect(res.body.fields[field], `${field} in ${JSON.stringify(res.body.fields)}`).toBeTypeOf('string');
+    }
+    const noTitle = await ctx().admin('POST', '/api/admin/blog-posts', draft({ title: '  ' }));
+    expect(noTitle.body.fields.title).toBe('Title is required');
+    const badCategory = await ctx().admin('POST', '/api/admin/blog-posts', draft({ category: 'tax' }));
+    expect(badCategory.body.fields.category).toBe('Please choose a category');
+    const badAuthor = await ctx().admin('POST', '/api/admin/blog-posts', draft({ author: 'Someone Else' }));
+    expect(badAuthor.body.fields.author).toBe('Please choose an author');
+    const badSlug = await ctx().admin('POST', '/api/admin/blog-posts', draft({ slug: 'Has Spaces' }));
+    expect(badSlug.body.fields.slug).toBe('Slug may contain only lowercase letters, digits and single hyphens');
+
+    // Content that is nothing but script is empty once sanitised.
+    const onlyScript = await ctx().admin('POST', '/api/admin/blog-posts', draft({ content: '<script>alert(1)</script>' }));
+    expect(onlyScript.status).toBe(400);
+    expect(onlyScript.body.fields.content).toBeTypeOf('string');
+
+    expect((await ctx().call('POST', '/api/admin/blog-posts', { rawBody: '{"title":', token: ADMIN_TOKEN })).status).toBe(400);
+    expect(await countRows(ctx(), 'blogPosts')).toBe(before);
+    expect(ctx().changes.length).toBe(beforeChanges);
+
+    const existing = await create(ctx(), draft());
+    const snapshot = await storedPost(ctx(), existing.id);
+    const badUpdate = await ctx().admin('PUT', `/api/admin/blog-posts/${existing.id}`, draft({ category: 'tax', title: 'Changed' }));
+    expect(badUpdate.status).toBe(400);
+    expect(badUpdate.body.fields.category).toBe('Please choose a category');
+    expect(await storedPost(ctx(), existing.id)).toEqual(snapshot);
+  });
+
+  it('removes script from content on write and keeps the safe tags', async () => {
+    const content = [
+      '<h2>Heading</h2>',
+      '<p>Safe <strong>bold</strong> <em>em</em> <a href="https://example.com/x">link</a></p>',
+      '<ul><li>one</li></ul>',
+      '<script>alert(1)</script>',
+      '<img src=x onerror=alert(1)>',
+      '<a href="javascript:alert(1)">bad</a>',
+      '<p onclick="alert(1)" style="color:red">text</p>',
+      '<iframe src="https://evil.example"></iframe>',
+    ].join('');
+    const created = await create(ctx(), draft({ content }));
+    const stored = (await storedPost(ctx(), created.id))!.content;
+    expect(stored).toBe(
+      '<h2>Heading</h2>' +
+        '<p>Safe <strong>bold</strong> <em>em</em> <a href="https://example.com/x">link</a></p>' +
+        '<ul><li>one</li></ul>' +
+        '<img src="x" />' +
+        '<a>bad</a>' +
+        '<p>text</p>',
+    );
+    for (const bad of ['<script', 'alert', 'onerror', 'javascript:', 'onclick', 'iframe', 'style=']) expect(stored).not.toContain(bad);
+
+    // Obfuscated and less common vectors.
+    const tricky = await create(
+      ctx(),
+      draft({
+        content:
+          '<p>keep</p><a href="&#106;avascript:alert(1)">a</a><a href=" javascript:alert(1)">b</a><svg onload=alert(1)><circle/></svg>' +
+          '<img src="data:image/png;base64,AAA"><img src="https://cdn.example/ok.png" onerror="a()"><a href="https://x.example" target="_blank">t</a>',
+      }),
+    );
+    expect((await storedPost(ctx(), tricky.id))!.content).toBe(
+      '<p>keep</p><a>a</a><a>b</a><img /><img src="https://cdn.example/ok.png" /><a href="https://x.example" target="_blank" rel="noopener noreferrer">t</a>',
+    );
+
+    // The same on update.
+    const res = await ctx().admin('PUT', `/api/admin/blog-posts/${created.id}`, draft({ slug: created.slug, content: '<p>ok</p><script>steal()</script>' }));
+    expect(res.status).toBe(200);
+    expect((await storedPost(ctx(), created.id))!.content).toBe('<p>ok</p>');
+  });
+
+  it('lists only published posts publicly, newest publishedAt first, with summary fields only', async () => {
+    const older = await create(ctx(), draft({ isPublished: true, publishedAt: '2023-01-10T00:00:00.000Z' }));
+    const newest = await create(ctx(), draft({ isPublished: true, publishedAt: '2030-02-10T00:00:00.000Z' }));
+    const middle = await create(ctx(), draft({ isPublished: true, publishedAt: '2026-05-10T00:00:00.000Z' }));
+    const hidden = await create(ctx(), draft({ isPublished: false }));
+
+    const res = await ctx().call('GET', '/api/blog-posts');
+    expect(res.status).toBe(200);
+    const ids = res.body.map((p: { id: string }) => p.id);
+    expect(ids).not.toContain(hidden.id);
+    expect(ids.filter((id: string) => [older.id, newest.id, middle.id].includes(id))).toEqual([newest.id, middle.id, older.id]);
+    expect(ids[0]).toBe(newest.id);
+    for (const p of res.body) {
+      expect(Object.keys(p).sort()).toEqual(summaryKeys);
+      expect(p.publishedAt).toBeTypeOf('string');
+    }
+    const dates = res.body.map((p: { publishedAt: string }) => Date.parse(p.publishedAt));
+    expect(dates).toEqual([...dates].sort((a, b) => b - a));
+
+    const { db, t } = ctx().database;
+    const publishedRows = await db.select().from(t.blogPosts).where(eq(t.blogPosts.isPublished, true));
+    expect(res.body.length).toBe(publishedRows.length);
+    const newestRow = publishedRows.find((r) => r.id === newest.id)!;
+    expect(res.body[0]).toEqual({
+      id: newestRow.id,
+      title: newestRow.title,
+      slug: newestRow.slug,
+      excerpt: newestRow.excerpt,
+      category: newestRow.category,
+      author: newestRow.author,
+      publishedAt: '2030-02-10T00:00:00.000Z',
+    });
+  });
+
+  it('lists every post, drafts included, for the admin', async () => {
+    const hidden = await create(ctx(), draft({ isPublished: false }));
+    const res = await ctx().admin('GET', '/api/admin/blog-posts');
+    expect(res.status).toBe(200);
+    const row = res.body.find((p: { id: string }) => p.id === hidden.id);
+    expect(row).toMatchObject({ id: hidden.id, isPublished: false, publishedAt: null, content: expect.any(String) });
+    expect(res.body.length).toBe(await countRows(ctx(), 'blogPosts'));
+  });
+
+  it('serves one published post by slug and 404 "Article Not Found" for a draft or an unknown slug', async () => {
+    const body = draft({ isPublished: true, publishedAt: '2025-02-02T02:02:02.000Z' });
+    const pub = await create(ctx(), body);
+    const res = await ctx().call('GET', `/api/blog-posts/${pub.slug}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      id: pub.id,
+      title: body.title,
+      slug: body.slug,
+      content: body.content,
+      category: body.category,
+      author: body.author,
+      publishedAt: '2025-02-02T02:02:02.000Z',
+    });
+    expect(res.body.createdAt).toBeTypeOf('string');
+
+    const hidden = await create(ctx(), draft({ isPublished: false }));
+    for (const slug of [hidden.slug, 'no-such-article', pub.slug.toUpperCase(), 'x'.repeat(300), encodeURIComponent('ü-ß')]) {
+      const missing = await ctx().call('GET', `/api/blog-posts/${slug}`);
+      expect(missing.status, slug).toBe(404);
+      expect(missing.body.error, slug).toBe('Article Not Found');
+    }
+  });
+
+  it('keeps an old slug working after a rename, and renaming back works', async () => {
+    const body = draft({ isPublished: true });
+    const post = await create(ctx(), body);
+    const first = body.slug;
+    const second = `${first}-renamed`;
+
+    const renamed = await ctx().admin('PUT', `/api/admin/blog-posts/${post.id}`, { ...body, slug: second });
+    expect(renamed.status).toBe(200);
+    expect((await storedPost(ctx(), post.id))!.slug).toBe(second);
+    expect(await redirectsOf(ctx(), post.id)).toEqual([first]);
+    expect(ctx().changes.at(-1)).toEqual({ topic: 'blog-posts', keys: [first, second] });
+
+    const viaOld = await ctx().call('GET', `/api/blog-posts/${first}`);
+    expect(viaOld.status).toBe(200);
+    expect(viaOld.body).toMatchObject({ id: post.id, slug: second });
+    expect((await ctx().call('GET', `/api/blog-posts/${second}`)).body).toMatchObject({ id: post.id, slug: second });
+
+    const back = await ctx().admin('PUT', `/api/admin/blog-posts/${post.id}`, { ...body, slug: first });
+    expect(back.status).toBe(200);
+    expect((await storedPost(ctx(), post.id))!.slug).toBe(first);
+    expect(await redirectsOf(ctx(), post.id)).toEqual([second]);
+    expect(ctx().changes.at(-1)).toEqual({ topic: 'blog-posts', keys: [second, first] });
+    expect((await ctx().call('GET', `/api/blog-posts/${first}`)).body).toMatchObject({ id: post.id, slug: first });
+    expect((await ctx().call('GET', `/api/blog-posts/${second}`)).body).toMatchObject({ id: post.id, slug: first });
+
+    // A third name: both earlier slugs lead to the post, and every one of them is announced.
+    const third = `${first}-third`;
+    await ctx().admin('PUT', `/api/admin/blog-posts/${post.id}`, { ...body, slug: third });
+    expect(await redirectsOf(ctx(), post.id)).toEqual([first, second].sort());
+    expect(ctx().changes.at(-1)!.keys!.slice().sort()).toEqual([first, second, third].sort());
+    for (const slug of [first, second, third]) {
+      expect((await ctx().call('GET', `/api/blog-posts/${slug}`)).body, slug).toMatchObject({ id: post.id, slug: third });
+    }
+
+    // Unpublished, no slug of it is served.
+    await ctx().admin('PUT', `/api/admin/blog-posts/${post.id}`, { ...body, slug: third, isPublished: false });
+    for (const slug of [first, second, third]) {
+      const res = await ctx().call('GET', `/api/blog-posts/${slug}`);
+      expect(res.status, slug).toBe(404);
+      expect(res.body.error).toBe('Article Not Found');
+    }
+  });
+
+  it('lets a new post take over a slug that is only an old redirect', async () => {
+    const body = draft({ isPublished: true });
+    const original = await create(ctx(), body);
+    const oldSlug = body.slug;
+    await ctx().admin('PUT', `/api/admin/blog-posts/${original.id}`, { ...body, slug: `${oldSlug}-v2` });
+    expect(await redirectsOf(ctx(), original.id)).toEqual([oldSlug]);
+
+    const newcomer = await create(ctx(), draft({ isPublished: true, slug: oldSlug }));
+    expect(newcomer.slug).toBe(oldSlug);
+    expect(await redirectsOf(ctx(), original.id)).toEqual([]);
+    expect((await ctx().call('GET', `/api/blog-posts/${oldSlug}`)).body).toMatchObject({ id: newcomer.id, slug: oldSlug });
+    expect((await ctx().call('GET', `/api/blog-posts/${oldSlug}-v2`)).body).toMatchObject({ id: original.id });
+
+    // The same through a rename of another existing post.
+    const third = await create(ctx(), draft({ isPublished: true }));
+    const thirdBody = draft({ isPublished: true, slug: third.slug });
+    await ctx().admin('PUT', `/api/admin/blog-posts/${third.id}`, { ...thirdBody, slug: `${third.slug}-moved` });
+    const taker = await create(ctx(), draft({ isPublished: true }));
+    const takeover = await ctx().admin('PUT', `/api/admin/blog-posts/${taker.id}`, draft({ isPublished: true, slug: third.slug }));
+    expect(takeover.status).toBe(200);
+    expect((await ctx().call('GET', `/api/blog-posts/${third.slug}`)).body).toMatchObject({ id: taker.id });
+    expect(await redirectsOf(ctx(), third.id)).toEqual([]);
+    expect(await redirectsOf(ctx(), taker.id)).toEqual([taker.slug]);
+  });
+
+  it('announces content changes with the slugs touched', async () => {
+    const body = draft({ isPublished: true });
+    const n = ctx().changes.length;
+    const created = await create(ctx(), body);
+    expect(ctx().changes.slice(n)).toEqual([{ topic: 'blog-posts', keys: [body.slug] }]);
+
+    await ctx().admin('PUT', `/api/admin/blog-posts/${created.id}`, { ...body, title: 'Same slug' });
+    expect(ctx().changes.at(-1)).toEqual({ topic: 'blog-posts', keys: [body.slug] });
+
+    await ctx().admin('PUT', `/api/admin/blog-posts/${created.id}`, { ...body, slug: `${body.slug}-new` });
+    expect(ctx().changes.at(-1)).toEqual({ topic: 'blog-posts', keys: [body.slug, `${body.slug}-new`] });
+
+    const del = await ctx().admin('DELETE', `/api/admin/blog-posts/${created.id}`);
+    expect(del.status).toBe(204);
+    // The old slug's page stops redirecting too, so it is announced with the current one.
+    expect(ctx().changes.at(-1)!.topic).toBe('blog-posts');
+    expect(ctx().changes.at(-1)!.keys!.slice().sort()).toEqual([body.slug, `${body.slug}-new`].sort());
+  });
+
+  it('deletes a post with its old slugs, and answers 404 for unknown ids', async () => {
+    const body = draft({ isPublished: true });
+    const post = await create(ctx(), body);
+    await ctx().admin('PUT', `/api/admin/blog-posts/${post.id}`, { ...body, slug: `${body.slug}-x` });
+    const res = await ctx().admin('DELETE', `/api/admin/blog-posts/${post.id}`);
+    expect(res.status).toBe(204);
+    expect(await storedPost(ctx(), post.id)).toBeUndefined();
+    expect(await redirectsOf(ctx(), post.id)).toEqual([]);
+    expect((await ctx().call('GET', `/api/blog-posts/${body.slug}`)).status).toBe(404);
+    expect((await ctx().call('GET', `/api/blog-posts/${body.slug}-x`)).status).toBe(404);
+
+    const before = await countRows(ctx(), 'blogPosts');
+    const changes = ctx().changes.length;
+    const again = await ctx().admin('DELETE', `/api/admin/blog-posts/${post.id}`);
+    expect(again.status).toBe(404);
+    const put = await ctx().admin('PUT', '/api/admin/blog-posts/no-such-id', draft());
+    expect(put.status).toBe(404);
+    expect(put.body.error).toBe('Blog post not found');
+    expect((await ctx().admin('DELETE', '/api/admin/blog-posts/no-such-id')).status).toBe(404);
+    expect(await countRows(ctx(), 'blogPosts')).toBe(before);
+    expect(ctx().changes.length).toBe(changes);
+  });
+
+  it('refuses the admin calls without an admin token', async () => {
+    const before = await countRows(ctx(), 'blogPosts');
+    const existing = await create(ctx(), draft());
+    expect((await ctx().call('GET', '/api/admin/blog-posts')).status).toBe(401);
+    expect((await ctx().call('POST', '/api/admin/blog-posts', { body: draft() })).status).toBe(401);
+    expect((await ctx().call('POST', '/api/admin/blog-posts', { body: draft(), token: NON_ADMIN_TOKEN })).status).toBe(403);
+    expect((await ctx().call('PUT', `/api/admin/blog-posts/${existing.id}`, { body: draft(), token: NON_ADMIN_TOKEN })).status).toBe(403);
+    expect((await ctx().call('DELETE', `/api/admin/blog-posts/${existing.id}`, { token: NON_ADMIN_TOKEN })).status).toBe(403);
+    expect(await countRows(ctx(), 'blogPosts')).toBe(before + 1);
+    expect(await storedPost(ctx(), existing.id)).toMatchObject({ slug: existing.slug });
+  });
+});

@@ -1,0 +1,217 @@
+import { eq } from 'drizzle-orm';
+import { expect, it } from 'vitest';
+import { contactPracticeAreas } from '../../src/shared/constants.ts';
+import { countRows, forEachDialect, NON_ADMIN_TOKEN, type TestContext } from '../support/test-app.ts';
+
+let seq = 0;
+function submission(overrides: Record<string, unknown> = {}) {
+  seq += 1;
+  return {
+    firstName: 'Maria',
+    lastName: `Lopez ${seq}`,
+    email: `maria.lopez${seq}@example.com`,
+    phone: '(619) 555-0199',
+    practiceArea: 'estate-planning',
+    message: 'I would like to set up a living trust for my family.',
+    ...overrides,
+  };
+}
+
+async function stored(ctx: TestContext, id: string) {
+  const { db, t } = ctx.database;
+  const [row] = await db.select().from(t.contactSubmissions).where(eq(t.contactSubmissions.id, id));
+  return row;
+}
+
+async function submit(ctx: TestContext, body: Record<string, unknown>) {
+  const res = await ctx.call('POST', '/api/contact', { body });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as { id: string; createdAt: string };
+}
+
+forEachDialect('contact submissions', (ctx) => {
+  it('stores exactly what was sent, trimmed, unread and unresolved', async () => {
+    const body = submission();
+    // Free text is trimmed; the practice area is a value from a list and must be sent exactly.
+    const padded = Object.fromEntries(Object.entries(body).map(([k, v]) => [k, k === 'practiceArea' ? v : `  ${v}\n`]));
+    ctx().clock.set('2025-08-01T16:30:00.000Z');
+    const res = await ctx().call('POST', '/api/contact', { body: padded });
+    expect(res.status).toBe(201);
+    expect(res.body.id).toBeTypeOf('string');
+    const row = await stored(ctx(), res.body.id);
+    expect(row).toEqual({
+      id: res.body.id,
+      firstName: body.firstName,
+      lastName: body.lastName,
+      email: body.email,
+      phone: body.phone,
+      practiceArea: body.practiceArea,
+      message: body.message,
+      isRead: false,
+      isResolved: false,
+      createdAt: new Date('2025-08-01T16:30:00.000Z'),
+    });
+    expect(res.body.createdAt).toBe('2025-08-01T16:30:00.000Z');
+  });
+
+  it('keeps a multi-line message as written and accepts every contact practice area', async () => {
+    const message = 'Line one.\n\nLine two with <b>markup</b> & "quotes".';
+    for (const practiceArea of contactPracticeAreas) {
+      const created = await submit(ctx(), submission({ practiceArea, message }));
+      expect(await stored(ctx(), created.id)).toMatchObject({ practiceArea, message });
+    }
+    const longest = await submit(ctx(), submission({ message: 'x'.repeat(5000) }));
+    expect((await stored(ctx(), longest.id))!.message).toHaveLength(5000);
+  });
+
+  it('treats the phone as optional: missing, null or blank is stored as null', async () => {
+    const { phone: _phone, ...noPhone } = submission();
+    for (const body of [noPhone, submission({ phone: null }), submission({ phone: '' }), submission({ phone: '   ' })]) {
+      const created = await submit(ctx(), body);
+      const row = await stored(ctx(), created.id);
+      expect(row!.phone, JSON.stringify(body)).toBeNull();
+      expect(row!.email).toBe(body.email);
+    }
+  });
+
+  it('ignores flags and ids a visitor tries to set', async () => {
+    const created = await submit(ctx(), submission({ isRead: true, isResolved: true, id: 'chosen-id', createdAt: '2000-01-01T00:00:00.000Z' }));
+    expect(created.id).not.toBe('chosen-id');
+    const row = await stored(ctx(), created.id);
+    expect(row).toMatchObject({ isRead: false, isResolved: false });
+    expect(row!.createdAt.getUTCFullYear()).not.toBe(2000);
+  });
+
+  it('rejects a missing or invalid field with a message per field and writes nothing', async () => {
+    const before = await countRows(ctx(), 'contactSubmissions');
+    const required = ['firstName', 'lastName', 'email', 'practiceArea', 'message'] as const;
+    for (const field of required) {
+      for (const value of [undefined, '', '   ', null]) {
+        const res = await ctx().call('POST', '/api/contact', { body: submission({ [field]: value }) });
+        expect(res.status, `${field}=${JSON.stringify(value)}`).toBe(400);
+        expect(Object.keys(res.body.fields), `${field}=${JSON.stringify(value)}`).toEqual([field]);
+        expect(res.body.fields[field]).toBeTypeOf('string');
+      }
+    }
+    const cases: [Record<string, unknown>, string, string][] = [
+      [submission({ email: 'not-an-email' }), 'email', 'Please enter a valid email address'],
+      [submission({ email: 'maria@' }), 'email', 'Please enter a valid email address'],
+      [submission({ email: 'a b@example.com' }), 'email', 'Please enter a valid email address'],
+      [submission({ practiceArea: 'divorce' }), 'practiceArea', 'Please choose a practice area'],
+      [submission({ practiceArea: 'custody' }), 'practiceArea', 'Please choose a practice area'],
+      [submission({ practiceArea: 'Family-Law' }), 'practiceArea', 'Please choose a practice area'],
+      [submission({ message: 'x'.repeat(5001) }), 'message', 'Message must be at most 5000 characters'],
+      [submission({ firstName: 'x'.repeat(101) }), 'firstName', 'First name must be at most 100 characters'],
+      [submission({ phone: 'call me maybe' }), 'phone', 'Please enter a valid phone number'],
+      [submission({ phone: 6195550199 }), 'phone', 'Phone must be text'],
+      [submission({ message: 42 }), 'message', 'Message is required'],
+    ];
+    for (const [body, field, message] of cases) {
+      const res = await ctx().call('POST', '/api/contact', { body });
+      expect(res.status, `${field}: ${JSON.stringify(body[field]).slice(0, 40)}`).toBe(400);
+      expect(res.body.fields[field]).toBe(message);
+    }
+    const requiredMessages = await ctx().call('POST', '/api/contact', { body: {} });
+    expect(requiredMessages.status).toBe(400);
+    expect(requiredMessages.body.fields).toEqual({
+      firstName: 'First name is required',
+      lastName: 'Last name is required',
+      email: 'Email is required',
+      practiceArea: 'Please choose a practice area',
+      message: 'Message is required',
+    });
+    expect((await ctx().call('POST', '/api/contact', { rawBody: 'firstName=Maria' })).status).toBe(400);
+    expect((await ctx().call('POST', '/api/contact', { body: [submission()] })).status).toBe(400);
+    expect(await countRows(ctx(), 'contactSubmissions')).toBe(before);
+  });
+
+  it('lists every submission for the admin, newest first', async () => {
+    ctx().clock.set('2025-09-01T10:00:00.000Z');
+    const first = await submit(ctx(), submission());
+    ctx().clock.set('2025-09-03T10:00:00.000Z');
+    const third = await submit(ctx(), submission());
+    ctx().clock.set('2025-09-02T10:00:00.000Z');
+    const second = await submit(ctx(), submission());
+    ctx().clock.set('2030-01-01T00:00:00.000Z');
+    const latest = await submit(ctx(), submission({ phone: undefined }));
+
+    const res = await ctx().admin('GET', '/api/admin/contact-submissions');
+    expect(res.status).toBe(200);
+    expect(res.body.length).toBe(await countRows(ctx(), 'contactSubmissions'));
+    const ids = res.body.map((r: { id: string }) => r.id);
+    expect(ids.filter((id: string) => [first.id, second.id, third.id].includes(id))).toEqual([third.id, second.id, first.id]);
+    expect(ids[0]).toBe(latest.id);
+    const dates = res.body.map((r: { createdAt: string }) => Date.parse(r.createdAt));
+    expect(dates).toEqual([...dates].sort((a, b) => b - a));
+    const row = await stored(ctx(), latest.id);
+    expect(res.body[0]).toEqual({ ...row, createdAt: '2030-01-01T00:00:00.000Z', phone: null });
+  });
+
+  it('marks a submission read, then resolved, each idempotently and independently', async () => {
+    const created = await submit(ctx(), submission());
+    const other = await submit(ctx(), submission());
+
+    const read = await ctx().admin('PUT', `/api/admin/contact-submissions/${created.id}/read`);
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ id: created.id, isRead: true, isResolved: false });
+    expect(await stored(ctx(), created.id)).toMatchObject({ isRead: true, isResolved: false });
+
+    const again = await ctx().admin('PUT', `/api/admin/contact-submissions/${created.id}/read`);
+    expect(again.status).toBe(200);
+    expect(await stored(ctx(), created.id)).toMatchObject({ isRead: true, isResolved: false });
+
+    const resolved = await ctx().admin('PUT', `/api/admin/contact-submissions/${created.id}/resolved`);
+    expect(resolved.status).toBe(200);
+    expect(resolved.body).toMatchObject({ id: created.id, isRead: true, isResolved: true });
+    expect((await ctx().admin('PUT', `/api/admin/contact-submissions/${created.id}/resolved`)).status).toBe(200);
+    expect(await stored(ctx(), created.id)).toMatchObject({ isRead: true, isResolved: true });
+
+    // Resolving does not mark read on its own; the other submission is untouched throughout.
+    expect(await stored(ctx(), other.id)).toMatchObject({ isRead: false, isResolved: false });
+    await ctx().admin('PUT', `/api/admin/contact-submissions/${other.id}/resolved`);
+    expect(await stored(ctx(), other.id)).toMatchObject({ isRead: false, isResolved: true });
+
+    // The rest of the record is unchanged.
+    const row = await stored(ctx(), created.id);
+    expect(row).toMatchObject({ firstName: 'Maria', message: 'I would like to set up a living trust for my family.' });
+  });
+
+  it('cannot reverse the flags: there is no endpoint for it', async () => {
+    const created = await submit(ctx(), submission());
+    await ctx().admin('PUT', `/api/admin/contact-submissions/${created.id}/read`);
+    await ctx().admin('PUT', `/api/admin/contact-submissions/${created.id}/resolved`);
+    for (const [method, path, body] of [
+      ['PUT', `/api/admin/contact-submissions/${created.id}/unread`, undefined],
+      ['PUT', `/api/admin/contact-submissions/${created.id}/unresolved`, undefined],
+      ['DELETE', `/api/admin/contact-submissions/${created.id}/read`, undefined],
+      ['DELETE', `/api/admin/contact-submissions/${created.id}/resolved`, undefined],
+      ['PUT', `/api/admin/contact-submissions/${created.id}`, { isRead: false, isResolved: false }],
+      ['PATCH', `/api/admin/contact-submissions/${created.id}`, { isRead: false, isResolved: false }],
+      ['DELETE', `/api/admin/contact-submissions/${created.id}`, undefined],
+    ] as const) {
+      const res = await ctx().admin(method, path, body);
+      expect(res.status, `${method} ${path}`).toBe(404);
+    }
+    expect(await stored(ctx(), created.id)).toMatchObject({ isRead: true, isResolved: true });
+  });
+
+  it('answers 404 for an unknown submission and changes nothing', async () => {
+    const created = await submit(ctx(), submission());
+    for (const flag of ['read', 'resolved']) {
+      const res = await ctx().admin('PUT', `/api/admin/contact-submissions/no-such-id/${flag}`);
+      expect(res.status).toBe(404);
+      expect(res.body.error).toBe('Contact submission not found');
+      expect((await ctx().admin('PUT', `/api/admin/contact-submissions/${'x'.repeat(65)}/${flag}`)).status).toBe(404);
+    }
+    expect(await stored(ctx(), created.id)).toMatchObject({ isRead: false, isResolved: false });
+  });
+
+  it('refuses the admin calls without an admin token', async () => {
+    const created = await submit(ctx(), submission());
+    expect((await ctx().call('GET', '/api/admin/contact-submissions')).status).toBe(401);
+    expect((await ctx().call('GET', '/api/admin/contact-submissions', { token: NON_ADMIN_TOKEN })).status).toBe(403);
+    expect((await ctx().call('PUT', `/api/admin/contact-submissions/${created.id}/read`)).status).toBe(401);
+    expect((await ctx().call('PUT', `/api/admin/contact-submissions/${created.id}/resolved`, { token: NON_ADMIN_TOKEN })).status).toBe(403);
+    expect(await stored(ctx(), created.id)).toMatchObject({ isRead: false, isResolved: false });
+  });
+});
