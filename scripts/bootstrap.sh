@@ -38,4 +38,7 @@ fi
 
 say "Installing npm packages"
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
-npm ci --no-audit --no-fund --loglevel=error
+# `npm install`, not `npm ci`: the registry reachable here lacks some optional platform binaries of
+# other operating systems at the locked versions (e.g. @tailwindcss/oxide-win32-*), which npm leaves
+# out of the lockfile and `npm ci` then refuses. `npm install` follows the lockfile for everything in it.
+npm install --no-audit --no-fund --loglevel=error
