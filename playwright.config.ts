@@ -36,6 +36,16 @@ export default defineConfig({
     timeout: 120_000,
     stdout: 'ignore',
     stderr: 'pipe',
-    env: { PORT: String(port), HOST: '127.0.0.1', SQLITE_PATH: join(dataDir, 'site.db'), LOG_QUIET: 'true', DATABASE_URL: '' },
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SQLITE_PATH: join(dataDir, 'site.db'),
+      IDENTITY_DATA_DIR: join(dataDir, 'identity'),
+      OUTBOX_DIR: join(dataDir, 'outbox'),
+      // Sign-up is open to this test domain only (the allowlist is part of what is tested).
+      ADMIN_EMAILS: '@e2e.example.com',
+      LOG_QUIET: 'true',
+      DATABASE_URL: '',
+    },
   },
 });

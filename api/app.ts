@@ -15,6 +15,7 @@ import { contactSubmissionsRoutes } from './contact-submissions/contact-submissi
 import type { Deps } from './deps.ts';
 import { emailSettingsRoutes } from './email-settings/email-settings.routes.ts';
 import { healthRoutes } from './health/health.routes.ts';
+import { identityRoutes } from './identity/identity.routes.ts';
 import { errorBody, handleError } from './http/errors.ts';
 import type { FeatureRoutes } from './http/routes.ts';
 import { migrationRoutes } from './migration/migration.routes.ts';
@@ -26,6 +27,7 @@ export const MAX_BODY_BYTES = 64 * 1024;
 
 const features: ((deps: Deps) => FeatureRoutes)[] = [
   healthRoutes,
+  identityRoutes,
   testimonialsRoutes,
   blogPostsRoutes,
   contactSubmissionsRoutes,

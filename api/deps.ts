@@ -20,6 +20,15 @@ export interface MigrationSettings {
   awsConfigured: boolean;
 }
 
+/** The user pool the admin portal signs in against (public values only). */
+export interface IdentityInfo {
+  userPoolId: string;
+  clientId: string;
+  region: string | null;
+  /** The embedded identity service's loopback endpoint; null for a real Cognito pool. */
+  localEndpoint: string | null;
+}
+
 export interface Deps {
   database: Database;
   clock: Clock;
@@ -27,4 +36,5 @@ export interface Deps {
   log: Logger;
   events: ContentEvents;
   migration: MigrationSettings;
+  identity: IdentityInfo;
 }

@@ -9,7 +9,8 @@ const flag = z
   .optional()
   .transform((v) => v === 'true' || v === '1');
 
-const envSchema = z.object({
+const envSchema = z
+  .object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(4321),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -29,13 +30,26 @@ const envSchema = z.object({
   COGNITO_USER_POOL_ID: z.string().optional(),
   COGNITO_CLIENT_ID: z.string().optional(),
   ADMIN_EMAILS: z.string().default(''),
+  // The embedded identity service (used when no user pool is configured).
+  IDENTITY_DATA_DIR: z.string().min(1).default('data/identity'),
+  IDENTITY_LOCAL_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  // Where mail with nowhere else to go is kept (development outbox).
+  OUTBOX_DIR: z.string().min(1).default('data/outbox'),
   // DynamoDB migration target.
   AWS_REGION: z.string().optional(),
   AWS_ACCESS_KEY_ID: z.string().optional(),
   AWS_SECRET_ACCESS_KEY: z.string().optional(),
   DYNAMODB_ENDPOINT: z.url().optional(),
   LOG_QUIET: flag,
-});
+  })
+  .superRefine((env, ctx) => {
+    const pool = [env.COGNITO_REGION, env.COGNITO_USER_POOL_ID, env.COGNITO_CLIENT_ID];
+    if (pool.some(Boolean) && !pool.every(Boolean)) {
+      for (const name of ['COGNITO_REGION', 'COGNITO_USER_POOL_ID', 'COGNITO_CLIENT_ID'] as const) {
+        if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when a Cognito user pool is configured' });
+      }
+    }
+  });
 
 export type Env = z.output<typeof envSchema>;
 
@@ -46,6 +60,9 @@ const hints: Record<string, string> = {
   DYNAMODB_ENDPOINT: 'for example DYNAMODB_ENDPOINT=http://127.0.0.1:8000, or unset it to use AWS',
   SEED_SAMPLE_CONTENT: 'use true or false',
   SITE_URL: 'the public origin, for example https://www.example-firm.com',
+  COGNITO_REGION: 'set COGNITO_REGION, COGNITO_USER_POOL_ID and COGNITO_CLIENT_ID together, or none of them for the embedded identity service',
+  COGNITO_USER_POOL_ID: 'for example us-west-2_AbCdEf123',
+  COGNITO_CLIENT_ID: "the app client id (no client secret; USER_PASSWORD_AUTH or USER_SRP_AUTH enabled)",
 };
 
 export class EnvError extends Error {}

@@ -13,11 +13,12 @@ import { getRequestListener } from '@hono/node-server';
 import { openDatabase, type Database } from '../db/client.ts';
 import { seedDatabase } from '../db/seed/seed.ts';
 import { createApp } from './app.ts';
-import { lockedVerifier } from './auth/verifier.ts';
 import { createContentEvents } from './content-events.ts';
 import { systemClock } from './deps.ts';
 import { EnvError, loadEnv, migrationSettings, type Env } from './env.ts';
+import { startIdentity } from './identity/identity.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { createDevOutbox } from './mail/dev-outbox.ts';
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -50,9 +51,18 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean } = {}
   const seeded = await seedDatabase(database, { sampleContent: env.SEED_SAMPLE_CONTENT });
   log.info('database ready', { database: database.label, seeded });
 
-  if (!env.COGNITO_USER_POOL_ID) log.warn('no identity service configured: the admin API answers 401 to everyone until one is');
+  const outbox = createDevOutbox(env.OUTBOX_DIR);
+  const identity = await startIdentity(env, log, outbox);
   const events = createContentEvents((err) => log.error('content listener failed', { err: String(err) }));
-  const app = createApp({ database, clock: systemClock, verifier: lockedVerifier, log, events, migration: migrationSettings(env) });
+  const app = createApp({
+    database,
+    clock: systemClock,
+    verifier: identity.verifier,
+    log,
+    events,
+    migration: migrationSettings(env),
+    identity: identity.info,
+  });
   const api = getRequestListener(app.fetch);
   const site = options.apiOnly ? null : await loadSite(log);
 
@@ -78,6 +88,7 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean } = {}
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      await identity.stop();
       await database.close();
     })());
   return { server, url, database, stop };

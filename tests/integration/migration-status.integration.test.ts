@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { createApp } from '../../api/app.ts';
-import { ADMIN_TOKEN, forEachDialect, NON_ADMIN_TOKEN, testVerifier } from '../support/test-app.ts';
+import { ADMIN_TOKEN, forEachDialect, NON_ADMIN_TOKEN, testIdentity, testVerifier } from '../support/test-app.ts';
 import { createContentEvents } from '../../api/content-events.ts';
 import { createLogger } from '../../api/logger.ts';
 
@@ -60,6 +60,7 @@ forEachDialect(
         log: createLogger({ silent: true }),
         events: createContentEvents(),
         migration: { awsConfigured: true, awsRegion: 'us-west-2' },
+        identity: testIdentity,
       });
       const res = await app.request('/api/admin/migration/status', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
       expect(res.status).toBe(200);

@@ -54,7 +54,11 @@ export interface TestContext {
 export interface ContextOptions {
   seed?: boolean | { sampleContent: boolean };
   migration?: Deps['migration'];
+  identity?: Deps['identity'];
+  verifier?: AccessTokenVerifier;
 }
+
+export const testIdentity: Deps['identity'] = { userPoolId: 'test-pool', clientId: 'test-client', region: null, localEndpoint: null };
 
 export async function createTestContext(dialect: Dialect, options: ContextOptions = {}): Promise<TestContext> {
   const database = await createTestDatabase(dialect);
@@ -74,10 +78,11 @@ export async function createTestContext(dialect: Dialect, options: ContextOption
   const app = createApp({
     database,
     clock,
-    verifier: testVerifier,
+    verifier: options.verifier ?? testVerifier,
     log: createLogger({ silent: true }),
     events,
     migration: options.migration ?? { awsConfigured: false, awsRegion: null },
+    identity: options.identity ?? testIdentity,
   });
   const call: TestContext['call'] = async (method, path, opts = {}) => {
     const headers: Record<string, string> = { ...opts.headers };
