@@ -57,7 +57,12 @@ export function identityRoutes({ identity }: Deps): FeatureRoutes {
       } else {
         res = await forward(action, body);
       }
-      const text = await res.text();
+      let text = await res.text();
+      // A real pool answers a wrong password with NotAuthorizedException; cognito-local says
+      // InvalidPasswordException, which the wrapper would read as a password-policy failure.
+      if (!res.ok && action === 'InitiateAuth' && text.includes('InvalidPasswordException')) {
+        text = JSON.stringify({ __type: 'NotAuthorizedException', message: 'Incorrect username or password.' });
+      }
       if (res.ok && action === 'ConfirmSignUp') {
         // cognito-local wants the address itself in the same update as its verified flag.
         const user = await cognitoCall<{ UserAttributes?: { Name: string; Value: string }[] }>(local, 'AdminGetUser', {

@@ -6,7 +6,7 @@
  * survive restarts. Development only: cognito-local keeps its users in JSON files under `<dataDir>`.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
@@ -125,7 +125,48 @@ export async function startLocalIdentityService(options: LocalIdentityOptions): 
     tokenGenerator: new JwtTokenGenerator(clock, triggers, config.TokenConfig),
     triggers,
   };
-  const server: Server = await createServer(Router(services), logger, config.ServerConfig, services).start();
+  const { application } = createServer(Router(services), logger, config.ServerConfig, services) as { application: (req: IncomingMessage, res: ServerResponse) => void };
+
+  /**
+   * ResendConfirmationCode, which cognito-local lacks: a fresh code for an unconfirmed user,
+   * delivered like the first one (the Resend button of the verify tab depends on it).
+   */
+  async function resendConfirmationCode(req: IncomingMessage, res: ServerResponse) {
+    const answer = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/x-amz-json-1.1' }).end(JSON.stringify(body));
+    };
+    let body = '';
+    for await (const chunk of req) body += chunk;
+    try {
+      const { ClientId, Username } = JSON.parse(body) as { ClientId?: string; Username?: string };
+      if (!ClientId || !Username) return answer(400, { __type: 'InvalidParameterException', message: 'ClientId and Username are required' });
+      const userPool = await cognitoClient.getUserPoolForClientId(ctx, ClientId);
+      const user = await userPool.getUserByUsername(ctx, Username);
+      if (!user) return answer(400, { __type: 'UserNotFoundException', message: 'User does not exist.' });
+      if (user.UserStatus === 'CONFIRMED') return answer(400, { __type: 'InvalidParameterException', message: 'User is already confirmed.' });
+      const destination = (user.Attributes as { Name: string; Value: string }[]).find((a) => a.Name === 'email')?.Value;
+      if (!destination) return answer(400, { __type: 'InvalidParameterException', message: 'User has no e-mail address.' });
+      const code: string = otp();
+      await userPool.saveUser(ctx, { ...user, ConfirmationCode: code, UserLastModifiedDate: clock.get() });
+      await sender.sendEmail(ctx, user, destination, { __code: code, emailSubject: 'Your new verification code', emailMessage: `Your verification code is ${code}` });
+      return answer(200, { CodeDeliveryDetails: { AttributeName: 'email', DeliveryMedium: 'EMAIL', Destination: destination } });
+    } catch (err) {
+      const e = err as { code?: string; name?: string; message?: string };
+      return answer(400, { __type: e.code ?? e.name ?? 'InvalidParameterException', message: e.message ?? 'Could not resend the code' });
+    }
+  }
+
+  const server: Server = createHttpServer((req, res) => {
+    if (req.method === 'POST' && req.headers['x-amz-target'] === 'AWSCognitoIdentityProviderService.ResendConfirmationCode') {
+      void resendConfirmationCode(req, res);
+      return;
+    }
+    application(req, res);
+  });
+  await new Promise<void>((done, fail) => {
+    server.once('error', fail);
+    server.listen(config.ServerConfig.port, config.ServerConfig.hostname, () => done());
+  });
   const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const { userPoolId, clientId } = await ensurePoolAndClient(endpoint, join(dataDir, 'identity.json'));

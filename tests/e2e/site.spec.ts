@@ -29,3 +29,11 @@ test('the API answers beside the site, from the seeded database', async ({ reque
   expect((await posts.json()).length).toBeGreaterThanOrEqual(8);
   expect((await request.get('/api/admin/blog-posts')).status()).toBe(401);
 });
+
+test('the sign-in page asks search engines not to list it; public pages carry a canonical URL', async ({ page }) => {
+  await page.goto('/login');
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex, nofollow');
+  await page.goto('/');
+  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', /\/$/);
+  await expect(page.locator('meta[name="robots"]')).toHaveCount(0);
+});

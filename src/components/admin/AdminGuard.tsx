@@ -1,0 +1,139 @@
+/**
+ * The guard around every admin screen (SPEC §2 Admin routes). The check: refresh() (the current-user
+ * lookup), then GET /api/admin/session, which the server answers only for an admin.
+ * - while it runs: 'Checking authentication...';
+ * - no user: the `fallback` when one is given (and no redirect: the caller chose what to show),
+ *   otherwise a redirect to /login with 'Access Restricted' on screen until the page goes;
+ * - a user the server refuses (403): 'Access Restricted', with a Sign Out button to switch accounts;
+ * - a user whose token the server does not accept (401): signed out locally, then as "no user";
+ * - the check itself failing (network, 5xx): a message and Try Again.
+ * Children read the server's view of the admin with useAdminSession().
+ */
+import { LoaderCircle, ShieldAlert } from 'lucide-react';
+import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
+import { ApiError, apiRequest } from '../../lib/api-client.ts';
+import { refresh, signOut } from '../../lib/auth/auth.ts';
+import SignOutButton from './SignOutButton.tsx';
+
+/** GET /api/admin/session */
+export interface AdminSession {
+  username: string;
+  email: string | null;
+  groups: string[];
+}
+
+type GuardState =
+  | { status: 'checking' }
+  | { status: 'signed-out' }
+  | { status: 'forbidden'; username: string }
+  | { status: 'failed' }
+  | { status: 'allowed'; session: AdminSession };
+
+const AdminSessionContext = createContext<AdminSession | null>(null);
+
+export function useAdminSession(): AdminSession {
+  const session = useContext(AdminSessionContext);
+  if (!session) throw new Error('useAdminSession() is only available inside <AdminGuard>.');
+  return session;
+}
+
+export const LOGIN_PATH = '/login';
+
+async function checkAdmin(): Promise<GuardState> {
+  const user = await refresh();
+  if (!user) return { status: 'signed-out' };
+  try {
+    const res = await apiRequest('GET', '/api/admin/session');
+    return { status: 'allowed', session: (await res.json()) as AdminSession };
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 403) return { status: 'forbidden', username: user.username };
+    if (err instanceof ApiError && err.status === 401) {
+      // Tokens the server no longer accepts: drop them, or /login would answer "already signed in".
+      await signOut().catch(() => undefined);
+      return { status: 'signed-out' };
+    }
+    return { status: 'failed' };
+  }
+}
+
+export default function AdminGuard({ children, fallback }: { children: ReactNode; fallback?: ReactNode }) {
+  const [state, setState] = useState<GuardState>({ status: 'checking' });
+  const [attempt, setAttempt] = useState(0);
+  const retry = useCallback(() => {
+    setState({ status: 'checking' });
+    setAttempt((n) => n + 1);
+  }, []);
+
+  useEffect(() => {
+    let current = true;
+    checkAdmin().then(
+      (next) => current && setState(next),
+      () => current && setState({ status: 'failed' }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [attempt]);
+
+  const redirect = state.status === 'signed-out' && fallback === undefined;
+  useEffect(() => {
+    if (redirect) window.location.replace(LOGIN_PATH);
+  }, [redirect]);
+
+  switch (state.status) {
+    case 'checking':
+      return (
+        <CenteredPanel>
+          <p role="status" className="flex items-center gap-2 text-muted-foreground">
+            <LoaderCircle aria-hidden="true" className="size-5 animate-spin motion-reduce:animate-none" />
+            Checking authentication...
+          </p>
+        </CenteredPanel>
+      );
+    case 'signed-out':
+      return fallback !== undefined ? <>{fallback}</> : <AccessRestricted />;
+    case 'forbidden':
+      return (
+        <AccessRestricted>
+          <p className="text-sm text-muted-foreground">
+            You are signed in as <strong className="text-foreground">{state.username}</strong>, which is not an admin account.
+          </p>
+          <SignOutButton />
+        </AccessRestricted>
+      );
+    case 'failed':
+      return (
+        <CenteredPanel>
+          <div role="alert" className="space-y-4 text-center">
+            <p>We could not check your sign-in. Please check your connection and try again.</p>
+            <button type="button" onClick={retry} className="rounded-md bg-primary px-4 py-2 text-sm font-medium text-primary-foreground hover:bg-primary/90">
+              Try Again
+            </button>
+          </div>
+        </CenteredPanel>
+      );
+    case 'allowed':
+      return <AdminSessionContext.Provider value={state.session}>{children}</AdminSessionContext.Provider>;
+  }
+}
+
+function AccessRestricted({ children }: { children?: ReactNode }) {
+  return (
+    <CenteredPanel>
+      <div className="w-full max-w-md space-y-4 rounded-lg border border-border bg-background p-6 text-center shadow-sm">
+        <ShieldAlert aria-hidden="true" className="mx-auto size-10 text-primary" />
+        <h1 className="text-xl font-bold">Access Restricted</h1>
+        <p>Please sign in to access this area.</p>
+        {children ?? (
+          <a href={LOGIN_PATH} className="inline-block text-primary underline underline-offset-4">
+            Go to sign in
+          </a>
+        )}
+      </div>
+    </CenteredPanel>
+  );
+}
+
+function CenteredPanel({ children }: { children: ReactNode }) {
+  return <div className="flex min-h-[60vh] items-center justify-center px-4 py-10">{children}</div>;
+}

@@ -1,0 +1,35 @@
+/** SPEC §8 Sign out: 'Signed out' then /login; failure 'Error' / 'Failed to sign out. Please try again.' */
+import { LoaderCircle, LogOut } from 'lucide-react';
+import { useState } from 'react';
+import { signOut } from '../../lib/auth/auth.ts';
+import { toast, toastOnNextPage } from '../../lib/toast.ts';
+
+export default function SignOutButton() {
+  const [pending, setPending] = useState(false);
+
+  const onClick = async () => {
+    setPending(true);
+    try {
+      await signOut();
+      // Shown by /login's Toaster: this page is about to go.
+      toastOnNextPage({ title: 'Signed out' });
+      window.location.assign('/login');
+    } catch {
+      toast({ title: 'Error', description: 'Failed to sign out. Please try again.', variant: 'destructive' });
+      setPending(false);
+    }
+  };
+
+  return (
+    <button
+      type="button"
+      onClick={onClick}
+      disabled={pending}
+      aria-busy={pending || undefined}
+      className="inline-flex h-10 items-center justify-center gap-2 rounded-md border border-muted-foreground/70 bg-background px-4 text-sm font-medium hover:bg-muted disabled:cursor-not-allowed disabled:opacity-60"
+    >
+      {pending ? <LoaderCircle aria-hidden="true" className="size-4 animate-spin" /> : <LogOut aria-hidden="true" className="size-4" />}
+      {pending ? 'Signing out...' : 'Sign Out'}
+    </button>
+  );
+}
