@@ -19,6 +19,7 @@ import { identityRoutes } from './identity/identity.routes.ts';
 import { errorBody, handleError } from './http/errors.ts';
 import type { FeatureRoutes } from './http/routes.ts';
 import { migrationRoutes } from './migration/migration.routes.ts';
+import { publishingRoutes } from './publishing/publishing.routes.ts';
 import { probateCalculationsRoutes } from './probate-calculations/probate-calculations.routes.ts';
 import { testimonialsRoutes } from './testimonials/testimonials.routes.ts';
 import { themesRoutes } from './themes/themes.routes.ts';
@@ -39,6 +40,7 @@ const features: ((deps: Deps) => FeatureRoutes)[] = [
   emailSettingsRoutes,
   blogSourcesRoutes,
   migrationRoutes,
+  publishingRoutes,
 ];
 
 export type ApiEnv = { Variables: { requestId: string } };

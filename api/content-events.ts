@@ -2,7 +2,8 @@
  * Public content changed: services announce it after a successful write, and whatever keeps public
  * pages fresh (the page republisher, caches) listens. Listeners must not throw into the request.
  */
-export type ContentTopic = 'blog-posts' | 'testimonials' | 'themes' | 'component-visibility' | 'external-articles';
+/** 'site': everything may have changed (a restore, direct database edits): republish it all. */
+export type ContentTopic = 'blog-posts' | 'testimonials' | 'themes' | 'component-visibility' | 'external-articles' | 'site';
 
 export interface ContentChange {
   topic: ContentTopic;

@@ -6,9 +6,8 @@
  *   node api/server.ts            # site + API (needs `npm run build` first; `npm start` does both)
  *   node api/server.ts --api-only
  */
-import { existsSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createServer, type Server } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import { openDatabase, type Database } from '../db/client.ts';
 import { seedDatabase } from '../db/seed/seed.ts';
@@ -19,27 +18,13 @@ import { EnvError, loadEnv, migrationSettings, type Env } from './env.ts';
 import { startIdentity } from './identity/identity.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createDevOutbox } from './mail/dev-outbox.ts';
-
-type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+import { createSite } from './site/site.ts';
 
 export interface RunningServer {
   server: Server;
   url: string;
   database: Database;
   stop(): Promise<void>;
-}
-
-const siteEntry = fileURLToPath(new URL('../dist/server/entry.mjs', import.meta.url));
-
-async function loadSite(log: Logger): Promise<Listener> {
-  if (!existsSync(siteEntry)) {
-    throw new Error('The site is not built: run `npm run build` (or `npm start`, which builds when needed), or pass --api-only.');
-  }
-  // The adapter's standalone handler serves prerendered files, then on-demand pages; we own the listen.
-  process.env.ASTRO_NODE_AUTOSTART = 'disabled';
-  const { handler } = (await import(pathToFileURL(siteEntry).href)) as { handler: Listener };
-  log.info('site loaded', { entry: 'dist/server/entry.mjs' });
-  return handler;
 }
 
 const isApi = (url: string | undefined) => url === '/api' || Boolean(url?.startsWith('/api/') || url?.startsWith('/api?'));
@@ -64,11 +49,14 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean } = {}
     identity: identity.info,
   });
   const api = getRequestListener(app.fetch);
-  const site = options.apiOnly ? null : await loadSite(log);
+  let origin = '';
+  const site = options.apiOnly ? null : await createSite({ api: app.fetch, selfOrigin: () => origin, log });
+  // Republish what an admin's change touches (issue 4: visible within a second).
+  if (site) events.subscribe((change) => site.onChange(change));
 
   const server = createServer((req, res) => {
     if (isApi(req.url)) return api(req, res);
-    if (site) return site(req, res);
+    if (site) return site.handle(req, res);
     res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'Not found' }));
   });
   await new Promise<void>((resolve, reject) => {
@@ -78,7 +66,11 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean } = {}
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;
   const url = `http://${env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST}:${port}`;
+  // Internal renders go to loopback unless the server is bound to one specific address.
+  const anyAddress = ['0.0.0.0', '::', '127.0.0.1', 'localhost', '::1'].includes(env.HOST);
+  origin = anyAddress ? `http://127.0.0.1:${port}` : url;
   log.info('listening', { url, apiOnly: Boolean(options.apiOnly) });
+  await site?.prewarm();
 
   let stopping: Promise<void> | null = null;
   const stop = () =>

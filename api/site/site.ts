@@ -1,0 +1,123 @@
+/**
+ * Everything that is not /api: the site as visitors get it.
+ *   /theme.css            -> the active theme and hidden components (regenerated on change)
+ *   published pages      -> stored renders, republished on change (published-pages.ts)
+ *   prerendered files    -> memory, precompressed (static-files.ts)
+ *   anything else        -> the Astro handler (on-demand pages such as /admin, and the 404 page)
+ * The site renders a published page when this module asks it to, through an internal request that
+ * carries a per-process secret, so no outside request can bypass the stored pages.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { ComponentVisibility } from '../../src/shared/public-api.ts';
+import type { ContentChange } from '../content-events.ts';
+import type { Logger } from '../logger.ts';
+import { prepare, send, type Prepared } from './compressed.ts';
+import { createPublishedPages, publishedPath, type PublishedPages } from './published-pages.ts';
+import { loadStaticFiles } from './static-files.ts';
+import { themeStylesheet } from './theme-css.ts';
+
+type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+
+export interface Site {
+  handle: Listener;
+  onChange(change: ContentChange): Promise<void>;
+  pages: PublishedPages;
+  /** Renders the main published pages ahead of the first visitor. */
+  prewarm(): Promise<void>;
+}
+
+const distDir = fileURLToPath(new URL('../../dist/', import.meta.url));
+const RENDER_HEADER = 'x-site-render';
+
+export interface SiteOptions {
+  /** The public API, in-process (the app's fetch). */
+  api: (request: Request) => Response | Promise<Response>;
+  /** This server's own origin, for internal renders (known once it listens). */
+  selfOrigin: () => string;
+  log: Logger;
+}
+
+export async function createSite({ api, selfOrigin, log }: SiteOptions): Promise<Site> {
+  const entry = `${distDir}server/entry.mjs`;
+  if (!existsSync(entry)) {
+    throw new Error('The site is not built: run `npm run build` (or `npm start`, which builds when needed), or pass --api-only.');
+  }
+  process.env.ASTRO_NODE_AUTOSTART = 'disabled';
+  const { handler: astro } = (await import(pathToFileURL(entry).href)) as { handler: Listener };
+  const files = loadStaticFiles(`${distDir}client`);
+  log.info('site loaded', { files: files.size, bytes: files.bytes });
+  const renderToken = randomBytes(24).toString('base64url');
+
+  const render = async (pathname: string): Promise<Prepared> => {
+    const res = await fetch(selfOrigin() + pathname, {
+      headers: { [RENDER_HEADER]: renderToken, 'accept-encoding': 'identity' },
+      redirect: 'manual',
+    });
+    const body = Buffer.from(await res.arrayBuffer());
+    const location = res.headers.get('location');
+    return prepare(
+      res.status,
+      res.headers.get('content-type') ?? 'text/html; charset=utf-8',
+      body,
+      'public, max-age=0, must-revalidate',
+      location ? { location } : undefined,
+    );
+  };
+  const pages = createPublishedPages(render, log);
+
+  let themeCss: Promise<Prepared> | null = null;
+  const buildThemeCss = async (): Promise<Prepared> => {
+    const json = async <T>(path: string) => (await (await api(new Request(`http://site${path}`))).json()) as T;
+    const [theme, visibility] = await Promise.all([json<{ cssVariables: string }>('/api/themes/active'), json<ComponentVisibility[]>('/api/component-visibility')]);
+    return prepare(200, 'text/css; charset=utf-8', Buffer.from(themeStylesheet(theme.cssVariables, visibility)), 'public, max-age=0, must-revalidate');
+  };
+  const getThemeCss = () => {
+    themeCss ??= buildThemeCss().catch((err: unknown) => {
+      themeCss = null;
+      throw err;
+    });
+    return themeCss;
+  };
+
+  const fail = (res: ServerResponse, err: unknown) => {
+    log.error('site request failed', { err: String(err) });
+    if (!res.headersSent) res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '5' }).end('The site is briefly unavailable. Please try again in a moment.');
+  };
+
+  const handle: Listener = (req, res) => {
+    if (req.headers[RENDER_HEADER] === renderToken) return astro(req, res);
+    const url = new URL(req.url ?? '/', 'http://site');
+    const readOnly = req.method === 'GET' || req.method === 'HEAD';
+    if (readOnly && url.pathname === '/theme.css') {
+      getThemeCss().then((css) => send(req, res, css), (err) => fail(res, err));
+      return;
+    }
+    const published = readOnly ? publishedPath(url.pathname) : null;
+    if (published) {
+      pages.get(published).then((page) => send(req, res, page), (err) => fail(res, err));
+      return;
+    }
+    const file = readOnly ? files.get(url.pathname) : undefined;
+    if (file) return send(req, res, file);
+    return astro(req, res);
+  };
+
+  return {
+    handle,
+    pages,
+    async onChange(change) {
+      if (change.topic === 'themes' || change.topic === 'component-visibility' || change.topic === 'site') {
+        themeCss = null;
+        await getThemeCss().catch(() => {});
+      }
+      if (change.topic === 'site') await pages.republishAll();
+      else await pages.onChange(change);
+    },
+    async prewarm() {
+      await Promise.all(['/', '/blog', '/external-articles', '/theme.css'].map((p) => (p === '/theme.css' ? getThemeCss() : pages.get(p)).catch(() => {})));
+    },
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * The prerendered site (dist/client), held in memory, compressed once at start: a small site fits
+ * easily, and every request is a map lookup. Hashed assets under /_astro are cached for a year;
+ * pages revalidate (ETag) so a new deploy shows at once.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { extname, join, relative, sep } from 'node:path';
+import { prepare, type Prepared } from './compressed.ts';
+
+const types: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.woff2': 'font/woff2',
+  '.webmanifest': 'application/manifest+json',
+};
+
+export interface StaticFiles {
+  get(pathname: string): Prepared | undefined;
+  size: number;
+  bytes: number;
+}
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? walk(path) : [path];
+  });
+}
+
+export function loadStaticFiles(root: string): StaticFiles {
+  const files = new Map<string, Prepared>();
+  let bytes = 0;
+  for (const file of walk(root)) {
+    const rel = '/' + relative(root, file).split(sep).join('/');
+    const type = types[extname(file)] ?? 'application/octet-stream';
+    const immutable = rel.startsWith('/_astro/');
+    const body = readFileSync(file);
+    bytes += body.length;
+    const prepared = prepare(200, type, body, immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate');
+    if (rel === '/404.html') continue; // served by the site for unknown paths, with status 404
+    files.set(rel, prepared);
+    // Pages are built as /about/index.html: serve them at /about and /about/.
+    if (rel.endsWith('/index.html')) {
+      const dirPath = rel.slice(0, -'index.html'.length);
+      files.set(dirPath, prepared);
+      if (dirPath !== '/') files.set(dirPath.slice(0, -1), prepared);
+    }
+  }
+  return {
+    get: (pathname) => files.get(pathname),
+    get size() {
+      return files.size;
+    },
+    bytes,
+  };
+}

@@ -1,0 +1,177 @@
+/**
+ * npm run bench: everything that measures, on this machine, in one go. Writes bench/report.md and
+ * bench/report.json. Benchmarks report figures; tests never assert on time.
+ *   npm run bench -- --no-lighthouse   (skip the slowest part)
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { buildIfNeeded } from '../scripts/build-if-needed.ts';
+import { pageBytes, type PageBytes } from './bytes.ts';
+import { adminToken } from './identity.ts';
+import { audit, withChrome, type LighthouseScores } from './lighthouse.ts';
+import { load, type LoadResult } from './load.ts';
+
+const root = new URL('..', import.meta.url).pathname;
+const args = new Set(process.argv.slice(2));
+const CONNECTIONS = 50;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ADMIN_DOMAIN = 'bench.example.com';
+
+const staticRoutes = ['/', '/about', '/attorneys', '/practice-areas', '/practice-areas/family-law', '/practice-areas/estate-planning', '/probate-calculator', '/blog', '/external-articles', '/contact', '/login'];
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
+}
+
+async function startSite(dir: string): Promise<{ child: ChildProcess; origin: string; coldStartMs: number }> {
+  const port = 4500 + Math.floor(Math.random() * 400);
+  const started = performance.now();
+  const child = spawn(process.execPath, ['api/server.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: '',
+      SQLITE_PATH: join(dir, 'site.db'),
+      IDENTITY_DATA_DIR: join(dir, 'identity'),
+      OUTBOX_DIR: join(dir, 'outbox'),
+      ADMIN_EMAILS: `@${ADMIN_DOMAIN}`,
+      LOG_QUIET: 'true',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error('the server exited during start');
+    const ok = await fetch(`${origin}/api/health`).then((r) => r.ok, () => false);
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return { child, origin, coldStartMs: Math.round(performance.now() - started) };
+}
+
+async function startBare(file: string, type: string): Promise<{ child: ChildProcess; origin: string }> {
+  const child = spawn(process.execPath, [join(root, 'bench/bare-server.ts'), file, type], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<string>((resolve) => child.stdout!.once('data', (d) => resolve(String(d).trim())));
+  return { child, origin: `http://127.0.0.1:${port}` };
+}
+
+async function publishToVisible(origin: string, token: string, runs: number): Promise<number[]> {
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const times: number[] = [];
+  await fetch(`${origin}/`); // stored before the change, as a visitor would have it
+  for (let i = 0; i < runs; i++) {
+    const title = `Bench publish ${Date.now()} ${i}`;
+    const res = await fetch(`${origin}/api/admin/blog-posts`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ title, excerpt: 'x', content: '<p>x</p>', category: 'probate', isPublished: true }),
+    });
+    if (res.status !== 201) throw new Error(`publish answered ${res.status}`);
+    const returned = performance.now();
+    const post = (await res.json()) as { id: string };
+    for (;;) {
+      if ((await (await fetch(`${origin}/`)).text()).includes(title)) break;
+      if (performance.now() - returned > 10_000) throw new Error('not visible after 10 s');
+    }
+    times.push(Math.round((performance.now() - returned) * 10) / 10);
+    await fetch(`${origin}/api/admin/blog-posts/${post.id}`, { method: 'DELETE', headers });
+  }
+  return times;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function main() {
+  buildIfNeeded();
+  const dir = mkdtempSync(join(tmpdir(), 'firm-bench-'));
+  const report: Record<string, unknown> = {
+    date: new Date().toISOString(),
+    machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version },
+  };
+  const { child, origin, coldStartMs } = await startSite(dir);
+  try {
+    report.coldStart = { ms: coldStartMs, rssMb: rssMb(child.pid!) };
+    console.log(`cold start ${coldStartMs} ms, ${rssMb(child.pid!)} MB`);
+
+    const posts = (await (await fetch(`${origin}/api/blog-posts`)).json()) as { slug: string }[];
+    const articlePath = `/blog/${posts[0]!.slug}`;
+    const routes = [...staticRoutes.slice(0, 8), articlePath, ...staticRoutes.slice(8)];
+
+    const bytes: PageBytes[] = [];
+    for (const path of routes) bytes.push(await pageBytes(origin, path));
+    report.bytes = bytes;
+    console.table(bytes);
+
+    const token = await adminToken(origin, join(dir, 'outbox'), ADMIN_DOMAIN);
+    const publish = await publishToVisible(origin, token, 7);
+    report.publishToVisibleMs = { runs: publish, median: median(publish), max: Math.max(...publish) };
+    console.log('publish to visible (ms):', publish.join(', '));
+
+    const loads: LoadResult[] = [];
+    const pairs: { name: string; path: string; type: string; headers?: Record<string, string> }[] = [
+      { name: 'stored article page', path: articlePath, type: 'text/html; charset=utf-8' },
+      { name: 'GET /api/blog-posts', path: '/api/blog-posts', type: 'application/json' },
+    ];
+    for (const pair of pairs) {
+      const body = Buffer.from(await (await fetch(origin + pair.path, { headers: { 'accept-encoding': 'identity' } })).arrayBuffer());
+      const file = join(dir, 'bare-body');
+      writeFileSync(file, body);
+      const bare = await startBare(file, pair.type);
+      try {
+        const site = await load(pair.name, origin + pair.path, { connections: CONNECTIONS, seconds: SECONDS });
+        const baseline = await load(`bare node:http, same ${body.length} bytes`, bare.origin + pair.path, { connections: CONNECTIONS, seconds: SECONDS });
+        loads.push(site, baseline);
+        console.log(`${pair.name}: ${site.rps} rps (p50 ${site.p50} ms, p99 ${site.p99} ms) vs bare ${baseline.rps} rps: ratio ${(site.rps / baseline.rps).toFixed(2)}`);
+      } finally {
+        bare.child.kill();
+      }
+    }
+    report.load = { connections: CONNECTIONS, seconds: SECONDS, results: loads };
+    report.rssAfterLoadMb = rssMb(child.pid!);
+
+    if (!args.has('--no-lighthouse')) {
+      const scores: LighthouseScores[] = [];
+      await withChrome(async (port) => {
+        for (const path of routes) {
+          const s = await audit(port, origin, path);
+          scores.push(s);
+          console.log(`lighthouse ${path}: perf ${s.performance} a11y ${s.accessibility} bp ${s.bestPractices} seo ${s.seo}${s.failing.length ? `  (below 90: ${s.failing.join(', ')})` : ''}`);
+        }
+      });
+      report.lighthouse = scores;
+    }
+  } finally {
+    child.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  }
+  writeFileSync(join(root, 'bench/report.json'), JSON.stringify(report, null, 2) + '\n');
+  writeFileSync(join(root, 'bench/report.md'), renderMarkdown(report));
+  console.log('\nwrote bench/report.md and bench/report.json');
+}
+
+function renderMarkdown(r: Record<string, any>): string {
+  const lines: string[] = [];
+  lines.push('# Benchmark report', '');
+  lines.push(`Run ${r.date} on ${r.machine.cpus} × ${r.machine.cpu}, ${r.machine.memoryGb} GB, Node ${r.machine.node}. Produced by \`npm run bench\`.`, '');
+  lines.push('## Start', '', `Cold start to a healthy /api/health (migrate, seed, identity service, site loaded, main pages rendered): **${r.coldStart.ms} ms**; resident memory ${r.coldStart.rssMb} MB after start, ${r.rssAfterLoadMb} MB after the load runs.`, '');
+  lines.push('## Publish to visible', '', `An admin publishes a post; time from the admin call returning until the stored home page shows it: median **${r.publishToVisibleMs.median} ms**, max ${r.publishToVisibleMs.max} ms over ${r.publishToVisibleMs.runs.length} runs (goal under 1000 ms).`, '');
+  lines.push('## What each page ships', '', '| page | HTML | JS (raw / brotli) | JS files | CSS (raw / brotli) |', '|---|---:|---:|---:|---:|');
+  for (const b of r.bytes as PageBytes[]) lines.push(`| ${b.path} | ${b.html} | ${b.js} / ${b.jsBrotli} | ${b.jsFiles} | ${b.css} / ${b.cssBrotli} |`);
+  lines.push('', '## Load', '', `${r.load.connections} concurrent connections, ${r.load.seconds} s each; the bare node:http server answers the same bytes, in the same run.`, '', '| target | req/s | p50 ms | p99 ms | errors | non-2xx |', '|---|---:|---:|---:|---:|---:|');
+  for (const l of r.load.results as LoadResult[]) lines.push(`| ${l.name} | ${l.rps} | ${l.p50} | ${l.p99} | ${l.errors} | ${l.non2xx} |`);
+  const res = r.load.results as LoadResult[];
+  for (let i = 0; i + 1 < res.length; i += 2) lines.push('', `Ratio for ${res[i]!.name}: **${(res[i]!.rps / res[i + 1]!.rps).toFixed(2)}** of the bare server.`);
+  if (r.lighthouse) {
+    lines.push('', '## Lighthouse (mobile)', '', '| page | performance | accessibility | best practices | SEO | LCP ms | TBT ms | CLS |', '|---|---:|---:|---:|---:|---:|---:|---:|');
+    for (const s of r.lighthouse as LighthouseScores[]) lines.push(`| ${s.path} | ${s.performance} | ${s.accessibility} | ${s.bestPractices} | ${s.seo} | ${s.lcpMs} | ${s.tbtMs} | ${s.cls} |`);
+  }
+  lines.push('');
+  return lines.join('\n');
+}
+
+await main();
