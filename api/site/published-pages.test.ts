@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../logger.ts';
+import type { Logger } from '../logger.ts';
 import { prepare, type Prepared } from './compressed.ts';
 import { createPublishedPages, pathsFor, publishedPath } from './published-pages.ts';
 
 const page = (text: string, status = 200): Prepared => prepare(status, 'text/html', Buffer.from(text), 'no-cache');
-const quiet = createLogger({ silent: true });
+/** These tests make renders fail on purpose: keep their error lines out of the test output. */
+const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {} };
 
 describe('publishedPath', () => {
   it('maps the published pages, with or without a trailing slash', () => {
@@ -74,6 +75,18 @@ describe('createPublishedPages', () => {
     release();
     await Promise.all([slow, change]);
     expect((await pages.get('/')).body.toString()).toBe('new');
+  });
+
+  it('never stores a server-error render: the visitor gets it, the last good page stays', async () => {
+    let status = 503;
+    const pages = createPublishedPages(async () => page(`status ${status}`, status), quiet);
+    expect((await pages.get('/')).status).toBe(503);
+    expect(pages.stored()).toEqual([]);
+    status = 200;
+    expect((await pages.get('/')).status).toBe(200);
+    status = 500;
+    await pages.onChange({ topic: 'testimonials' });
+    expect((await pages.get('/')).body.toString()).toBe('status 200');
   });
 
   it('keeps the last good page when a re-render fails', async () => {

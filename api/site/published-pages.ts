@@ -85,6 +85,11 @@ export function createPublishedPages(render: Renderer, log: Logger): PublishedPa
     const started = performance.now();
     const inflight = render(path).then(
       (page) => {
+        // A server error is a failed render: that visitor gets it, the store keeps its last good page.
+        if (page.status >= 500) {
+          log.error('page render failed', { path, status: page.status });
+          return page;
+        }
         if (e.generation === generation) {
           e.page = page;
           log.info('page published', { path, status: page.status, ms: Math.round(performance.now() - started) });

@@ -68,6 +68,8 @@ const contrastPairs: ReadonlyArray<[ThemeColorKey, ThemeColorKey, number]> = [
   ['muted-foreground', 'background', 4.5],
   ['primary', 'background', 4.5],
   ['ring', 'background', 3.0],
+  // WCAG 1.4.11: the border that identifies a form field.
+  ['input', 'background', 3.0],
 ];
 
 describe('contrast helpers', () => {

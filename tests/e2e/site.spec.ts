@@ -37,3 +37,16 @@ test('the sign-in page asks search engines not to list it; public pages carry a 
   await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', /\/$/);
   await expect(page.locator('meta[name="robots"]')).toHaveCount(0);
 });
+
+for (const theme of ['light', 'dark', 'warm'] as const) {
+  test(`the sign-in page and the 404 page have no accessibility violations (${theme})`, async ({ page }) => {
+    const { default: AxeBuilder } = await import('@axe-core/playwright');
+    await page.addInitScript((t) => localStorage.setItem('vite-ui-theme', t), theme);
+    for (const path of ['/login', '/no-such-page']) {
+      await page.goto(path);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+      expect(results.violations.map((v) => `${path}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    }
+  });
+}

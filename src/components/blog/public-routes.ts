@@ -1,0 +1,13 @@
+/** SPEC §2 public routes that search engines may list (not /login, /admin or /api). */
+export const publicRoutes = [
+  '/',
+  '/about',
+  '/attorneys',
+  '/practice-areas',
+  '/practice-areas/family-law',
+  '/practice-areas/estate-planning',
+  '/probate-calculator',
+  '/blog',
+  '/external-articles',
+  '/contact',
+] as const;

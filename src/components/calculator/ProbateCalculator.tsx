@@ -1,0 +1,378 @@
+/**
+ * Probate versus living trust cost calculator (SPEC §4 Calculator, §5 Calculator, §7 POST
+ * /api/probate-calculator, §8, §9). A placeholder until the first calculation, then the figures of
+ * the firm's schedule (src/shared/probate.ts). Saved only when an email is given.
+ *
+ * The page using it mounts the Toaster once (`<Toaster client:idle />`); the toasts go through the
+ * shared queue of src/lib/toast.ts.
+ */
+import { ArrowRight, Calculator, CircleAlert, LoaderCircle, PiggyBank } from 'lucide-react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent, type ReactNode, type Ref, type RefObject } from 'react';
+import { apiRequest } from '../../lib/api-client.ts';
+import { toast } from '../../lib/toast.ts';
+import { formatUsd, livingTrust, type ProbateEstimate } from '../../shared/probate.ts';
+import { applyAmountEdit } from './amount-input.ts';
+import { estimateFromFields, INVALID_ESTATE_VALUE, type CalculatorErrors, type CalculatorFields } from './calculation.ts';
+
+/** The payload check needs zod: fetched only once an email is typed (or on submit with one). */
+let payloadModule: Promise<typeof import('./calculation-payload.ts')> | undefined;
+const loadPayloadModule = () => (payloadModule ??= import('./calculation-payload.ts').catch((err) => {
+  payloadModule = undefined; // a failed download may be retried
+  throw err;
+}));
+
+interface Props {
+  /** Level of the calculator's own heading: 2 on a page with its own h1 (the default). */
+  headingLevel?: 2 | 3;
+}
+
+export default function ProbateCalculator({ headingLevel = 2 }: Props) {
+  const id = useId();
+  const [fields, setFields] = useState<CalculatorFields>({ estateValue: '', realEstateValue: '', email: '' });
+  const [errors, setErrors] = useState<CalculatorErrors>({});
+  const [estimate, setEstimate] = useState<ProbateEstimate | null>(null);
+  const [saving, setSaving] = useState(false);
+  // Until React has taken over, a click would submit the form natively: the button waits for it.
+  const [ready, setReady] = useState(false);
+  useEffect(() => setReady(true), []);
+  const estateRef = useRef<HTMLInputElement>(null);
+  const emailRef = useRef<HTMLInputElement>(null);
+
+  const Heading = `h${headingLevel}` as const;
+  const SubHeading = `h${headingLevel + 1}` as 'h3' | 'h4';
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (saving) return;
+    const outcome = estimateFromFields(fields);
+    if (!outcome.ok) {
+      setErrors(outcome.errors);
+      toast({ title: 'Invalid Input', description: INVALID_ESTATE_VALUE, variant: 'destructive' });
+      estateRef.current?.focus();
+      return;
+    }
+    if (!fields.email.trim()) {
+      // SPEC §5: saved only when an email is given; nothing is sent.
+      setErrors({});
+      setEstimate(outcome.estimate);
+      return;
+    }
+    setSaving(true);
+    try {
+      const checked = (await loadPayloadModule()).calculationPayload(outcome.estimate, fields.email);
+      if (!checked.ok) {
+        setErrors(checked.errors);
+        (checked.errors.email ? emailRef : estateRef).current?.focus();
+        return;
+      }
+      setErrors({});
+      setEstimate(outcome.estimate);
+      await apiRequest('POST', '/api/probate-calculator', checked.payload);
+      toast({ title: 'Calculation Saved', description: 'Your probate calculation has been saved successfully.' });
+    } catch {
+      setEstimate(outcome.estimate);
+      toast({ title: 'Save Failed', description: 'Unable to save your calculation. Please try again.', variant: 'destructive' });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <section
+      data-component="probate_calculator"
+      aria-labelledby={`${id}-title`}
+      className="rounded-xl border border-border bg-card text-card-foreground p-4 shadow-sm sm:p-6"
+    >
+      <div className="mb-6 flex items-start gap-3">
+        <span className="inline-flex size-10 shrink-0 items-center justify-center rounded-full bg-muted text-primary">
+          <Calculator aria-hidden="true" className="size-5" />
+        </span>
+        <div>
+          <Heading id={`${id}-title`} className="text-xl font-bold sm:text-2xl">
+            Probate vs. Living Trust Cost Calculator
+          </Heading>
+          <p className="mt-1 text-sm text-muted-foreground">
+            Compare what probate may cost your family with the cost of a living trust.
+          </p>
+        </div>
+      </div>
+
+      <div className="grid gap-6 md:grid-cols-2">
+        <form noValidate onSubmit={onSubmit} aria-label="Estate details" className="space-y-4">
+          <p className="text-sm text-muted-foreground">
+            Fields marked <span aria-hidden="true">*</span>
+            <span className="sr-only">with an asterisk</span> are required.
+          </p>
+          <AmountField
+            ref={estateRef}
+            label="Estate Value"
+            required
+            value={fields.estateValue}
+            onValue={(estateValue) => setFields((f) => ({ ...f, estateValue }))}
+            hint="The total value of everything you own: home, accounts, investments, vehicles."
+            error={errors.estateValue}
+          />
+          <AmountField
+            label="Real Estate Value"
+            value={fields.realEstateValue}
+            onValue={(realEstateValue) => setFields((f) => ({ ...f, realEstateValue }))}
+            hint="Optional: the part of the estate that is real estate."
+          />
+          <TextField
+            ref={emailRef}
+            label="Email"
+            type="email"
+            autoComplete="email"
+            spellCheck={false}
+            value={fields.email}
+            onChange={(email) => {
+              setFields((f) => ({ ...f, email }));
+              if (email) void loadPayloadModule().catch(() => undefined);
+            }}
+            hint="Optional: enter your email to save this estimate. Without one, nothing is saved."
+            error={errors.email}
+          />
+          <button
+            type="submit"
+            disabled={!ready || saving}
+            aria-busy={saving || undefined}
+            className="inline-flex h-11 w-full items-center justify-center gap-2 rounded-md bg-primary px-4 text-sm font-semibold text-primary-foreground hover:bg-primary/90 disabled:cursor-not-allowed disabled:opacity-60"
+          >
+            {saving ? <LoaderCircle aria-hidden="true" className="size-4 animate-spin" /> : <Calculator aria-hidden="true" className="size-4" />}
+            {saving ? 'Saving...' : 'Calculate Costs'}
+          </button>
+        </form>
+
+        <div className="rounded-lg bg-muted p-4 sm:p-5">
+          {/* SPEC: results announced politely; a short summary, not the whole table. */}
+          <p role="status" aria-live="polite" className="sr-only">
+            {estimate
+              ? `Estimated probate costs ${formatUsd(estimate.totalProbate)}. Living trust ${formatUsd(estimate.trustCost)}. Potential savings ${formatUsd(estimate.savings)}.`
+              : ''}
+          </p>
+          {estimate ? <Results estimate={estimate} Heading={SubHeading} /> : <Placeholder />}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function Placeholder() {
+  return (
+    <div data-testid="calculator-placeholder" className="flex h-full min-h-48 flex-col items-center justify-center gap-3 text-center text-muted-foreground">
+      <PiggyBank aria-hidden="true" className="size-10" />
+      <p className="max-w-xs text-sm">Enter your estate value and select Calculate Costs to see your estimated probate costs and what a living trust could save.</p>
+    </div>
+  );
+}
+
+function Results({ estimate, Heading }: { estimate: ProbateEstimate; Heading: 'h3' | 'h4' }) {
+  return (
+    <div data-testid="calculator-results" className="space-y-5">
+      <div>
+        <Heading className="font-semibold">Estimated Probate Costs</Heading>
+        <p className="text-sm text-muted-foreground">
+          For an estate of {formatUsd(estimate.estateValue)}
+          {estimate.realEstateValue > 0 ? `, including ${formatUsd(estimate.realEstateValue)} of real estate` : ''}.
+        </p>
+        <dl className="mt-2 divide-y divide-border text-sm">
+          <Row label="Attorney Fees" value={estimate.attorneyFees} />
+          <Row label="Executor Fees" value={estimate.executorFees} />
+          <Row label="Court Costs" value={estimate.courtCosts} />
+          <Row label="Total Probate Costs" value={estimate.totalProbate} strong />
+        </dl>
+      </div>
+      <div>
+        <Heading className="font-semibold">Living Trust Cost</Heading>
+        <dl className="mt-2 divide-y divide-border text-sm">
+          <Row label="Trust Preparation" value={livingTrust.preparation} />
+          <Row label="Funding Services" value={livingTrust.funding} />
+          <Row label="Total Living Trust Cost" value={estimate.trustCost} strong />
+        </dl>
+      </div>
+      <div className="rounded-md border-2 border-primary bg-background p-4">
+        <dl>
+          <dt className="text-sm font-medium">Potential Savings</dt>
+          <dd data-figure="savings" className="text-2xl font-bold text-primary sm:text-3xl">
+            {formatUsd(estimate.savings)}
+          </dd>
+        </dl>
+      </div>
+      <div className="space-y-1 text-sm text-muted-foreground">
+        <p className="font-semibold text-foreground">Estimate only, not legal advice.</p>
+        <p>
+          These figures use the firm's simplified fee schedule. The fees set by the California Probate Code differ, and actual costs
+          depend on your estate and the court.
+        </p>
+      </div>
+      <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap">
+        <LinkButton href="/contact?service=estate-planning" primary>
+          Start Your Estate Plan
+          <ArrowRight aria-hidden="true" className="size-4" />
+        </LinkButton>
+        <LinkButton href="/practice-areas/estate-planning">Learn About Estate Planning</LinkButton>
+      </div>
+    </div>
+  );
+}
+
+function Row({ label, value, strong = false }: { label: string; value: number; strong?: boolean }) {
+  return (
+    <div className={`flex items-baseline justify-between gap-4 py-1.5 ${strong ? 'font-semibold' : ''}`}>
+      <dt>{label}</dt>
+      <dd className="tabular-nums">{formatUsd(value)}</dd>
+    </div>
+  );
+}
+
+function LinkButton({ href, primary = false, children }: { href: string; primary?: boolean; children: ReactNode }) {
+  return (
+    <a
+      href={href}
+      className={`inline-flex min-h-10 items-center justify-center gap-2 rounded-md px-4 py-2 text-sm font-semibold ${
+        primary ? 'bg-primary text-primary-foreground hover:bg-primary/90' : 'border border-input bg-background text-foreground hover:bg-muted'
+      }`}
+    >
+      {children}
+    </a>
+  );
+}
+
+interface FieldProps {
+  label: string;
+  required?: boolean;
+  hint?: string;
+  error?: string;
+}
+
+/** Label, required mark, hint and message tied to the input (aria-describedby). */
+function FieldShell({ inputId, label, required, hint, error, children }: FieldProps & { inputId: string; children: ReactNode }) {
+  return (
+    <div className="space-y-1.5">
+      <label htmlFor={inputId} className="block text-sm font-medium">
+        {label}
+        {required && (
+          <span aria-hidden="true" className="ml-0.5 text-destructive">
+            *
+          </span>
+        )}
+      </label>
+      {children}
+      {hint && !error && (
+        <p id={`${inputId}-hint`} className="text-sm text-muted-foreground">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${inputId}-error`} className="flex items-center gap-1 text-sm font-medium text-destructive">
+          <CircleAlert aria-hidden="true" className="size-4 shrink-0" />
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+const describedBy = (inputId: string, { hint, error }: FieldProps) => (error ? `${inputId}-error` : hint ? `${inputId}-hint` : undefined);
+
+const inputClass = (error?: string) =>
+  `block h-11 w-full rounded-md border bg-background text-base sm:text-sm ${error ? 'border-2 border-destructive' : 'border-input'}`;
+
+/**
+ * An amount with thousands separators added while typing; the caret stays after the digit it
+ * followed (src/components/calculator/amount-input.ts).
+ */
+function AmountField({
+  ref,
+  value,
+  onValue,
+  ...field
+}: FieldProps & { ref?: Ref<HTMLInputElement>; value: string; onValue: (value: string) => void }) {
+  const inputId = useId();
+  const inner = useRef<HTMLInputElement | null>(null);
+  const caret = useRef<number | null>(null);
+
+  useLayoutEffect(() => {
+    const input = inner.current;
+    if (caret.current === null || !input || document.activeElement !== input) return;
+    input.setSelectionRange(caret.current, caret.current);
+    caret.current = null;
+  });
+
+  const onChange = (event: ChangeEvent<HTMLInputElement>) => {
+    const input = event.target;
+    const inputType = (event.nativeEvent as InputEvent).inputType;
+    const next = applyAmountEdit(value, input.value, input.selectionStart ?? input.value.length, inputType);
+    caret.current = next.caret;
+    if (next.value === value) {
+      // Nothing kept (a letter typed): React will not re-render, so put the text and caret back now.
+      input.value = value;
+      input.setSelectionRange(next.caret, next.caret);
+      caret.current = null;
+    }
+    onValue(next.value);
+  };
+
+  return (
+    <FieldShell inputId={inputId} {...field}>
+      <div className="relative">
+        <span aria-hidden="true" className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-muted-foreground">
+          $
+        </span>
+        <input
+          id={inputId}
+          ref={(node) => {
+            inner.current = node;
+            if (typeof ref === 'function') ref(node);
+            else if (ref) (ref as RefObject<HTMLInputElement | null>).current = node;
+          }}
+          type="text"
+          inputMode="numeric"
+          autoComplete="off"
+          placeholder="0"
+          value={value}
+          onChange={onChange}
+          aria-required={field.required || undefined}
+          aria-invalid={field.error ? true : undefined}
+          aria-describedby={describedBy(inputId, field)}
+          className={`${inputClass(field.error)} pl-7 pr-3 tabular-nums`}
+        />
+      </div>
+    </FieldShell>
+  );
+}
+
+function TextField({
+  ref,
+  value,
+  onChange,
+  type,
+  autoComplete,
+  spellCheck,
+  ...field
+}: FieldProps & {
+  ref?: Ref<HTMLInputElement>;
+  value: string;
+  onChange: (value: string) => void;
+  type: string;
+  autoComplete: string;
+  spellCheck?: boolean;
+}) {
+  const inputId = useId();
+  return (
+    <FieldShell inputId={inputId} {...field}>
+      <input
+        id={inputId}
+        ref={ref}
+        type={type}
+        autoComplete={autoComplete}
+        spellCheck={spellCheck}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={field.error ? true : undefined}
+        aria-describedby={describedBy(inputId, field)}
+        className={`${inputClass(field.error)} px-3`}
+      />
+    </FieldShell>
+  );
+}

@@ -1,0 +1,66 @@
+/**
+ * schema.org data for search engines (JSON-LD through BaseLayout's `jsonLd` prop), built from the
+ * firm's facts so that it always matches what the page shows.
+ */
+import { firm } from '../../config/firm.ts';
+import type { AttorneyProfile } from '../../content/attorneys.ts';
+
+const postalAddress = {
+  '@type': 'PostalAddress',
+  streetAddress: firm.address.street,
+  addressLocality: firm.address.city,
+  addressRegion: firm.address.region,
+  postalCode: firm.address.postalCode,
+  addressCountry: firm.address.country,
+};
+
+/** The firm's stable identifier in the graph, so people and pages can point at it. */
+export const firmId = (site: URL | undefined) => new URL('/#firm', site).href;
+
+/** The firm as a LegalService (schema.org's type for law firms; `Attorney` is its deprecated alias). */
+export function legalServiceJsonLd(site: URL | undefined) {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'LegalService',
+    '@id': firmId(site),
+    name: firm.name,
+    legalName: firm.legalName,
+    url: new URL('/', site).href,
+    telephone: firm.phoneHref.replace(/^tel:/, ''),
+    email: firm.email,
+    address: postalAddress,
+    // SPEC §9 hours; Saturday is by appointment only, so it is not an opening hour.
+    openingHours: 'Mo-Fr 08:00-18:00',
+    openingHoursSpecification: [
+      {
+        '@type': 'OpeningHoursSpecification',
+        dayOfWeek: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'],
+        opens: '08:00',
+        closes: '18:00',
+      },
+    ],
+    areaServed: { '@type': 'AdministrativeArea', name: 'San Diego County' },
+    knowsAbout: ['Family law', 'Estate planning', 'Trust administration', 'Probate'],
+  };
+}
+
+/**
+ * One attorney. schema.org's `Attorney` type is a business (a LocalBusiness subtype, deprecated in
+ * favour of LegalService), so a lawyer is a Person whose occupation is Attorney and who works for
+ * the firm. No aggregateRating: self-declared review scores are not eligible structured data.
+ */
+export function attorneyJsonLd(attorney: AttorneyProfile, site: URL | undefined) {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'Person',
+    '@id': new URL(`/attorneys#${attorney.slug}`, site).href,
+    name: attorney.name,
+    jobTitle: attorney.title,
+    hasOccupation: { '@type': 'Occupation', name: 'Attorney' },
+    url: new URL(`/attorneys#${attorney.slug}`, site).href,
+    worksFor: { '@type': 'LegalService', '@id': firmId(site), name: firm.name },
+    alumniOf: attorney.education.map((e) => ({ '@type': 'CollegeOrUniversity', name: e.school })),
+    knowsAbout: attorney.specialties,
+    workLocation: { '@type': 'Place', address: postalAddress },
+  };
+}

@@ -1,0 +1,230 @@
+/**
+ * The consultation request form of /contact (SPEC §2, §5 Contact form, §7 POST /api/contact, §8).
+ * Validation is the payload schema plus the consent (./contact-form.schema.ts, loaded on demand). On
+ * success the form resets; on failure nothing the visitor typed is lost. `?service=` preselects the practice area: the page is
+ * static, so the island reads it in the browser.
+ */
+import { CircleAlert, LoaderCircle, Send } from 'lucide-react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useForm, type Resolver, type UseFormRegisterReturn } from 'react-hook-form';
+import { ApiError, apiRequest } from '../../lib/api-client.ts';
+import { toast } from '../../lib/toast.ts';
+import type { ContactFormOutput } from './contact-form.schema.ts';
+import { emptyContactForm, fieldErrorsFrom, practiceAreaOptions, serviceFromQuery, toContactPayload, type ContactFormValues } from './contact-form.ts';
+
+/** The validation (zod) is fetched when the visitor first focuses a field, or at the latest on submit. */
+let schemaModule: Promise<typeof import('./contact-form.schema.ts')> | undefined;
+const loadSchema = () =>
+  (schemaModule ??= import('./contact-form.schema.ts').catch((err: unknown) => {
+    schemaModule = undefined; // a failed download may be retried
+    throw err;
+  }));
+
+const LOAD_FAILED = 'The form could not be checked. Please check your connection and try again, or call us.';
+
+const resolver: Resolver<ContactFormValues, unknown, ContactFormOutput> = async (values, context, options) => {
+  try {
+    return await (await loadSchema()).contactFormResolver(values, context, options);
+  } catch {
+    return { values: {}, errors: { root: { type: 'load', message: LOAD_FAILED } } };
+  }
+};
+
+export default function ContactForm() {
+  const id = useId();
+  const defaults = useRef(emptyContactForm());
+  const form = useForm<ContactFormValues, unknown, ContactFormOutput>({ resolver, defaultValues: defaults.current });
+  const errors = form.formState.errors;
+  // Until React has taken over, a click would send the form natively: the button waits for it.
+  const [ready, setReady] = useState(false);
+
+  useEffect(() => {
+    const service = serviceFromQuery(window.location.search);
+    if (service) {
+      defaults.current = emptyContactForm(service);
+      form.reset(defaults.current);
+    }
+    setReady(true);
+  }, [form]);
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      await apiRequest('POST', '/api/contact', toContactPayload(values));
+      toast({ title: 'Message Sent Successfully', description: "Thank you for contacting us. We'll get back to you within 24 hours." });
+      form.reset(defaults.current);
+    } catch (err) {
+      // The form keeps everything typed; field messages from the server, if any, show beside the fields.
+      if (err instanceof ApiError) {
+        fieldErrorsFrom(err.details.fields).forEach(([name, message], i) => form.setError(name, { message }, { shouldFocus: i === 0 }));
+      }
+      toast({ title: 'Submission Failed', description: 'Please try again or call us directly at the office phone number.', variant: 'destructive' });
+    }
+  });
+  const pending = form.formState.isSubmitting;
+  // Registered here, in the order of the form: the first invalid field in this order takes the focus.
+  const field = {
+    firstName: form.register('firstName'),
+    lastName: form.register('lastName'),
+    email: form.register('email'),
+    phone: form.register('phone'),
+    practiceArea: form.register('practiceArea'),
+    message: form.register('message'),
+    consent: form.register('consent'),
+  };
+
+  return (
+    <section data-component="contact_form" aria-labelledby={`${id}-title`} className="rounded-xl border border-border bg-card text-card-foreground p-4 shadow-sm sm:p-6">
+      <h2 id={`${id}-title`} className="text-xl font-bold sm:text-2xl">
+        Request a Consultation
+      </h2>
+      <p className="mt-1 text-sm text-muted-foreground">Tell us briefly how we can help. We reply within 24 hours.</p>
+
+      <form
+        method="post"
+        noValidate
+        onSubmit={onSubmit}
+        onFocus={() => void loadSchema().catch(() => undefined)}
+        aria-labelledby={`${id}-title`}
+        className="mt-6 space-y-4"
+      >
+        <p className="text-sm text-muted-foreground">
+          Fields marked <span aria-hidden="true">*</span>
+          <span className="sr-only">with an asterisk</span> are required.
+        </p>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field label="First Name" required error={errors.firstName?.message}>
+            {(props) => <input type="text" autoComplete="given-name" {...props} {...field.firstName} />}
+          </Field>
+          <Field label="Last Name" required error={errors.lastName?.message}>
+            {(props) => <input type="text" autoComplete="family-name" {...props} {...field.lastName} />}
+          </Field>
+        </div>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field label="Email" required error={errors.email?.message}>
+            {(props) => <input type="email" autoComplete="email" spellCheck={false} {...props} {...field.email} />}
+          </Field>
+          <Field label="Phone" hint="Optional" error={errors.phone?.message}>
+            {(props) => <input type="tel" autoComplete="tel" {...props} {...field.phone} />}
+          </Field>
+        </div>
+        <Field label="Practice Area" required error={errors.practiceArea?.message}>
+          {(props) => (
+            <select {...props} {...field.practiceArea}>
+              <option value="" disabled>
+                Select a practice area
+              </option>
+              {practiceAreaOptions.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Message" required error={errors.message?.message}>
+          {(props) => <textarea rows={5} {...props} className={`${props.className} h-auto py-2`} {...field.message} />}
+        </Field>
+
+        <Consent registration={field.consent} error={errors.consent?.message} />
+
+        <p className="rounded-md border border-border bg-muted p-3 text-sm text-muted-foreground">
+          Sending this form does not create an attorney-client relationship. Please do not include confidential information until we have
+          agreed to represent you.
+        </p>
+
+        {errors.root?.message && (
+          <p role="alert" className="flex items-start gap-2 rounded-md border border-destructive p-3 text-sm font-medium text-destructive">
+            <CircleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+            {errors.root.message}
+          </p>
+        )}
+        <button
+          type="submit"
+          disabled={!ready || pending}
+          aria-busy={pending || undefined}
+          className="inline-flex h-11 w-full items-center justify-center gap-2 rounded-md bg-primary px-4 text-sm font-semibold text-primary-foreground hover:bg-primary/90 disabled:cursor-not-allowed disabled:opacity-60 sm:w-auto"
+        >
+          {pending ? <LoaderCircle aria-hidden="true" className="size-4 animate-spin" /> : <Send aria-hidden="true" className="size-4" />}
+          {pending ? 'Sending...' : 'Send Message'}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+interface ControlProps {
+  id: string;
+  'aria-required'?: true;
+  'aria-invalid'?: true;
+  'aria-describedby'?: string;
+  className: string;
+}
+
+/** Label with the required mark, hint and message tied to the control (aria-describedby). */
+function Field({ label, required = false, hint, error, children }: { label: string; required?: boolean; hint?: string; error?: string; children: (props: ControlProps) => ReactNode }) {
+  const controlId = useId();
+  const hintId = hint ? `${controlId}-hint` : undefined;
+  const errorId = error ? `${controlId}-error` : undefined;
+  return (
+    <div className="space-y-1.5">
+      <label htmlFor={controlId} className="block text-sm font-medium">
+        {label}
+        {required && (
+          <span aria-hidden="true" className="ml-0.5 text-destructive">
+            *
+          </span>
+        )}
+        {hint && (
+          <span id={hintId} className="ml-1.5 font-normal text-muted-foreground">
+            ({hint})
+          </span>
+        )}
+      </label>
+      {children({
+        id: controlId,
+        'aria-required': required || undefined,
+        'aria-invalid': error ? true : undefined,
+        'aria-describedby': errorId,
+        className: `block h-11 w-full rounded-md border bg-background px-3 text-base sm:text-sm ${error ? 'border-2 border-destructive' : 'border-input'}`,
+      })}
+      <FieldError id={errorId} message={error} />
+    </div>
+  );
+}
+
+function Consent({ registration, error }: { registration: UseFormRegisterReturn; error?: string }) {
+  const controlId = useId();
+  const errorId = error ? `${controlId}-error` : undefined;
+  return (
+    <div className="space-y-1.5">
+      <div className="flex items-start gap-3">
+        <input
+          id={controlId}
+          type="checkbox"
+          aria-required="true"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={errorId}
+          className="mt-0.5 size-5 shrink-0 accent-primary"
+          {...registration}
+        />
+        <label htmlFor={controlId} className="text-sm">
+          I agree to the privacy policy and to being contacted about my inquiry.
+          <span aria-hidden="true" className="ml-0.5 text-destructive">
+            *
+          </span>
+        </label>
+      </div>
+      <FieldError id={errorId} message={error} />
+    </div>
+  );
+}
+
+function FieldError({ id, message }: { id?: string; message?: string }) {
+  if (!message) return null;
+  return (
+    <p id={id} className="flex items-center gap-1 text-sm font-medium text-destructive">
+      <CircleAlert aria-hidden="true" className="size-4 shrink-0" />
+      {message}
+    </p>
+  );
+}

@@ -1,0 +1,144 @@
+/**
+ * Issue 4 "Static and fresh": an admin's change shows on every affected page within a second of the
+ * admin call returning, without a rebuild; unchanged pages are served stored. Drives the real admin
+ * API with a real admin token from the embedded identity service.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { findThemeTemplate } from '../../src/shared/theme-templates.ts';
+
+test.describe.configure({ mode: 'serial' });
+
+const PASSWORD = 'Publishing-Pass-1';
+const outboxDir = join(process.env.E2E_DATA_DIR!, 'outbox');
+
+async function adminToken(request: APIRequestContext, label: string): Promise<string> {
+  const username = `publisher-${label}-${Date.now()}`;
+  const email = `${username}@e2e.example.com`;
+  const { userPoolClientId } = await (await request.get('/api/identity/config')).json();
+  const call = async (action: string, body: object) => {
+    const res = await request.post('/api/identity/cognito', {
+      headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': `AWSCognitoIdentityProviderService.${action}` },
+      data: JSON.stringify({ ClientId: userPoolClientId, ...body }),
+    });
+    expect(res.ok(), await res.text()).toBe(true);
+    return res.json();
+  };
+  await call('SignUp', { Username: username, Password: PASSWORD, UserAttributes: [{ Name: 'email', Value: email }] });
+  await expect.poll(() => readdirSync(outboxDir).some((f) => readFileSync(join(outboxDir, f), 'utf8').includes(email))).toBe(true);
+  const message = readdirSync(outboxDir)
+    .map((f) => JSON.parse(readFileSync(join(outboxDir, f), 'utf8')) as { to: string; text: string })
+    .find((m) => m.to === email)!;
+  await call('ConfirmSignUp', { Username: username, ConfirmationCode: /\b(\d{6})\b/.exec(message.text)![1] });
+  const auth = await call('InitiateAuth', { AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: username, PASSWORD } });
+  return auth.AuthenticationResult.AccessToken as string;
+}
+
+test('a published post appears on the home page, /blog, its URL and the feeds; unpublished it is gone', async ({ page, request }, info) => {
+  const token = await adminToken(request, info.project.name);
+  const headers = { authorization: `Bearer ${token}` };
+  // Visit first, so the pages are stored before the change (the case that needs republishing).
+  await page.goto('/');
+  await page.goto('/blog');
+  const title = `Fresh news ${info.project.name} ${Date.now()}`;
+  const created = await request.post('/api/admin/blog-posts', {
+    headers,
+    data: { title, excerpt: 'A post made by the publishing test.', content: '<p>Body of the fresh post.</p>', category: 'probate', isPublished: true },
+  });
+  expect(created.status()).toBe(201);
+  const post = await created.json();
+  const returned = Date.now();
+
+  await expect(async () => {
+    const home = await (await request.get('/')).text();
+    const blog = await (await request.get('/blog')).text();
+    expect(home).toContain(title);
+    expect(blog).toContain(title);
+  }).toPass({ timeout: 1000, intervals: [25] });
+  const visibleAfter = Date.now() - returned;
+  info.annotations.push({ type: 'publish-to-visible-ms', description: String(visibleAfter) });
+  expect(visibleAfter).toBeLessThan(1000);
+
+  await page.goto(`/blog/${post.slug}`);
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  expect(await (await request.get('/rss.xml')).text()).toContain(title);
+  expect(await (await request.get('/sitemap.xml')).text()).toContain(`/blog/${post.slug}`);
+
+  const unpublished = await request.put(`/api/admin/blog-posts/${post.id}`, { headers, data: { ...post, isPublished: false, publishedAt: null } });
+  expect(unpublished.status()).toBe(200);
+  await expect(async () => {
+    const res = await request.get(`/blog/${post.slug}`);
+    expect(res.status()).toBe(404);
+    expect(await res.text()).toContain('Article Not Found');
+    expect(await (await request.get('/')).text()).not.toContain(title);
+  }).toPass({ timeout: 1000, intervals: [25] });
+  await page.goto(`/blog/${post.slug}`);
+  await expect(page.getByText('Article Not Found')).toBeVisible();
+  await request.delete(`/api/admin/blog-posts/${post.id}`, { headers });
+});
+
+test('a renamed post keeps its old URL working (redirect to the new one)', async ({ request }, info) => {
+  const headers = { authorization: `Bearer ${await adminToken(request, `rename-${info.project.name}`)}` };
+  const base = { title: `Renamed ${info.project.name} ${Date.now()}`, excerpt: 'x', content: '<p>x</p>', category: 'divorce', isPublished: true };
+  const post = await (await request.post('/api/admin/blog-posts', { headers, data: base })).json();
+  expect((await request.get(`/blog/${post.slug}`)).status()).toBe(200);
+  const renamed = await (await request.put(`/api/admin/blog-posts/${post.id}`, { headers, data: { ...base, slug: `${post.slug}-v2` } })).json();
+  await expect(async () => {
+    const res = await request.get(`/blog/${post.slug}`, { maxRedirects: 0 });
+    expect(res.status()).toBe(301);
+    expect(res.headers()['location']).toBe(`/blog/${renamed.slug}`);
+  }).toPass({ timeout: 1000, intervals: [25] });
+  await request.delete(`/api/admin/blog-posts/${post.id}`, { headers });
+});
+
+test('activating a theme changes the colours of every page, prerendered ones included', async ({ page, request }, info) => {
+  const headers = { authorization: `Bearer ${await adminToken(request, `theme-${info.project.name}`)}` };
+  const template = findThemeTemplate('evergreen')!;
+  const themes = (await (await request.get('/api/admin/themes', { headers })).json()) as { id: string; name: string; isDefault: boolean }[];
+  let theme = themes.find((t) => t.name === template.name);
+  if (!theme) {
+    const res = await request.post('/api/admin/themes', {
+      headers,
+      data: { name: template.name, displayName: template.displayName, description: template.description, cssVariables: JSON.stringify(template.cssVariables) },
+    });
+    theme = await res.json();
+  }
+  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  await page.goto('/about');
+  const before = await background();
+  expect((await request.put(`/api/admin/themes/${theme!.id}/activate`, { headers })).status()).toBe(200);
+  await expect(async () => expect(await (await request.get('/theme.css')).text()).toContain(`--background:${template.cssVariables.background}`)).toPass({ timeout: 1000, intervals: [25] });
+  await page.goto('/about');
+  expect(await background()).not.toBe(before);
+  // Back to the default, so other tests see the usual colours.
+  const fallback = themes.find((t) => t.isDefault)!;
+  await request.put(`/api/admin/themes/${fallback.id}/activate`, { headers });
+});
+
+test('hiding the calculator removes it from every public page; showing it brings it back', async ({ page, request }, info) => {
+  const headers = { authorization: `Bearer ${await adminToken(request, `hide-${info.project.name}`)}` };
+  const calculator = page.locator('[data-component="probate_calculator"]').first();
+  await page.goto('/probate-calculator');
+  await expect(calculator).toBeVisible();
+  expect((await request.put('/api/admin/component-visibility/probate_calculator', { headers, data: { isVisible: false } })).status()).toBe(200);
+  for (const path of ['/probate-calculator', '/']) {
+    await page.goto(path);
+    await expect(page.locator('[data-component="probate_calculator"]')).toHaveCount(await page.locator('[data-component="probate_calculator"]').count());
+    for (const el of await page.locator('[data-component="probate_calculator"]').all()) await expect(el).toBeHidden();
+  }
+  expect((await request.put('/api/admin/component-visibility/probate_calculator', { headers, data: { isVisible: true } })).status()).toBe(200);
+  await page.goto('/probate-calculator');
+  await expect(calculator).toBeVisible();
+});
+
+test('stored pages are sent compressed, with an ETag, and revalidate (304)', async ({ request }) => {
+  const first = await request.get('/blog', { headers: { 'accept-encoding': 'br' } });
+  expect(first.headers()['content-encoding']).toBe('br');
+  const etag = first.headers()['etag']!;
+  expect(etag).toMatch(/^"/);
+  const again = await request.get('/blog', { headers: { 'if-none-match': etag } });
+  expect(again.status()).toBe(304);
+  const asset = (await (await request.get('/')).text()).match(/\/_astro\/[^"']+\.(css|js)/)?.[0];
+  if (asset) expect((await request.get(asset)).headers()['cache-control']).toContain('immutable');
+});
