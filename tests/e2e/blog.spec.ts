@@ -13,23 +13,13 @@ import { firm } from '../../src/config/firm.ts';
 import { authorBios, sampleArticles } from '../../src/content/samples.ts';
 import { practiceAreaLabels } from '../../src/shared/constants.ts';
 import type { PublicBlogPost, PublicBlogPostSummary } from '../../src/shared/public-api.ts';
+import { watchConsole } from '../support/e2e.ts';
 
 test.describe.configure({ mode: 'serial' });
 
 const dataDir = process.env.E2E_DATA_DIR!;
 const dbPath = join(dataDir, 'site.db');
 const outboxDir = join(dataDir, 'outbox');
-
-function watchConsole(page: Page) {
-  const errors: string[] = [];
-  page.on('console', (msg) => msg.type() === 'error' && errors.push(msg.text()));
-  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
-  return {
-    expectNone: () => expect(errors).toEqual([]),
-    expectOnlyFailedRequests: (...statuses: number[]) =>
-      expect(errors.filter((e) => !statuses.some((s) => e.includes(`the server responded with a status of ${s}`)))).toEqual([]),
-  };
-}
 
 const screens = (info: TestInfo, name: string) => `test-results/screens/${name}-${info.project.name}.png`;
 

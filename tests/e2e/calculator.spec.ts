@@ -8,24 +8,13 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { estimateProbate, formatUsd } from '../../src/shared/probate.ts';
+import { watchConsole } from '../support/e2e.ts';
 
 const dbPath = join(process.env.E2E_DATA_DIR ?? '', 'site.db');
 /** A full-page screenshot from the top, so the sticky header sits where it belongs. */
 async function screenshot(page: Page, info: TestInfo, name: string) {
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: `test-results/screens/${name}-${info.project.name}.png`, fullPage: true });
-}
-
-/** STYLE §7: fail on an unexpected console error; a test that forces a failed request names its status. */
-function watchConsole(page: Page) {
-  const errors: string[] = [];
-  page.on('console', (msg) => msg.type() === 'error' && errors.push(msg.text()));
-  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
-  return {
-    expectNone: () => expect(errors).toEqual([]),
-    expectOnlyFailedRequests: (...statuses: number[]) =>
-      expect(errors.filter((e) => !statuses.some((s) => e.includes(`the server responded with a status of ${s}`)))).toEqual([]),
-  };
 }
 
 /** Requests to the save endpoint, to prove none is sent without an email. */

@@ -6,18 +6,11 @@
  */
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { firm, firmAddressLine } from '../../src/config/firm.ts';
+import { watchConsole } from '../support/e2e.ts';
 
 // SCREENS_DIR lets a run keep its screenshots apart from other runs that clear test-results/.
 const screens = (info: TestInfo, name: string) => `${process.env.SCREENS_DIR ?? 'test-results/screens'}/${name}-${info.project.name}.png`;
 const isPhone = (info: TestInfo) => info.project.name === 'phone';
-
-/** STYLE §7: a test fails on an unexpected console error. */
-function watchConsole(page: Page) {
-  const errors: string[] = [];
-  page.on('console', (msg) => msg.type() === 'error' && errors.push(msg.text()));
-  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
-  return { expectNone: () => expect(errors).toEqual([]) };
-}
 
 /** SPEC §2: the top bar's links, in order. */
 const nav = [

@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { firm, firmAddressLine } from '../../src/config/firm.ts';
+import { watchConsole } from '../support/e2e.ts';
 
 const dbPath = join(process.env.E2E_DATA_DIR ?? '', 'site.db');
 
@@ -15,18 +16,6 @@ const dbPath = join(process.env.E2E_DATA_DIR ?? '', 'site.db');
 async function screenshot(page: Page, info: TestInfo, name: string) {
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: `test-results/screens/${name}-${info.project.name}.png`, fullPage: true });
-}
-
-/** STYLE §7: fail on an unexpected console error; a test that forces a failed request names its status. */
-function watchConsole(page: Page) {
-  const errors: string[] = [];
-  page.on('console', (msg) => msg.type() === 'error' && errors.push(msg.text()));
-  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
-  return {
-    expectNone: () => expect(errors).toEqual([]),
-    expectOnlyFailedRequests: (...statuses: number[]) =>
-      expect(errors.filter((e) => !statuses.some((s) => e.includes(`the server responded with a status of ${s}`)))).toEqual([]),
-  };
 }
 
 function watchSubmissions(page: Page) {
@@ -135,7 +124,8 @@ test('the page: heading, form, contact card, map placeholder, directions and JSO
   const legalService = jsonLd.map((t) => JSON.parse(t) as Record<string, unknown>).find((d) => d['@type'] === 'LegalService');
   expect(legalService).toMatchObject({
     '@context': 'https://schema.org',
-    name: firm.legalName,
+    name: firm.name,
+    legalName: firm.legalName,
     telephone: '+16195550123',
     email: firm.email,
     address: { '@type': 'PostalAddress', streetAddress: firm.address.street, addressLocality: firm.address.city, postalCode: firm.address.postalCode },

@@ -8,14 +8,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { firm } from '../../src/config/firm.ts';
 import type { PublicBlogPostSummary, PublicTestimonial } from '../../src/shared/public-api.ts';
-
-/** STYLE §7: a test fails on an unexpected console error or page error. */
-function watchConsole(page: Page) {
-  const errors: string[] = [];
-  page.on('console', (msg) => msg.type() === 'error' && errors.push(msg.text()));
-  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
-  return { expectNone: () => expect(errors).toEqual([]) };
-}
+import { watchConsole } from '../support/e2e.ts';
 
 const screens = (info: TestInfo, name: string) => `test-results/screens/${name}-${info.project.name}.png`;
 
@@ -162,7 +155,8 @@ test('the home page describes the firm as a LegalService in JSON-LD', async ({ p
   const data = blocks.map((b) => JSON.parse(b) as Record<string, unknown>).find((d) => d['@type'] === 'LegalService');
   expect(data).toMatchObject({
     name: firm.name,
-    telephone: firm.phone,
+    legalName: firm.legalName,
+    telephone: firm.phoneHref.replace(/^tel:/, ''),
     address: { streetAddress: firm.address.street, addressLocality: firm.address.city, postalCode: firm.address.postalCode },
   });
   await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', /San Diego/);

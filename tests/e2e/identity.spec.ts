@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+import { watchConsole } from '../support/e2e.ts';
 
 const outboxDir = join(process.env.E2E_DATA_DIR ?? '', 'outbox');
 const PASSWORD = 'Correct-Horse-42';
@@ -57,19 +58,6 @@ async function createAccount(request: APIRequestContext, info: TestInfo, label: 
  * STYLE §7: a test fails on an unexpected console error. A rejected identity call (wrong password,
  * refused sign-up) makes the browser log the failed request itself: those tests name the status.
  */
-function watchConsole(page: Page) {
-  const errors: string[] = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') errors.push(msg.text());
-  });
-  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
-  return {
-    expectNone: () => expect(errors).toEqual([]),
-    expectOnlyFailedRequests: (...statuses: number[]) =>
-      expect(errors.filter((e) => !statuses.some((s) => e.includes(`Failed to load resource: the server responded with a status of ${s}`)))).toEqual([]),
-  };
-}
-
 const screens = (info: TestInfo, name: string) => `test-results/screens/${name}-${info.project.name}.png`;
 
 /** The island is ready when its submit button is enabled (it stays disabled until hydration). */

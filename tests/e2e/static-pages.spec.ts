@@ -7,17 +7,10 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { firm, firmAddressLine } from '../../src/config/firm.ts';
+import { watchConsole } from '../support/e2e.ts';
 
 // SCREENS_DIR lets a run keep its screenshots apart from other runs that clear test-results/.
 const screens = (info: TestInfo, name: string) => `${process.env.SCREENS_DIR ?? 'test-results/screens'}/${name}-${info.project.name}.png`;
-
-/** STYLE §7: a test fails on an unexpected console error. */
-function watchConsole(page: Page) {
-  const errors: string[] = [];
-  page.on('console', (msg) => msg.type() === 'error' && errors.push(msg.text()));
-  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
-  return { expectNone: () => expect(errors).toEqual([]) };
-}
 
 const pages = [
   { path: '/about', name: 'about', h1: 'A San Diego firm for families at every stage' },
