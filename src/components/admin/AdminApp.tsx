@@ -1,22 +1,30 @@
 /**
  * The admin SPA (mounted with client:only by src/pages/admin/[...path].astro, so none of it ships
  * with public pages). Every screen sits behind AdminGuard (SPEC §2 Admin routes); the screen is
- * chosen by path from admin-screens.ts, and an unknown path shows SPEC's not-found screen.
+ * chosen by path from admin-screens.ts, and an unknown path shows SPEC's not-found screen. One query
+ * client per page load, with the SPEC §7 data-fetch defaults.
  */
-import { lazy, Suspense, useMemo } from 'react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { lazy, Suspense, useMemo, useState } from 'react';
+import { createQueryClient } from '../../lib/api-client.ts';
 import Toaster from '../ui/Toaster.tsx';
 import AdminGuard from './AdminGuard.tsx';
+import AdminNav from './AdminNav.tsx';
 import { findAdminScreen } from './admin-screens.ts';
+import { LoadingState } from './ui/states.tsx';
 
 export default function AdminApp() {
-  const screen = findAdminScreen(window.location.pathname);
+  const pathname = window.location.pathname;
+  const screen = findAdminScreen(pathname);
   const Screen = useMemo(() => (screen ? lazy(screen.load) : null), [screen]);
+  const [queryClient] = useState(createQueryClient);
 
   return (
-    <>
+    <QueryClientProvider client={queryClient}>
       <AdminGuard>
+        <AdminNav pathname={pathname} />
         {Screen ? (
-          <Suspense fallback={<p role="status" className="text-muted-foreground">Loading...</p>}>
+          <Suspense fallback={<LoadingState />}>
             <Screen />
           </Suspense>
         ) : (
@@ -24,7 +32,7 @@ export default function AdminApp() {
         )}
       </AdminGuard>
       <Toaster />
-    </>
+    </QueryClientProvider>
   );
 }
 

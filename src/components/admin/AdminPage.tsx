@@ -1,0 +1,27 @@
+/**
+ * The frame of every admin screen but the dashboard: the screen's heading (the page's one h1), an
+ * optional description and actions, and the way back to the dashboard.
+ */
+import { ArrowLeft } from 'lucide-react';
+import type { ReactNode } from 'react';
+
+export default function AdminPage({ title, description, actions, children }: { title: string; description?: ReactNode; actions?: ReactNode; children: ReactNode }) {
+  return (
+    <div className="space-y-6">
+      <div className="space-y-3 border-b border-border pb-5">
+        <a href="/admin" className="inline-flex items-center gap-1.5 text-sm text-muted-foreground underline-offset-4 hover:text-foreground hover:underline">
+          <ArrowLeft aria-hidden="true" className="size-4" />
+          Back to Admin Dashboard
+        </a>
+        <div className="flex flex-wrap items-end justify-between gap-4">
+          <div className="min-w-0">
+            <h1 className="text-2xl font-bold sm:text-3xl">{title}</h1>
+            {description && <p className="mt-1 text-muted-foreground">{description}</p>}
+          </div>
+          {actions && <div className="flex flex-wrap gap-2">{actions}</div>}
+        </div>
+      </div>
+      {children}
+    </div>
+  );
+}

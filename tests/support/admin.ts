@@ -1,0 +1,90 @@
+/**
+ * Admin sessions for the end-to-end specs (issue 6: "signed in as an admin created with
+ * `npm run admin:create`"). Each Playwright worker creates one admin with the real script against the
+ * running server's embedded identity service, signs in once through /login, and keeps the browser's
+ * storage (Amplify keeps its tokens in localStorage), so each test starts signed in.
+ *
+ *   import { test, expect } from '../support/admin.ts';
+ *   test('...', async ({ page, adminApi }) => { await page.goto('/admin/testimonials'); ... });
+ *
+ * `adminApi` is an APIRequestContext that sends the admin's access token, for arranging data and
+ * reading what a screen stored.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { test as base, expect, request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test';
+
+export interface AdminAccount {
+  username: string;
+  email: string;
+  password: string;
+}
+
+const dataDir = process.env.E2E_DATA_DIR!;
+
+/** Runs `npm run admin:create`'s script against the server under test (its identity data dir). */
+export function createAdmin(label: string): AdminAccount {
+  const username = `admin-${label}-${Date.now()}`.toLowerCase();
+  const account = { username, email: `${username}@e2e.example.com`, password: 'Admin-Pass-2026' };
+  execFileSync(process.execPath, ['scripts/admin-create.ts', '--username', account.username, '--email', account.email, '--password', account.password], {
+    env: { ...process.env, IDENTITY_DATA_DIR: join(dataDir, 'identity'), OUTBOX_DIR: join(dataDir, 'outbox'), DATABASE_URL: '', LOG_QUIET: 'true' },
+    stdio: 'pipe',
+  });
+  return account;
+}
+
+/** Signs in through the /login form, as a person would, and waits for the dashboard. */
+export async function signInThroughForm(page: Page, account: AdminAccount) {
+  await page.goto('/login');
+  const panel = page.getByRole('tabpanel');
+  await expect(panel.getByRole('button', { name: 'Sign In', exact: true })).toBeEnabled();
+  await panel.getByLabel('Username', { exact: true }).fill(account.username);
+  await panel.getByLabel('Password', { exact: true }).fill(account.password);
+  await panel.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await page.waitForURL('**/admin');
+  await expect(page.getByRole('heading', { level: 1, name: 'Admin Dashboard' })).toBeVisible();
+}
+
+/** An access token for the account, from the same gateway the browser uses. */
+export async function accessToken(request: APIRequestContext, account: AdminAccount): Promise<string> {
+  const { userPoolClientId } = (await (await request.get('/api/identity/config')).json()) as { userPoolClientId: string };
+  const res = await request.post('/api/identity/cognito', {
+    headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AWSCognitoIdentityProviderService.InitiateAuth' },
+    data: JSON.stringify({ ClientId: userPoolClientId, AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: account.username, PASSWORD: account.password } }),
+  });
+  expect(res.ok(), await res.text()).toBe(true);
+  return ((await res.json()) as { AuthenticationResult: { AccessToken: string } }).AuthenticationResult.AccessToken;
+}
+
+export const test = base.extend<{ adminApi: APIRequestContext }, { adminAccount: AdminAccount; adminStorageState: string }>({
+  adminAccount: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use, workerInfo) => use(createAdmin(`${workerInfo.project.name}-w${workerInfo.workerIndex}`)),
+    { scope: 'worker' },
+  ],
+  adminStorageState: [
+    async ({ browser, adminAccount }, use, workerInfo) => {
+      const file = join('test-results', '.auth', `${workerInfo.project.name}-${workerInfo.workerIndex}.json`);
+      mkdirSync(join('test-results', '.auth'), { recursive: true });
+      const context = await browser.newContext({ baseURL: workerInfo.project.use.baseURL });
+      const page = await context.newPage();
+      await signInThroughForm(page, adminAccount);
+      await context.storageState({ path: file });
+      await context.close();
+      await use(file);
+    },
+    { scope: 'worker' },
+  ],
+  storageState: ({ adminStorageState }, use) => use(adminStorageState),
+  adminApi: async ({ adminAccount, baseURL }, use) => {
+    const anonymous = await playwrightRequest.newContext({ baseURL });
+    const token = await accessToken(anonymous, adminAccount);
+    await anonymous.dispose();
+    const api = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${token}` } });
+    await use(api);
+    await api.dispose();
+  },
+});
+
+export { expect };
