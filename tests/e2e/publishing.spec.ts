@@ -3,36 +3,15 @@
  * admin call returning, without a rebuild; unchanged pages are served stored. Drives the real admin
  * API with a real admin token from the embedded identity service.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { findThemeTemplate } from '../../src/shared/theme-templates.ts';
+import { accessToken, createAdmin } from '../support/admin.ts';
 
 test.describe.configure({ mode: 'serial' });
 
-const PASSWORD = 'Publishing-Pass-1';
-const outboxDir = join(process.env.E2E_DATA_DIR!, 'outbox');
-
+/** A real admin token: an admin made by `npm run admin:create`'s script, signed in through the gateway. */
 async function adminToken(request: APIRequestContext, label: string): Promise<string> {
-  const username = `publisher-${label}-${Date.now()}`;
-  const email = `${username}@e2e.example.com`;
-  const { userPoolClientId } = await (await request.get('/api/identity/config')).json();
-  const call = async (action: string, body: object) => {
-    const res = await request.post('/api/identity/cognito', {
-      headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': `AWSCognitoIdentityProviderService.${action}` },
-      data: JSON.stringify({ ClientId: userPoolClientId, ...body }),
-    });
-    expect(res.ok(), await res.text()).toBe(true);
-    return res.json();
-  };
-  await call('SignUp', { Username: username, Password: PASSWORD, UserAttributes: [{ Name: 'email', Value: email }] });
-  await expect.poll(() => readdirSync(outboxDir).some((f) => readFileSync(join(outboxDir, f), 'utf8').includes(email))).toBe(true);
-  const message = readdirSync(outboxDir)
-    .map((f) => JSON.parse(readFileSync(join(outboxDir, f), 'utf8')) as { to: string; text: string })
-    .find((m) => m.to === email)!;
-  await call('ConfirmSignUp', { Username: username, ConfirmationCode: /\b(\d{6})\b/.exec(message.text)![1] });
-  const auth = await call('InitiateAuth', { AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: username, PASSWORD } });
-  return auth.AuthenticationResult.AccessToken as string;
+  return accessToken(request, createAdmin(`publisher-${label}`));
 }
 
 test('a published post appears on the home page, /blog, its URL and the feeds; unpublished it is gone', async ({ page, request }, info) => {
