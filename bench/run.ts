@@ -2,6 +2,7 @@
  * npm run bench: everything that measures, on this machine, in one go. Writes bench/report.md and
  * bench/report.json. Benchmarks report figures; tests never assert on time.
  *   npm run bench -- --no-lighthouse   (skip the slowest part)
+ *   BENCH_DATABASE_URL=postgres://…    (also bench booking on PostgreSQL; bench/booking.ts runs alone too)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { buildIfNeeded } from '../scripts/build-if-needed.ts';
 import { pageBytes, type PageBytes } from './bytes.ts';
 import { adminToken } from './identity.ts';
+import { bookingMarkdown, runBookingBenches, type BookingBenchResult } from './booking.ts';
 import { audit, withChrome, type LighthouseScores } from './lighthouse.ts';
 import { load, type LoadResult } from './load.ts';
 
@@ -134,6 +136,9 @@ async function main() {
     report.load = { connections: CONNECTIONS, seconds: SECONDS, results: loads };
     report.rssAfterLoadMb = rssMb(child.pid!);
 
+    // Issue 5: booking throughput and p99 under 50 concurrent clients (own API server, fresh database).
+    report.booking = await runBookingBenches();
+
     if (!args.has('--no-lighthouse')) {
       const scores: LighthouseScores[] = [];
       await withChrome(async (port) => {
@@ -166,6 +171,7 @@ function renderMarkdown(r: Record<string, any>): string {
   for (const l of r.load.results as LoadResult[]) lines.push(`| ${l.name} | ${l.rps} | ${l.p50} | ${l.p99} | ${l.errors} | ${l.non2xx} |`);
   const res = r.load.results as LoadResult[];
   for (let i = 0; i + 1 < res.length; i += 2) lines.push('', `Ratio for ${res[i]!.name}: **${(res[i]!.rps / res[i + 1]!.rps).toFixed(2)}** of the bare server.`);
+  if (r.booking) lines.push('', ...bookingMarkdown(r.booking as BookingBenchResult[]));
   if (r.lighthouse) {
     lines.push('', '## Lighthouse (mobile)', '', '| page | performance | accessibility | best practices | SEO | LCP ms | TBT ms | CLS |', '|---|---:|---:|---:|---:|---:|---:|---:|');
     for (const s of r.lighthouse as LighthouseScores[]) lines.push(`| ${s.path} | ${s.performance} | ${s.accessibility} | ${s.bestPractices} | ${s.seo} | ${s.lcpMs} | ${s.tbtMs} | ${s.cls} |`);

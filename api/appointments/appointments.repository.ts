@@ -1,5 +1,6 @@
-import { and, desc, eq } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
+import { and, desc, eq, gte, lt, sql } from 'drizzle-orm';
+import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import type { Database, Db } from '../../db/client.ts';
 
 export type AppointmentValues = {
   firstName: string;
@@ -15,31 +16,172 @@ export type AppointmentValues = {
   reminderSent: boolean;
 };
 
-export function appointmentsRepository({ db, t }: Database) {
+/** Slot claims are 30-minute cells (docs/decisions/008); every slot of SPEC §9 starts on one. */
+export const CLAIM_MINUTES = 30;
+const CLAIM_MS = CLAIM_MINUTES * 60_000;
+
+/**
+ * The cells [start, start + minutes) touches: ceil(minutes / 30) of them for a slot, which always
+ * starts on a cell. (The migration's backfill applies the same rule to older, unaligned rows.)
+ */
+export function claimCells(start: Date, minutes: number): Date[] {
+  const end = start.getTime() + minutes * 60_000;
+  const cells: Date[] = [];
+  for (let cell = Math.floor(start.getTime() / CLAIM_MS) * CLAIM_MS; cell < end; cell += CLAIM_MS) cells.push(new Date(cell));
+  return cells;
+}
+
+/**
+ * A claim already held: the database refused a second hold on a cell. Only the claims' primary key
+ * counts; any other constraint failure is a real error. Drizzle wraps driver errors, so look at causes.
+ */
+function isClaimTaken(err: unknown): boolean {
+  for (let e = err as { code?: string; constraint?: string; message?: string; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (e.code === '23505' && e.constraint === 'appointment_slot_claims_pkey') return true;
+    if ((e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || e.code === 'SQLITE_CONSTRAINT_UNIQUE') && e.message?.includes('appointment_slot_claims.starts_at')) return true;
+  }
+  return false;
+}
+
+type Results<T extends readonly unknown[]> = { -readonly [K in keyof T]: Awaited<T[K]> };
+type Build<T extends readonly PromiseLike<unknown>[]> = (tx: Db) => [...T];
+
+/** better-sqlite3 runs statements synchronously: `.all()` executes and returns the rows (`returning`). */
+const runNow = <T extends readonly PromiseLike<unknown>[]>(tx: unknown, build: Build<T>) =>
+  build(tx as Db).map((statement) => (statement as unknown as { all(): unknown }).all()) as Results<T>;
+
+/**
+ * Runs the statements `build` makes, in order, in ONE transaction, and returns each one's rows: all
+ * of them commit or none does. The exception to decision 002's "no multi-statement transactions",
+ * recorded in decision 008. better-sqlite3 transactions are synchronous, so the statements are built
+ * first and then run inside it; IMMEDIATE takes the write lock at BEGIN, so a writer in another
+ * process waits (busy_timeout) rather than failing half-way. PostgreSQL runs them on one pooled
+ * client. Every statement must have a `returning` clause (SQLite's `.all()` needs rows).
+ */
+async function inTransaction<T extends readonly PromiseLike<unknown>[]>({ dialect, db }: Database, build: Build<T>): Promise<Results<T>> {
+  if (dialect === 'sqlite') return (db as unknown as BetterSQLite3Database).transaction((tx) => runNow(tx, build), { behavior: 'immediate' });
+  return db.transaction(async (tx) => {
+    const results: unknown[] = [];
+    for (const statement of build(tx as unknown as Db)) results.push(await statement);
+    return results as Results<T>;
+  });
+}
+
+/**
+ * SQLite group commit (decision 008). synchronous = FULL makes every commit wait for the disk
+ * (decision 002), and better-sqlite3 waits with the event loop blocked, so one transaction per booking
+ * caps bookings at one fsync each and stalls every other request meanwhile. Bookings that arrive in
+ * the same event-loop turn therefore share one IMMEDIATE transaction, each inside its own savepoint:
+ * one whose claim is refused rolls back to its savepoint alone, the others commit together, with one
+ * fsync, and none is answered before that commit. (PostgreSQL groups concurrent commits itself.)
+ */
+function sqliteGroupCommit(db: Db) {
+  type Job = { build: Build<PromiseLike<unknown>[]>; resolve(rows: unknown[]): void; reject(err: unknown): void };
+  const sqlite = db as unknown as BetterSQLite3Database;
+  let pending: Job[] = [];
+  const flush = () => {
+    const batch = pending;
+    pending = [];
+    const outcomes: ({ rows: unknown[] } | { error: unknown })[] = [];
+    try {
+      sqlite.transaction(
+        (tx) => {
+          for (const job of batch) {
+            try {
+              outcomes.push({ rows: tx.transaction((savepoint) => runNow(savepoint, job.build)) });
+            } catch (error) {
+              outcomes.push({ error });
+            }
+          }
+        },
+        { behavior: 'immediate' },
+      );
+    } catch (error) {
+      // BEGIN or COMMIT failed (locked past busy_timeout, disk error): nothing of the batch is stored.
+      for (const job of batch) job.reject(error);
+      return;
+    }
+    batch.forEach((job, i) => {
+      const outcome = outcomes[i]!;
+      if ('rows' in outcome) job.resolve(outcome.rows);
+      else job.reject(outcome.error);
+    });
+  };
+  return <T extends readonly PromiseLike<unknown>[]>(build: Build<T>) =>
+    new Promise<Results<T>>((resolve, reject) => {
+      if (pending.push({ build: build as unknown as Job['build'], resolve: resolve as (rows: unknown[]) => void, reject }) === 1) setImmediate(flush);
+    });
+}
+
+export function appointmentsRepository(database: Database) {
+  const { db, t, dialect } = database;
   const table = t.appointments;
+  const claims = t.appointmentSlotClaims;
+  const atomically = dialect === 'sqlite' ? sqliteGroupCommit(db) : <T extends readonly PromiseLike<unknown>[]>(build: Build<T>) => inTransaction(database, build);
   return {
     listAll: () => db.select().from(table).orderBy(desc(table.scheduledDate)),
     async findById(id: string) {
       const [row] = await db.select().from(table).where(eq(table.id, id));
       return row ?? null;
     },
-    async create(values: AppointmentValues) {
-      const [row] = await db.insert(table).values(values).returning();
-      return row!;
+    /**
+     * Stores the appointment and its claims on `cells` together. null when a cell is already claimed
+     * (another booking got there first, in this process or any other): nothing is stored then.
+     */
+    async createWithClaims(values: AppointmentValues, cells: readonly Date[]) {
+      const id = crypto.randomUUID();
+      const sorted = [...cells].sort((a, b) => a.getTime() - b.getTime()); // one lock order: no deadlocks between bookings
+      try {
+        const [[row]] = await atomically((tx) => [
+          tx.insert(table).values({ ...values, id }).returning(),
+          tx.insert(claims).values(sorted.map((startsAt) => ({ startsAt, appointmentId: id }))).returning({ startsAt: claims.startsAt }),
+        ]);
+        return row!;
+      } catch (err) {
+        if (isClaimTaken(err)) return null;
+        throw err;
+      }
+    },
+    /** The starts of the claimed cells in [from, to). */
+    async claimedCells(from: Date, to: Date): Promise<Date[]> {
+      const rows = await db
+        .select({ startsAt: claims.startsAt })
+        .from(claims)
+        .where(and(gte(claims.startsAt, from), lt(claims.startsAt, to)))
+        .orderBy(claims.startsAt);
+      return rows.map((r) => r.startsAt);
     },
     /**
      * Compare-and-set: changes the status only if it is still `from`, so two admins acting at once
      * cannot move an appointment out of a terminal status. null when it was not (or no longer) `from`.
+     * With `releaseSlots`, the appointment's claims go in the same transaction, so the slot is free
+     * exactly when the status says so; the delete re-reads the status, so it only releases when the
+     * update took effect.
      */
-    async setStatus(id: string, from: string, to: string) {
-      const [row] = await db
-        .update(table)
-        .set({ status: to })
-        .where(and(eq(table.id, id), eq(table.status, from)))
-        .returning();
+    async setStatus(id: string, from: string, to: string, { releaseSlots = false } = {}) {
+      if (!releaseSlots) {
+        const [row] = await db
+          .update(table)
+          .set({ status: to })
+          .where(and(eq(table.id, id), eq(table.status, from)))
+          .returning();
+        return row ?? null;
+      }
+      const [[row]] = await inTransaction(database, (tx) => [
+        tx
+          .update(table)
+          .set({ status: to })
+          .where(and(eq(table.id, id), eq(table.status, from)))
+          .returning(),
+        tx
+          .delete(claims)
+          .where(and(eq(claims.appointmentId, id), sql`exists (select 1 from ${table} where ${table.id} = ${id} and ${table.status} = ${to})`))
+          .returning({ startsAt: claims.startsAt }),
+      ]);
       return row ?? null;
     },
     async remove(id: string) {
+      // The claims go with it (on delete cascade).
       const rows = await db.delete(table).where(eq(table.id, id)).returning({ id: table.id });
       return rows.length > 0;
     },

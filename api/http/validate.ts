@@ -13,3 +13,9 @@ export const pathParams = <T extends ZodType>(schema: T) =>
   zValidator('param', schema, (result) => {
     if (!result.success) throw notFound();
   });
+
+/** Query strings (GET filters): 400 with one message per parameter, like a body. */
+export const queryParams = <T extends ZodType>(schema: T) =>
+  zValidator('query', schema, (result) => {
+    if (!result.success) throw validationError(result.error);
+  });

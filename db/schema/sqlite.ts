@@ -136,6 +136,23 @@ export const appointments = sqliteTable(
   ],
 );
 
+/**
+ * Issue 5, docs/decisions/008: the 30-minute cells of the firm's day that a booked appointment
+ * occupies, one row each, written in the booking's transaction. The primary key is the lock: two
+ * bookings cannot both hold a cell, whichever process or connection makes them. Cancelling deletes
+ * the appointment's cells (confirmed and completed keep them); deleting the appointment cascades.
+ */
+export const appointmentSlotClaims = sqliteTable(
+  'appointment_slot_claims',
+  {
+    startsAt: timestamp('starts_at').primaryKey(),
+    appointmentId: text('appointment_id')
+      .notNull()
+      .references(() => appointments.id, { onDelete: 'cascade' }),
+  },
+  (t) => [index('appointment_slot_claims_appointment_id_idx').on(t.appointmentId)],
+);
+
 export const calendarSettings = sqliteTable(
   'calendar_settings',
   {

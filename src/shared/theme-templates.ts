@@ -506,6 +506,26 @@ export const themeTemplates: readonly ThemeTemplate[] = [
 
 export const defaultThemeName = 'professional-blue';
 
+/**
+ * The text and indicator pairs a theme must keep readable (WCAG 2.2 AA): [text, surface, minimum
+ * ratio]; 4.5 for text, 3 for the focus ring and the border that identifies a form field (1.4.11).
+ * The admin's theme editor warns about any pair below its minimum.
+ */
+export const themeContrastPairs: ReadonlyArray<readonly [ThemeColorKey, ThemeColorKey, number]> = [
+  ['foreground', 'background', 4.5],
+  ['card-foreground', 'card', 4.5],
+  ['popover-foreground', 'popover', 4.5],
+  ['primary-foreground', 'primary', 4.5],
+  ['secondary-foreground', 'secondary', 4.5],
+  ['muted-foreground', 'muted', 4.5],
+  ['accent-foreground', 'accent', 4.5],
+  ['destructive-foreground', 'destructive', 4.5],
+  ['muted-foreground', 'background', 4.5],
+  ['primary', 'background', 4.5],
+  ['ring', 'background', 3],
+  ['input', 'background', 3],
+];
+
 export function findThemeTemplate(name: string): ThemeTemplate | undefined {
   return themeTemplates.find((t) => t.name === name);
 }

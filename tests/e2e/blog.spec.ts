@@ -6,14 +6,13 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import Database from 'better-sqlite3';
-import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { firm } from '../../src/config/firm.ts';
 import { authorBios, sampleArticles } from '../../src/content/samples.ts';
 import { practiceAreaLabels } from '../../src/shared/constants.ts';
 import type { PublicBlogPost, PublicBlogPostSummary } from '../../src/shared/public-api.ts';
-import { watchConsole } from '../support/e2e.ts';
+import { expectNoAxeViolations, screenPath, screenshot, watchConsole } from '../support/e2e.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -21,19 +20,7 @@ const dataDir = process.env.E2E_DATA_DIR!;
 const dbPath = join(dataDir, 'site.db');
 const outboxDir = join(dataDir, 'outbox');
 
-const screens = (info: TestInfo, name: string) => `test-results/screens/${name}-${info.project.name}.png`;
-
-/** A full-page screenshot from the top, with no focus ring or hover left over from the test. */
-async function fullShot(page: Page, info: TestInfo, name: string) {
-  await page.evaluate(() => {
-    (document.activeElement as HTMLElement | null)?.blur();
-    window.scrollTo(0, 0);
-  });
-  await page.mouse.move(0, 0);
-  await page.screenshot({ path: screens(info, name), fullPage: true });
-}
 const section = (page: Page, key: string) => page.locator(`section[data-component="${key}"]`);
-const axe = (page: Page) => new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
 
 async function hydrated(page: Page, component: string) {
   const island = page.locator(`astro-island[component-url*="${component}"]`).first();
@@ -112,7 +99,7 @@ test('/blog lists every published article with its category, author and date, ne
     await expect(cards.nth(i)).toContainText(practiceAreaLabels[post.category]!);
     await expect(cards.nth(i)).toContainText(post.author);
   }
-  await fullShot(page, info, 'blog');
+  await screenshot(page, info, 'blog', { fromTop: true, blur: true, unhover: true });
   consoleErrors.expectNone();
 });
 
@@ -149,8 +136,8 @@ test('/blog search and category filter narrow the list; no match shows No Articl
   await expect(cards).toHaveCount(0);
   await expect(list.getByRole('heading', { name: 'No Articles Found' })).toBeVisible();
   await list.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: screens(info, 'blog-no-results') });
-  expect((await axe(page)).violations).toEqual([]);
+  await screenshot(page, info, 'blog-no-results', { fullPage: false });
+  await expectNoAxeViolations(page);
   await list.getByRole('button', { name: 'Clear Filters' }).click();
   await expect(cards).toHaveCount(posts.length);
   await expect(search).toHaveValue('');
@@ -185,8 +172,8 @@ test('/blog newsletter box says sign-up is not available yet and sends nothing',
   await expect(status.getByRole('link', { name: 'contact page' })).toHaveAttribute('href', '/contact');
   await expect(page).toHaveURL(/\/blog$/);
   expect(sent).toEqual([]);
-  await box.screenshot({ path: screens(info, 'blog-newsletter') });
-  expect((await axe(page)).violations).toEqual([]);
+  await box.screenshot({ path: screenPath(info, 'blog-newsletter') });
+  await expectNoAxeViolations(page);
   consoleErrors.expectNone();
 });
 
@@ -253,7 +240,7 @@ test('an article page shows every part SPEC §2 lists, with its meta and JSON-LD
   });
   // No script ships for the article itself (share links are plain links).
   await expect(article.locator('astro-island')).toHaveCount(0);
-  await fullShot(page, info, 'blog-article');
+  await screenshot(page, info, 'blog-article', { fromTop: true, blur: true, unhover: true });
   consoleErrors.expectNone();
 });
 
@@ -266,7 +253,7 @@ test("the draft's slug and an unknown slug answer 404 with 'Article Not Found' a
     await expect(page.getByRole('main').getByRole('link', { name: 'Back to Blog' })).toHaveAttribute('href', '/blog');
     await expect(page).toHaveTitle(`Article Not Found | ${firm.name}`);
   }
-  await fullShot(page, info, 'blog-article-not-found');
+  await screenshot(page, info, 'blog-article-not-found', { fromTop: true, blur: true, unhover: true });
   // The browser logs the 404 document itself.
   consoleErrors.expectOnlyFailedRequests(404);
 });
@@ -392,7 +379,7 @@ test('/external-articles without articles shows the empty state and Back to News
   const back = page.getByRole('main').getByRole('link', { name: 'Back to News' });
   await expect(back).toHaveCount(2);
   for (const link of await back.all()) await expect(link).toHaveAttribute('href', '/blog');
-  await fullShot(page, info, 'external-articles-empty');
+  await screenshot(page, info, 'external-articles-empty', { fromTop: true, blur: true, unhover: true });
   consoleErrors.expectNone();
 });
 
@@ -482,7 +469,7 @@ test.describe('with external articles', () => {
     await expect(longCard.locator('img')).toHaveCount(0);
     await expect(cards.filter({ hasText: 'Bar update number 2' }).locator('img')).toHaveCount(1);
     await external.scrollIntoViewIfNeeded();
-    await fullShot(page, info, 'blog-external');
+    await screenshot(page, info, 'blog-external', { fromTop: true, blur: true, unhover: true });
     consoleErrors.expectNone();
   });
 
@@ -515,7 +502,7 @@ test.describe('with external articles', () => {
     await expect(cards).toHaveCount(12);
     await expect(cards.filter({ hasText: 'Bar update number 1' }).filter({ hasNotText: 'number 10' }).locator('img')).toHaveCount(0);
     await expect(main.getByRole('link', { name: 'Back to News' })).toHaveCount(2);
-    await fullShot(page, info, 'external-articles');
+    await screenshot(page, info, 'external-articles', { fromTop: true, blur: true, unhover: true });
     consoleErrors.expectNone();
   });
 
@@ -525,8 +512,7 @@ test.describe('with external articles', () => {
       await page.addInitScript((t) => localStorage.setItem('vite-ui-theme', t), theme);
       await page.goto('/external-articles');
       await hydrated(page, 'ExternalArticles');
-      await page.evaluate(() => window.scrollTo(0, 0));
-      expect((await axe(page)).violations).toEqual([]);
+      await expectNoAxeViolations(page, { fromTop: true });
     });
   }
 });
@@ -546,14 +532,13 @@ for (const theme of ['light', 'dark', 'warm'] as const) {
         await hydrated(page, 'NewsletterSignup');
         await page.evaluate(() => window.scrollTo(0, 0));
       }
-      const results = await axe(page);
-      expect(results.violations, path).toEqual([]);
+      await expectNoAxeViolations(page, { label: path });
     }
     if (theme !== 'light') {
       await page.goto(`/blog/${post!.slug}`);
-      await fullShot(page, info, `blog-article-${theme}`);
+      await screenshot(page, info, `blog-article-${theme}`, { fromTop: true, blur: true, unhover: true });
       await page.goto('/blog');
-      await fullShot(page, info, `blog-${theme}`);
+      await screenshot(page, info, `blog-${theme}`, { fromTop: true, blur: true, unhover: true });
     }
   });
 }

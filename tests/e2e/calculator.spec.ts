@@ -3,19 +3,13 @@
  * §9 Probate calculator): placeholder, 'Invalid Input', the figures of the schedule, separators
  * while typing, saved only with an email (the stored row checked in the e2e database), 'Save Failed'.
  */
-import AxeBuilder from '@axe-core/playwright';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { estimateProbate, formatUsd } from '../../src/shared/probate.ts';
-import { watchConsole } from '../support/e2e.ts';
+import { expectNoAxeViolations, screenshot, toasts, unique, watchConsole } from '../support/e2e.ts';
 
 const dbPath = join(process.env.E2E_DATA_DIR ?? '', 'site.db');
-/** A full-page screenshot from the top, so the sticky header sits where it belongs. */
-async function screenshot(page: Page, info: TestInfo, name: string) {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: `test-results/screens/${name}-${info.project.name}.png`, fullPage: true });
-}
 
 /** Requests to the save endpoint, to prove none is sent without an email. */
 function watchSaves(page: Page) {
@@ -31,7 +25,6 @@ const estateField = (page: Page) => calculator(page).getByRole('textbox', { name
 const realEstateField = (page: Page) => calculator(page).getByRole('textbox', { name: 'Real Estate Value', exact: true });
 const emailField = (page: Page) => calculator(page).getByRole('textbox', { name: 'Email', exact: true });
 const calculateButton = (page: Page) => calculator(page).getByRole('button', { name: 'Calculate Costs' });
-const toast = (page: Page) => page.getByRole('region', { name: /Notifications/ }).getByRole('listitem');
 
 async function openCalculator(page: Page) {
   await page.goto('/probate-calculator');
@@ -80,7 +73,7 @@ test('the page shows the placeholder, then the figures of the schedule, and send
   await expect(page.getByTestId('calculator-results')).toHaveCount(0);
   await expect(estateField(page)).toHaveAttribute('inputmode', 'numeric');
   await expect(realEstateField(page)).toHaveAttribute('inputmode', 'numeric');
-  await screenshot(page, info, 'calculator-before');
+  await screenshot(page, info, 'calculator-before', { fromTop: true });
 
   await estateField(page).pressSequentially('1000000');
   await expect(estateField(page)).toHaveValue('1,000,000');
@@ -113,8 +106,8 @@ test('the page shows the placeholder, then the figures of the schedule, and send
     'Estimated probate costs $38,000. Living trust $3,000. Potential savings $35,000.',
   );
   // No save toast, no request (SPEC §5: saved only with an email).
-  await expect(toast(page)).toHaveCount(0);
-  await screenshot(page, info, 'calculator-after');
+  await expect(toasts(page)).toHaveCount(0);
+  await screenshot(page, info, 'calculator-after', { fromTop: true });
 
   // A small estate: savings floored at 0; court costs at their minimum.
   await estateField(page).fill('20,000');
@@ -142,8 +135,8 @@ for (const [name, typed] of [
     await emailField(page).fill('someone@example.com');
     await calculateButton(page).click();
 
-    await expect(toast(page)).toContainText('Invalid Input');
-    await expect(toast(page)).toContainText('Please enter a valid estate value greater than $0.');
+    await expect(toasts(page)).toContainText('Invalid Input');
+    await expect(toasts(page)).toContainText('Please enter a valid estate value greater than $0.');
     await expect(estateField(page)).toHaveAttribute('aria-invalid', 'true');
     await expect(estateField(page)).toHaveAccessibleDescription('Please enter a valid estate value greater than $0.');
     await expect(estateField(page)).toBeFocused();
@@ -189,15 +182,15 @@ test('amount fields add thousands separators while typing and keep the caret in 
 test('with an email the calculation is saved: toast and the stored row', async ({ page }, info) => {
   const consoleErrors = watchConsole(page);
   const saves = watchSaves(page);
-  const email = `calc-${info.project.name}-${Date.now()}@example.com`;
+  const email = `${unique(info, 'calc', '-')}@example.com`;
   await openCalculator(page);
   await estateField(page).pressSequentially('1000000');
   await realEstateField(page).pressSequentially('500000');
   await emailField(page).fill(email);
   await calculateButton(page).click();
 
-  await expect(toast(page)).toContainText('Calculation Saved');
-  await expect(toast(page)).toContainText('Your probate calculation has been saved successfully.');
+  await expect(toasts(page)).toContainText('Calculation Saved');
+  await expect(toasts(page)).toContainText('Your probate calculation has been saved successfully.');
   expect(await shownFigures(page)).toEqual(expectedFigures(1_000_000, 500_000));
   expect(saves).toHaveLength(1);
   expect(saves[0]!.body).toEqual({
@@ -236,7 +229,7 @@ test('with an email the calculation is saved: toast and the stored row', async (
   } finally {
     db.close();
   }
-  await screenshot(page, info, 'calculator-saved');
+  await screenshot(page, info, 'calculator-saved', { fromTop: true });
   consoleErrors.expectNone();
 });
 
@@ -261,8 +254,8 @@ test("a failed save shows 'Save Failed' and keeps the results", async ({ page })
   await estateField(page).pressSequentially('2500000');
   await emailField(page).fill('fails@example.com');
   await calculateButton(page).click();
-  await expect(toast(page)).toContainText('Save Failed');
-  await expect(toast(page)).toContainText('Unable to save your calculation. Please try again.');
+  await expect(toasts(page)).toContainText('Save Failed');
+  await expect(toasts(page)).toContainText('Unable to save your calculation. Please try again.');
   expect(await shownFigures(page)).toEqual(expectedFigures(2_500_000));
   await expect(emailField(page)).toHaveValue('fails@example.com');
   await expect(calculateButton(page)).toBeEnabled();
@@ -275,20 +268,16 @@ for (const theme of ['light', 'dark', 'warm'] as const) {
     await openCalculator(page);
     if (theme !== 'light') await expect(page.locator('html')).toHaveClass(new RegExp(`\\b${theme}\\b`));
     // From the top of the page: target-size counts a field scrolled under the sticky header as obscured.
-    const axe = async () => {
-      await page.evaluate(() => window.scrollTo(0, 0));
-      return new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-    };
-    expect((await axe()).violations).toEqual([]);
+    await expectNoAxeViolations(page, { fromTop: true });
 
     await calculateButton(page).click(); // the error state
-    await expect(toast(page)).toContainText('Invalid Input');
-    expect((await axe()).violations).toEqual([]);
+    await expect(toasts(page)).toContainText('Invalid Input');
+    await expectNoAxeViolations(page, { fromTop: true });
 
     await estateField(page).pressSequentially('1500000');
     await calculateButton(page).click();
     await expect(page.getByTestId('calculator-results')).toBeVisible();
-    expect((await axe()).violations).toEqual([]);
-    if (theme !== 'light') await screenshot(page, info, `calculator-${theme}`);
+    await expectNoAxeViolations(page, { fromTop: true });
+    if (theme !== 'light') await screenshot(page, info, `calculator-${theme}`, { fromTop: true });
   });
 }

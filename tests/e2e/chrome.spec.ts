@@ -6,10 +6,8 @@
  */
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { firm, firmAddressLine } from '../../src/config/firm.ts';
-import { watchConsole } from '../support/e2e.ts';
+import { screenPath, screenshot, watchConsole } from '../support/e2e.ts';
 
-// SCREENS_DIR lets a run keep its screenshots apart from other runs that clear test-results/.
-const screens = (info: TestInfo, name: string) => `${process.env.SCREENS_DIR ?? 'test-results/screens'}/${name}-${info.project.name}.png`;
 const isPhone = (info: TestInfo) => info.project.name === 'phone';
 
 /** SPEC §2: the top bar's links, in order. */
@@ -101,7 +99,7 @@ test.describe('top bar', () => {
     const box = await header(page).boundingBox();
     expect(box?.y).toBe(0);
     await expect(phone).toBeInViewport();
-    await page.screenshot({ path: screens(info, 'chrome-sticky-header') });
+    await screenshot(page, info, 'chrome-sticky-header', { fullPage: false });
     console.expectNone();
   });
 });
@@ -142,7 +140,7 @@ test.describe('theme menu', () => {
 
     // Dark -> Warm: typeahead straight to it.
     await openByKeyboard(page, 'Dark');
-    await page.screenshot({ path: screens(info, 'chrome-theme-menu-dark') });
+    await screenshot(page, info, 'chrome-theme-menu-dark', { fullPage: false });
     await page.keyboard.press('w');
     await expect(item(page, 'Warm')).toBeFocused();
     // Enter, not Space: right after typing, Radix reads Space as part of the typeahead search.
@@ -247,7 +245,7 @@ test.describe('mobile side menu', () => {
     await expect(schedule).toHaveAttribute('href', '/contact');
     await expect(schedule).toHaveAttribute('data-booking-trigger', '');
     await expect(schedule).toHaveAttribute('data-component', 'consultation_booking');
-    await page.screenshot({ path: screens(info, 'chrome-mobile-menu') });
+    await screenshot(page, info, 'chrome-mobile-menu', { fullPage: false });
 
     // Focus is trapped: tabbing round (forwards and backwards) never leaves the dialog.
     const stops = nav.length + 3;
@@ -320,7 +318,7 @@ test.describe('footer', () => {
     await expect(footer.getByRole('link', { name: firm.email })).toHaveAttribute('href', `mailto:${firm.email}`);
     await expect(footer).toContainText(`© ${new Date().getFullYear()} ${firm.legalName}`);
     // The sticky header would cover the top of the footer in an element screenshot.
-    await footer.screenshot({ path: screens(info, 'chrome-footer'), style: 'header { position: static !important; }' });
+    await footer.screenshot({ path: screenPath(info, 'chrome-footer'), style: 'header { position: static !important; }' });
     console.expectNone();
   });
 

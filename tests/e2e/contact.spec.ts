@@ -3,20 +3,14 @@
  * (required fields, consent, ?service= preselection, the stored row, reset on success, nothing lost
  * on failure, keyboard only), the contact card, the map placeholder and JSON-LD.
  */
-import AxeBuilder from '@axe-core/playwright';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { firm, firmAddressLine } from '../../src/config/firm.ts';
-import { watchConsole } from '../support/e2e.ts';
+import { expectNoAxeViolations, screenshot, toasts, unique, watchConsole } from '../support/e2e.ts';
 
 const dbPath = join(process.env.E2E_DATA_DIR ?? '', 'site.db');
 
-/** A full-page screenshot from the top, so the sticky header sits where it belongs. */
-async function screenshot(page: Page, info: TestInfo, name: string) {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: `test-results/screens/${name}-${info.project.name}.png`, fullPage: true });
-}
 
 function watchSubmissions(page: Page) {
   const sent: unknown[] = [];
@@ -37,7 +31,6 @@ const fields = (page: Page) => ({
   consent: form(page).getByRole('checkbox', { name: /privacy policy/ }),
 });
 const sendButton = (page: Page) => form(page).getByRole('button', { name: 'Send Message' });
-const toast = (page: Page) => page.getByRole('region', { name: /Notifications/ }).getByRole('listitem');
 
 async function openContact(page: Page, query = '') {
   await page.goto(`/contact${query}`);
@@ -50,7 +43,7 @@ async function openContact(page: Page, query = '') {
 const visitor = (info: TestInfo, label: string) => ({
   firstName: 'Dana',
   lastName: `Reyes-${label}`,
-  email: `contact-${label}-${info.project.name}-${Date.now()}@example.com`,
+  email: `${unique(info, `contact-${label}`, '-')}@example.com`,
   phone: '(619) 555-0199',
   practiceArea: 'estate-planning',
   message: 'I would like to talk about setting up a living trust for my family.',
@@ -131,7 +124,7 @@ test('the page: heading, form, contact card, map placeholder, directions and JSO
     address: { '@type': 'PostalAddress', streetAddress: firm.address.street, addressLocality: firm.address.city, postalCode: firm.address.postalCode },
   });
 
-  await screenshot(page, info, 'contact-before');
+  await screenshot(page, info, 'contact-before', { fromTop: true });
   consoleErrors.expectNone();
 });
 
@@ -164,7 +157,7 @@ test('submitting an empty form shows a message beside each required field and se
   await expect(f.phone).toHaveAccessibleDescription('Please enter a valid phone number');
   await expect(f.firstName).not.toHaveAttribute('aria-invalid', 'true');
 
-  await screenshot(page, info, 'contact-errors');
+  await screenshot(page, info, 'contact-errors', { fromTop: true });
   expect(sent).toEqual([]);
   consoleErrors.expectNone();
 });
@@ -202,8 +195,8 @@ test('a submission is stored exactly, then the form resets with the success toas
   await fillForm(page, v);
   await sendButton(page).click();
 
-  await expect(toast(page)).toContainText('Message Sent Successfully');
-  await expect(toast(page)).toContainText("Thank you for contacting us. We'll get back to you within 24 hours.");
+  await expect(toasts(page)).toContainText('Message Sent Successfully');
+  await expect(toasts(page)).toContainText("Thank you for contacting us. We'll get back to you within 24 hours.");
   expect(sent).toEqual([{ ...v }]);
   expect(storedSubmissions(v.email)).toEqual([storedRow(v)]);
 
@@ -211,7 +204,7 @@ test('a submission is stored exactly, then the form resets with the success toas
   for (const field of [f.firstName, f.lastName, f.email, f.phone, f.practiceArea, f.message]) await expect(field).toHaveValue('');
   await expect(f.consent).not.toBeChecked();
   await expect(sendButton(page)).toBeEnabled();
-  await screenshot(page, info, 'contact-after');
+  await screenshot(page, info, 'contact-after', { fromTop: true });
   consoleErrors.expectNone();
 });
 
@@ -223,8 +216,8 @@ test("a failed submission shows 'Submission Failed' and keeps everything typed",
   await fillForm(page, v);
   await sendButton(page).click();
 
-  await expect(toast(page)).toContainText('Submission Failed');
-  await expect(toast(page)).toContainText('Please try again or call us directly at the office phone number.');
+  await expect(toasts(page)).toContainText('Submission Failed');
+  await expect(toasts(page)).toContainText('Please try again or call us directly at the office phone number.');
   const f = fields(page);
   await expect(f.firstName).toHaveValue(v.firstName);
   await expect(f.lastName).toHaveValue(v.lastName);
@@ -235,7 +228,7 @@ test("a failed submission shows 'Submission Failed' and keeps everything typed",
   await expect(f.consent).toBeChecked();
   await expect(sendButton(page)).toBeEnabled();
   expect(storedSubmissions(v.email)).toEqual([]);
-  await screenshot(page, info, 'contact-failed');
+  await screenshot(page, info, 'contact-failed', { fromTop: true });
   consoleErrors.expectOnlyFailedRequests(500);
 });
 
@@ -269,7 +262,7 @@ test('the form can be completed and sent with the keyboard alone', async ({ page
   await expect(sendButton(page)).toBeFocused();
   await page.keyboard.press('Enter');
 
-  await expect(toast(page)).toContainText('Message Sent Successfully');
+  await expect(toasts(page)).toContainText('Message Sent Successfully');
   expect(storedSubmissions(v.email)).toEqual([storedRow(v)]);
   consoleErrors.expectNone();
 });
@@ -280,14 +273,10 @@ for (const theme of ['light', 'dark', 'warm'] as const) {
     await openContact(page);
     if (theme !== 'light') await expect(page.locator('html')).toHaveClass(new RegExp(`\\b${theme}\\b`));
     // From the top of the page: target-size counts a field scrolled under the sticky header as obscured.
-    const axe = async () => {
-      await page.evaluate(() => window.scrollTo(0, 0));
-      return new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-    };
-    expect((await axe()).violations).toEqual([]);
+    await expectNoAxeViolations(page, { fromTop: true });
     await sendButton(page).click();
     await expect(fields(page).firstName).toHaveAttribute('aria-invalid', 'true');
-    expect((await axe()).violations).toEqual([]);
-    if (theme !== 'light') await screenshot(page, info, `contact-${theme}`);
+    await expectNoAxeViolations(page, { fromTop: true });
+    if (theme !== 'light') await screenshot(page, info, `contact-${theme}`, { fromTop: true });
   });
 }

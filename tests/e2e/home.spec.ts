@@ -4,23 +4,11 @@
  * posts, JSON-LD, and axe in light, dark and warm. The server is seeded with 8 published posts and
  * 7 testimonials.
  */
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { firm } from '../../src/config/firm.ts';
 import type { PublicBlogPostSummary, PublicTestimonial } from '../../src/shared/public-api.ts';
-import { watchConsole } from '../support/e2e.ts';
+import { expectNoAxeViolations, screenPath, screenshot, watchConsole } from '../support/e2e.ts';
 
-const screens = (info: TestInfo, name: string) => `test-results/screens/${name}-${info.project.name}.png`;
-
-/** A full-page screenshot from the top, with no focus ring or hover left over from the test. */
-async function fullShot(page: Page, info: TestInfo, name: string) {
-  await page.evaluate(() => {
-    (document.activeElement as HTMLElement | null)?.blur();
-    window.scrollTo(0, 0);
-  });
-  await page.mouse.move(0, 0);
-  await page.screenshot({ path: screens(info, name), fullPage: true });
-}
 const section = (page: Page, key: string) => page.locator(`section[data-component="${key}"]`);
 
 /** An island has hydrated once Astro removes its `ssr` attribute. */
@@ -125,7 +113,7 @@ test('the external reviews filter by source: all, Google Reviews, Avvo, Yelp', a
   await page.keyboard.press('Space');
   await expect(reviews).toHaveCount(1);
   await page.getByRole('group', { name: 'Filter reviews by source' }).scrollIntoViewIfNeeded();
-  await section(page, 'testimonials').screenshot({ path: screens(info, 'home-testimonials') });
+  await section(page, 'testimonials').screenshot({ path: screenPath(info, 'home-testimonials') });
   consoleErrors.expectNone();
 });
 
@@ -169,10 +157,8 @@ for (const theme of ['light', 'dark', 'warm'] as const) {
     await page.goto('/');
     if (theme !== 'light') await expect(page.locator('html')).toHaveClass(new RegExp(`\\b${theme}\\b`));
     await hydrated(page, 'ExternalReviews');
-    await page.evaluate(() => window.scrollTo(0, 0));
-    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-    expect(results.violations).toEqual([]);
-    await fullShot(page, info, theme === 'light' ? 'home-page' : `home-page-${theme}`);
+    await expectNoAxeViolations(page, { fromTop: true });
+    await screenshot(page, info, theme === 'light' ? 'home-page' : `home-page-${theme}`, { fromTop: true, blur: true, unhover: true });
     consoleErrors.expectNone();
   });
 }

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
-import { watchConsole } from '../support/e2e.ts';
+import { screenshot, toasts, watchConsole } from '../support/e2e.ts';
 
 const outboxDir = join(process.env.E2E_DATA_DIR ?? '', 'outbox');
 const PASSWORD = 'Correct-Horse-42';
@@ -54,12 +54,6 @@ async function createAccount(request: APIRequestContext, info: TestInfo, label: 
   return account;
 }
 
-/**
- * STYLE §7: a test fails on an unexpected console error. A rejected identity call (wrong password,
- * refused sign-up) makes the browser log the failed request itself: those tests name the status.
- */
-const screens = (info: TestInfo, name: string) => `test-results/screens/${name}-${info.project.name}.png`;
-
 /** The island is ready when its submit button is enabled (it stays disabled until hydration). */
 async function openLogin(page: Page) {
   await page.goto('/login');
@@ -95,7 +89,7 @@ test('the whole journey: signed out to /login, sign up, verify, sign in, reload,
   await field(page, 'Password').fill(PASSWORD);
   await field(page, 'Confirm Password').fill(PASSWORD);
   await panel(page).getByRole('button', { name: 'Create Account' }).click();
-  const toast = page.getByRole('region', { name: /Notifications/ }).getByRole('listitem');
+  const toast = toasts(page);
   await expect(toast).toContainText('Account created!');
   await expect(toast).toContainText('Please check your email for a verification code');
 
@@ -121,7 +115,7 @@ test('the whole journey: signed out to /login, sign up, verify, sign in, reload,
   await expect(toast).toContainText('Welcome back!');
   await expect(toast).toContainText('You have been successfully signed in');
   await expect(page).toHaveTitle(/Admin Dashboard/);
-  await page.screenshot({ path: screens(info, 'admin'), fullPage: true });
+  await screenshot(page, info, 'admin');
   await page.reload();
   await expect(page.getByText(`Welcome back, ${username}`)).toBeVisible();
 
@@ -161,7 +155,7 @@ test('the forms show the SPEC §5 messages next to their fields', async ({ page 
   await panel(page).getByRole('button', { name: 'Create Account' }).click();
   await expect(field(page, 'Confirm Password')).toHaveAccessibleDescription("Passwords don't match");
   await expect(field(page, 'Password')).not.toHaveAttribute('aria-invalid');
-  await page.screenshot({ path: screens(info, 'login-sign-up-errors'), fullPage: true });
+  await screenshot(page, info, 'login-sign-up-errors');
 
   await page.getByRole('tab', { name: 'Verify Email' }).click();
   await field(page, 'Verification Code').fill('123');
@@ -209,7 +203,7 @@ test('a wrong password shows an alert and keeps the visitor on /login', async ({
   await expect(panel(page).getByRole('alert')).toHaveText('Incorrect username or password.');
   await expect(panel(page).getByRole('button', { name: 'Sign In' })).toBeEnabled();
   await expect(page).toHaveURL(/\/login$/);
-  await page.screenshot({ path: screens(info, 'login-sign-in-failed'), fullPage: true });
+  await screenshot(page, info, 'login-sign-in-failed');
   consoleErrors.expectOnlyFailedRequests(400);
 });
 
@@ -228,7 +222,7 @@ test('signing in before verifying moves to Verify Email; a wrong code shows an a
   await expect(panel(page).getByRole('alert')).not.toBeEmpty();
   await field(page, 'Verification Code').fill(code);
   await panel(page).getByRole('button', { name: 'Verify Email' }).click();
-  await expect(page.getByRole('region', { name: /Notifications/ }).getByRole('listitem')).toContainText('Email verified!');
+  await expect(toasts(page)).toContainText('Email verified!');
   await expect(page.getByRole('tab', { name: 'Sign In' })).toHaveAttribute('aria-selected', 'true');
   await expect(field(page, 'Username')).toHaveValue(username);
   await expect(panel(page).getByRole('alert')).toHaveCount(0);
@@ -243,7 +237,7 @@ test('Resend code sends a new code through the embedded identity service, and th
   await page.getByRole('tab', { name: 'Verify Email' }).click();
   await field(page, 'Username').fill(username);
   await panel(page).getByRole('button', { name: 'Resend code' }).click();
-  const toast = page.getByRole('region', { name: /Notifications/ }).getByRole('listitem');
+  const toast = toasts(page);
   await expect(toast).toContainText('Code sent!');
   await expect(toast).toContainText('A new verification code has been sent to your email');
   const messagesTo = () =>
@@ -305,18 +299,18 @@ test('sign in with the keyboard only', async ({ page, request }, info) => {
 test('the tabs switch with the arrow keys, and each tab looks right', async ({ page }, info) => {
   const consoleErrors = watchConsole(page);
   await openLogin(page);
-  await page.screenshot({ path: screens(info, 'login-sign-in'), fullPage: true });
+  await screenshot(page, info, 'login-sign-in');
 
   await page.getByRole('tab', { name: 'Sign In' }).focus();
   await page.keyboard.press('ArrowRight');
   await expect(page.getByRole('tab', { name: 'Sign Up' })).toHaveAttribute('aria-selected', 'true');
   await expect(panel(page).getByRole('button', { name: 'Create Account' })).toBeVisible();
-  await page.screenshot({ path: screens(info, 'login-sign-up'), fullPage: true });
+  await screenshot(page, info, 'login-sign-up');
 
   await page.keyboard.press('ArrowRight');
   await expect(page.getByRole('tab', { name: 'Verify Email' })).toHaveAttribute('aria-selected', 'true');
   await expect(panel(page).getByRole('button', { name: 'Resend code' })).toBeVisible();
-  await page.screenshot({ path: screens(info, 'login-verify-email'), fullPage: true });
+  await screenshot(page, info, 'login-verify-email');
   consoleErrors.expectNone();
 });
 
@@ -333,7 +327,7 @@ test('a signed-in account the server refuses sees Access Restricted', async ({ p
   await expect(page.getByRole('heading', { name: 'Access Restricted' })).toBeVisible();
   await expect(page.getByText('Please sign in to access this area.')).toBeVisible();
   await expect(page).toHaveURL(/\/admin$/);
-  await page.screenshot({ path: screens(info, 'admin-access-restricted'), fullPage: true });
+  await screenshot(page, info, 'admin-access-restricted');
   await page.getByRole('button', { name: 'Sign Out' }).click();
   await expect(page).toHaveURL(/\/login$/);
   consoleErrors.expectOnlyFailedRequests(403);

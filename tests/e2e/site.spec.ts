@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { firm } from '../../src/config/firm.ts';
+import { expectNoAxeViolations, screenshot } from '../support/e2e.ts';
 
 test('the home page shows the firm, its phone and the advertising disclaimer', async ({ page }, info) => {
   const errors: string[] = [];
@@ -9,7 +10,7 @@ test('the home page shows the firm, its phone and the advertising disclaimer', a
   await expect(page.getByRole('link', { name: firm.phone }).first()).toHaveAttribute('href', firm.phoneHref);
   await expect(page.getByRole('contentinfo')).toContainText('Attorney Advertising');
   await expect(page.getByRole('contentinfo')).toContainText(firm.address.street);
-  await page.screenshot({ path: `test-results/screens/home-${info.project.name}.png`, fullPage: true });
+  await screenshot(page, info, 'home');
   expect(errors).toEqual([]);
 });
 
@@ -18,7 +19,7 @@ test('an unknown path shows the not-found screen with a 404 status', async ({ pa
   expect(res?.status()).toBe(404);
   await expect(page.getByRole('heading', { name: '404 Page Not Found' })).toBeVisible();
   await expect(page.getByText('Did you forget to add the page to the router?')).toBeVisible();
-  await page.screenshot({ path: `test-results/screens/404-${info.project.name}.png`, fullPage: true });
+  await screenshot(page, info, '404');
 });
 
 test('the API answers beside the site, from the seeded database', async ({ request }) => {
@@ -40,13 +41,10 @@ test('the sign-in page asks search engines not to list it; public pages carry a 
 
 for (const theme of ['light', 'dark', 'warm'] as const) {
   test(`the sign-in page and the 404 page have no accessibility violations (${theme})`, async ({ page }) => {
-    const { default: AxeBuilder } = await import('@axe-core/playwright');
     await page.addInitScript((t) => localStorage.setItem('vite-ui-theme', t), theme);
     for (const path of ['/login', '/no-such-page']) {
       await page.goto(path);
-      await page.evaluate(() => window.scrollTo(0, 0));
-      const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-      expect(results.violations.map((v) => `${path}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+      await expectNoAxeViolations(page, { label: path, fromTop: true });
     }
   });
 }

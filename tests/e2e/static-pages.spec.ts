@@ -4,13 +4,10 @@
  * canonical, Open Graph, JSON-LD), the advertising wording of DOMAIN.md (Cal. RPC 7.1, 7.4), and
  * WCAG 2.2 AA with axe in each theme mode (light, dark, warm), with screenshots of each.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { firm, firmAddressLine } from '../../src/config/firm.ts';
-import { watchConsole } from '../support/e2e.ts';
+import { expectNoAxeViolations, screenshot, watchConsole } from '../support/e2e.ts';
 
-// SCREENS_DIR lets a run keep its screenshots apart from other runs that clear test-results/.
-const screens = (info: TestInfo, name: string) => `${process.env.SCREENS_DIR ?? 'test-results/screens'}/${name}-${info.project.name}.png`;
 
 const pages = [
   { path: '/about', name: 'about', h1: 'A San Diego firm for families at every stage' },
@@ -127,7 +124,7 @@ test('/about: story, mission, values, office, hours, directions and the LegalSer
       addressCountry: 'US',
     },
   });
-  await page.screenshot({ path: screens(info, 'about'), fullPage: true });
+  await screenshot(page, info, 'about');
   console.expectNone();
 });
 
@@ -164,7 +161,7 @@ test('/attorneys: two profiles with title, bio, education, specialties, rating a
     });
   }
   await expectBookingLinks(page);
-  await page.screenshot({ path: screens(info, 'attorneys'), fullPage: true });
+  await screenshot(page, info, 'attorneys');
   console.expectNone();
 });
 
@@ -183,7 +180,7 @@ test('/practice-areas: three cards inside the practice_areas component', async (
   await expect(component.locator('#trust-administration')).toContainText('successor trustees');
   await expect(main(page).getByRole('link', { name: 'Try the Probate Calculator' })).toHaveAttribute('href', '/probate-calculator');
   await expectBookingLinks(page);
-  await page.screenshot({ path: screens(info, 'practice-areas'), fullPage: true });
+  await screenshot(page, info, 'practice-areas');
 
   // The cards' links reach their pages.
   await component.getByRole('link', { name: 'Explore Family Law' }).click();
@@ -218,7 +215,7 @@ test('/practice-areas/family-law: services, the five-step process and a call to 
   await expect(cta).toContainText('does not create an attorney-client relationship');
   await expect(cta.getByRole('link', { name: `Call ${firm.phone}` })).toHaveAttribute('href', firm.phoneHref);
   await expectBookingLinks(page);
-  await page.screenshot({ path: screens(info, 'family-law'), fullPage: true });
+  await screenshot(page, info, 'family-law');
   console.expectNone();
 });
 
@@ -255,7 +252,7 @@ test('/practice-areas/estate-planning: services, probate versus living trust, th
   await expect(main(page).getByRole('link', { name: 'Open the Probate Calculator' })).toBeVisible();
   await expect(main(page)).toContainText('estimate, not legal advice');
   await expectBookingLinks(page);
-  await page.screenshot({ path: screens(info, 'estate-planning'), fullPage: true });
+  await screenshot(page, info, 'estate-planning');
   console.expectNone();
 });
 
@@ -283,12 +280,8 @@ for (const mode of ['light', 'dark', 'warm'] as const) {
       await page.goto(p.path);
       expect(await page.evaluate(() => document.documentElement.className)).toBe(mode === 'light' ? '' : mode);
       await expect(page.locator('astro-island[ssr]')).toHaveCount(pendingIslands(info));
-      const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-      expect(
-        results.violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary}`) })),
-        `${p.path} in ${mode}`,
-      ).toEqual([]);
-      if (mode !== 'light') await page.screenshot({ path: screens(info, `${p.name}-${mode}`), fullPage: true });
+      await expectNoAxeViolations(page, { label: `${p.path} in ${mode}` });
+      if (mode !== 'light') await screenshot(page, info, `${p.name}-${mode}`);
     }
     console.expectNone();
   });

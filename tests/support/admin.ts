@@ -57,6 +57,20 @@ export async function accessToken(request: APIRequestContext, account: AdminAcco
   return ((await res.json()) as { AuthenticationResult: { AccessToken: string } }).AuthenticationResult.AccessToken;
 }
 
+/**
+ * Opens an admin screen as an admin would and waits until it is usable: the guard has let us in (the
+ * admin navigation shows), the screen's <h1> when named, and no 'Checking authentication...' or
+ * 'Loading...' left (the screen's code and its first list have loaded). Returns the page's response.
+ */
+export async function openAdminScreen(page: Page, path: string, heading?: string) {
+  const response = await page.goto(path);
+  // Lazily loaded screens on a shared, sometimes busy machine.
+  await expect(page.getByRole('navigation', { name: 'Admin' })).toBeVisible({ timeout: 20_000 });
+  if (heading) await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole('status').filter({ hasText: /^(Checking authentication|Loading)\.\.\.$/ })).toHaveCount(0);
+  return response;
+}
+
 export const test = base.extend<{ adminApi: APIRequestContext }, { adminAccount: AdminAccount; adminStorageState: string }>({
   adminAccount: [
     // eslint-disable-next-line no-empty-pattern
@@ -65,8 +79,11 @@ export const test = base.extend<{ adminApi: APIRequestContext }, { adminAccount:
   ],
   adminStorageState: [
     async ({ browser, adminAccount }, use, workerInfo) => {
-      const file = join('test-results', '.auth', `${workerInfo.project.name}-${workerInfo.workerIndex}.json`);
-      mkdirSync(join('test-results', '.auth'), { recursive: true });
+      // Inside this run's --output dir: runs of other specs at the same time (other ports) must not
+      // overwrite this worker's signed-in state with theirs.
+      const dir = join(workerInfo.project.outputDir, '.auth');
+      const file = join(dir, `${workerInfo.project.name}-${workerInfo.workerIndex}.json`);
+      mkdirSync(dir, { recursive: true });
       const context = await browser.newContext({ baseURL: workerInfo.project.use.baseURL });
       const page = await context.newPage();
       await signInThroughForm(page, adminAccount);

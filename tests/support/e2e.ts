@@ -1,5 +1,6 @@
 /** Helpers shared by the end-to-end specs. */
-import { expect, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Locator, type Page, type TestInfo } from '@playwright/test';
 
 /**
  * STYLE §7: a test fails on an unexpected console error. A test that forces a failed request (a
@@ -15,5 +16,100 @@ export function watchConsole(page: Page) {
     expectNone: () => expect(errors).toEqual([]),
     expectOnlyFailedRequests: (...statuses: number[]) =>
       expect(errors.filter((e) => !statuses.some((s) => e.includes(`the server responded with a status of ${s}`)))).toEqual([]),
+    /** Errors the test caused on purpose, each matching one of the patterns (a failure the app logs, SPEC §8). */
+    expectOnly: (...patterns: RegExp[]) => expect(errors.filter((e) => !patterns.some((p) => p.test(e)))).toEqual([]),
+    /** A failure the app must log (SPEC §8: failures are logged to the console). */
+    expectLogged: (pattern: RegExp) => expect(errors.some((e) => pattern.test(e)), `a console error matching ${pattern}, in ${JSON.stringify(errors)}`).toBe(true),
   };
+}
+
+/**
+ * WCAG 2.2 AA (STYLE): axe's rules for levels A and AA up to 2.2, on the page as it is now. A failure
+ * lists each rule with the elements it found; `label` says which page or state in the message.
+ * `fromTop` scrolls to the top first: target-size counts a field under the sticky header as obscured.
+ */
+export async function expectNoAxeViolations(page: Page, { label, fromTop = false }: { label?: string; fromTop?: boolean } = {}) {
+  if (fromTop) await page.evaluate(() => window.scrollTo(0, 0));
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  expect(
+    violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary}`) })),
+    label,
+  ).toEqual([]);
+}
+
+/** test-results/screens/<name>-<project>.png; SCREENS_DIR lets a run keep its screenshots apart from runs that clear test-results/. */
+export const screenPath = (info: TestInfo, name: string) => `${process.env.SCREENS_DIR ?? 'test-results/screens'}/${name}-${info.project.name}.png`;
+
+export interface ScreenshotOptions {
+  /** The whole page (the default), or what the viewport shows (a fixed dialog over a long page). */
+  fullPage?: boolean;
+  /** Scroll to the top first, so the sticky header sits where it belongs. */
+  fromTop?: boolean;
+  /** Take the focus away first: no focus ring left over from the test. */
+  blur?: boolean;
+  /** Move the pointer away first: no hover left over from the test. */
+  unhover?: boolean;
+}
+
+/** A screenshot to look at (preamble: test as a person would), at screenPath(info, name). */
+export async function screenshot(page: Page, info: TestInfo, name: string, { fullPage = true, fromTop = false, blur = false, unhover = false }: ScreenshotOptions = {}) {
+  if (blur || fromTop) {
+    await page.evaluate(
+      ({ blur, fromTop }) => {
+        if (blur) (document.activeElement as HTMLElement | null)?.blur();
+        if (fromTop) window.scrollTo(0, 0);
+      },
+      { blur, fromTop },
+    );
+  }
+  if (unhover) await page.mouse.move(0, 0);
+  await page.screenshot({ path: screenPath(info, name), fullPage });
+}
+
+/**
+ * An open dialog (it is fixed, and scrolls itself): what the viewport shows from its top, then from its
+ * end as `<name>-end` (the footer's buttons, below the fold on a phone); left scrolled to the top.
+ */
+export async function screenshotDialog(dialog: Locator, info: TestInfo, name: string, { unhover = false }: Pick<ScreenshotOptions, 'unhover'> = {}) {
+  const page = dialog.page();
+  await dialog.evaluate((el) => el.scrollTo(0, 0));
+  await screenshot(page, info, name, { fullPage: false, unhover });
+  await dialog.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+  await screenshot(page, info, `${name}-end`, { fullPage: false, unhover });
+  await dialog.evaluate((el) => el.scrollTo(0, 0));
+}
+
+/**
+ * The toasts shown (src/components/ui/Toaster.tsx). includeHidden: while a modal dialog is open, Radix
+ * marks the rest of the page (the toast viewport too) aria-hidden; the toast is still announced
+ * through Radix Toast's own live region.
+ */
+export const toasts = (page: Page) => page.getByRole('region', { name: /Notifications/, includeHidden: true }).getByRole('listitem', { includeHidden: true });
+
+/** Toasts close by themselves after 5 s (SPEC §9); until then Escape dismisses the newest toast first. */
+export const expectToastsGone = (page: Page) => expect(toasts(page)).toHaveCount(0, { timeout: 10_000 });
+
+/**
+ * SPEC §8 toast: checks title and description, then closes it so the next one cannot be confused with
+ * it. Over an open dialog it is closed with Escape (the newest layer closes first; a click outside the
+ * dialog would close the dialog).
+ */
+export async function expectToast(page: Page, title: string, description: string, { overDialog = false } = {}) {
+  const item = toasts(page);
+  await expect(item).toContainText(description);
+  await expect(item.getByText(title, { exact: true })).toBeVisible();
+  if (overDialog) await page.keyboard.press('Escape');
+  else await item.getByRole('button', { name: 'Close notification', includeHidden: true }).click();
+  await expect(item).toHaveCount(0);
+}
+
+/**
+ * A name no other test, project or run uses (both projects share one server database):
+ * '<label> <project> <milliseconds>'; with '-' as the separator it also makes an e-mail's local part.
+ */
+export const unique = (info: TestInfo, label: string, separator = ' ') => [label, info.project.name, Date.now()].join(separator);
+
+/** Usable at phone width: nothing wider than the screen (lists stack, long text wraps). */
+export async function expectNoSideways(page: Page) {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
 }

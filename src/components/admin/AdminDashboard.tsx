@@ -1,21 +1,72 @@
 /**
- * /admin (SPEC §2): for now the greeting with the username and the Sign Out button. The stat cards,
- * Quick Actions, Navigation and recent lists come with the admin dashboard issue.
+ * /admin (SPEC §2 dashboard): the greeting with the username and Sign Out; the four stat cards; Quick
+ * Actions and the Navigation list; the 5 most recent contact submissions and the 3 most recent blog
+ * posts. Counts come from the admin lists (SPEC §7), so they are the same rows the screens show, and
+ * a link only points at a screen that exists (admin-screens.ts).
  */
+import type { UseQueryResult } from '@tanstack/react-query';
 import { useAdminSession } from './AdminGuard.tsx';
 import SignOutButton from './SignOutButton.tsx';
+import { adminKeys, useAdminList } from './admin-api.ts';
+import { adminScreens } from './admin-screens.ts';
+import type { BlogPost } from './blog-posts/blog-post-form.ts';
+import { NavigationList, QuickActions } from './dashboard/DashboardLinks.tsx';
+import { RecentPosts, RecentSubmissions } from './dashboard/RecentLists.tsx';
+import StatCards from './dashboard/StatCards.tsx';
+import {
+  latestPublishedPost,
+  navigationLinks,
+  postCounts,
+  quickActions,
+  submissionCounts,
+  testimonialCounts,
+  type ContactSubmissionSummary,
+} from './dashboard/dashboard-data.ts';
+import type { Testimonial } from './testimonials/testimonial-form.ts';
+
+function count<T, R>(query: UseQueryResult<T[]>, of: (rows: T[]) => R) {
+  if (query.isPending) return { status: 'loading' } as const;
+  if (query.isError) return { status: 'error' } as const;
+  return { status: 'ready', value: of(query.data) } as const;
+}
+
+const screenHref = (path: string) => (path in adminScreens ? path : undefined);
 
 export default function AdminDashboard() {
   const { username } = useAdminSession();
+  const submissions = useAdminList<ContactSubmissionSummary>(adminKeys.contactSubmissions);
+  const posts = useAdminList<BlogPost>(adminKeys.blogPosts);
+  const testimonials = useAdminList<Testimonial>(adminKeys.testimonials);
+  const latestPost = latestPublishedPost(posts.data ?? []);
+
   return (
-    <div className="flex flex-wrap items-center justify-between gap-4 border-b border-border pb-6">
-      <div>
-        <h1 className="text-2xl font-bold sm:text-3xl">Admin Dashboard</h1>
-        <p className="mt-1 text-muted-foreground">
-          Welcome back, <span className="font-semibold text-foreground">{username}</span>
-        </p>
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-center justify-between gap-4 border-b border-border pb-6">
+        <div>
+          <h1 className="text-2xl font-bold sm:text-3xl">Admin Dashboard</h1>
+          <p className="mt-1 text-muted-foreground">
+            Welcome back, <span className="font-semibold text-foreground">{username}</span>
+          </p>
+        </div>
+        <SignOutButton />
       </div>
-      <SignOutButton />
+
+      <StatCards
+        submissions={count(submissions, submissionCounts)}
+        posts={count(posts, postCounts)}
+        testimonials={count(testimonials, testimonialCounts)}
+        hrefs={{ submissions: screenHref('/admin/contact-submissions'), posts: screenHref('/admin/blog-posts'), testimonials: screenHref('/admin/testimonials') }}
+      />
+
+      <div className="grid gap-6 lg:grid-cols-2">
+        <QuickActions actions={quickActions(adminScreens)} />
+        <NavigationList links={navigationLinks(adminScreens, latestPost)} />
+      </div>
+
+      <div className="grid gap-6 lg:grid-cols-2">
+        <RecentSubmissions query={submissions} href={screenHref('/admin/contact-submissions')} />
+        <RecentPosts query={posts} href={screenHref('/admin/blog-posts')} />
+      </div>
     </div>
   );
 }

@@ -44,8 +44,8 @@ export interface AdminMutationOptions<TVars, TResult> {
   invalidates: readonly QueryKey[];
   /** SPEC §8 success toast: a description ('Testimonial created successfully'), titled Success unless a title is given. */
   success?: string | { title: string; description?: string } | ((result: TResult, vars: TVars) => string | { title: string; description?: string });
-  /** SPEC §8 failure toast description ('Failed to create testimonial'), titled Error, destructive. */
-  failure: string;
+  /** SPEC §8 failure toast description ('Failed to create testimonial'), titled Error, destructive; a function picks it from the error. */
+  failure: string | ((error: Error) => string);
   onSuccess?: (result: TResult, vars: TVars) => void;
 }
 
@@ -60,8 +60,9 @@ export function useAdminMutation<TVars = void, TResult = unknown>({ mutationFn, 
       onSuccess?.(result, vars);
     },
     onError: (error) => {
-      console.error(failure, error);
-      toast({ title: 'Error', description: failure, variant: 'destructive' });
+      const description = typeof failure === 'function' ? failure(error) : failure;
+      console.error(description, error);
+      toast({ title: 'Error', description, variant: 'destructive' });
     },
   });
 }

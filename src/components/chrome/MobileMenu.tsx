@@ -5,6 +5,7 @@
  */
 import * as Dialog from '@radix-ui/react-dialog';
 import { CalendarDays, Menu, Phone, X } from 'lucide-react';
+import { useState } from 'react';
 import { mainNav, navCurrent } from './nav.ts';
 
 interface Props {
@@ -15,8 +16,9 @@ interface Props {
 }
 
 export default function MobileMenu({ pathname, firmName, phone, phoneHref }: Props) {
+  const [open, setOpen] = useState(false);
   return (
-    <Dialog.Root>
+    <Dialog.Root open={open} onOpenChange={setOpen}>
       <Dialog.Trigger className="inline-flex size-10 items-center justify-center rounded-md border border-border bg-background text-foreground hover:bg-accent hover:text-accent-foreground">
         <Menu aria-hidden="true" className="size-5" />
         <span className="sr-only">Open menu</span>
@@ -59,6 +61,8 @@ export default function MobileMenu({ pathname, firmName, phone, phoneHref }: Pro
               href="/contact"
               data-booking-trigger=""
               data-component="consultation_booking"
+              // The menu closes as the booking modal opens (src/components/booking/booking-loader.ts).
+              onClick={() => setOpen(false)}
               className="inline-flex items-center justify-center gap-2 rounded-md bg-primary px-4 py-2.5 font-semibold text-primary-foreground hover:opacity-90"
             >
               <CalendarDays aria-hidden="true" className="size-4" />

@@ -5,10 +5,11 @@
  * static, so the island reads it in the browser.
  */
 import { CircleAlert, LoaderCircle, Send } from 'lucide-react';
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useForm, type Resolver, type UseFormRegisterReturn } from 'react-hook-form';
 import { ApiError, apiRequest } from '../../lib/api-client.ts';
 import { toast } from '../../lib/toast.ts';
+import { FieldError, FormField, RequiredFieldsNote, RequiredMark } from '../ui/FormField.tsx';
 import type { ContactFormOutput } from './contact-form.schema.ts';
 import { emptyContactForm, fieldErrorsFrom, practiceAreaOptions, serviceFromQuery, toContactPayload, type ContactFormValues } from './contact-form.ts';
 
@@ -87,27 +88,24 @@ export default function ContactForm() {
         aria-labelledby={`${id}-title`}
         className="mt-6 space-y-4"
       >
-        <p className="text-sm text-muted-foreground">
-          Fields marked <span aria-hidden="true">*</span>
-          <span className="sr-only">with an asterisk</span> are required.
-        </p>
+        <RequiredFieldsNote />
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="First Name" required error={errors.firstName?.message}>
+          <FormField label="First Name" required error={errors.firstName?.message}>
             {(props) => <input type="text" autoComplete="given-name" {...props} {...field.firstName} />}
-          </Field>
-          <Field label="Last Name" required error={errors.lastName?.message}>
+          </FormField>
+          <FormField label="Last Name" required error={errors.lastName?.message}>
             {(props) => <input type="text" autoComplete="family-name" {...props} {...field.lastName} />}
-          </Field>
+          </FormField>
         </div>
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="Email" required error={errors.email?.message}>
+          <FormField label="Email" required error={errors.email?.message}>
             {(props) => <input type="email" autoComplete="email" spellCheck={false} {...props} {...field.email} />}
-          </Field>
-          <Field label="Phone" hint="Optional" error={errors.phone?.message}>
+          </FormField>
+          <FormField label="Phone" hint="Optional" error={errors.phone?.message}>
             {(props) => <input type="tel" autoComplete="tel" {...props} {...field.phone} />}
-          </Field>
+          </FormField>
         </div>
-        <Field label="Practice Area" required error={errors.practiceArea?.message}>
+        <FormField label="Practice Area" required error={errors.practiceArea?.message}>
           {(props) => (
             <select {...props} {...field.practiceArea}>
               <option value="" disabled>
@@ -120,10 +118,10 @@ export default function ContactForm() {
               ))}
             </select>
           )}
-        </Field>
-        <Field label="Message" required error={errors.message?.message}>
+        </FormField>
+        <FormField label="Message" required error={errors.message?.message}>
           {(props) => <textarea rows={5} {...props} className={`${props.className} h-auto py-2`} {...field.message} />}
-        </Field>
+        </FormField>
 
         <Consent registration={field.consent} error={errors.consent?.message} />
 
@@ -152,46 +150,6 @@ export default function ContactForm() {
   );
 }
 
-interface ControlProps {
-  id: string;
-  'aria-required'?: true;
-  'aria-invalid'?: true;
-  'aria-describedby'?: string;
-  className: string;
-}
-
-/** Label with the required mark, hint and message tied to the control (aria-describedby). */
-function Field({ label, required = false, hint, error, children }: { label: string; required?: boolean; hint?: string; error?: string; children: (props: ControlProps) => ReactNode }) {
-  const controlId = useId();
-  const hintId = hint ? `${controlId}-hint` : undefined;
-  const errorId = error ? `${controlId}-error` : undefined;
-  return (
-    <div className="space-y-1.5">
-      <label htmlFor={controlId} className="block text-sm font-medium">
-        {label}
-        {required && (
-          <span aria-hidden="true" className="ml-0.5 text-destructive">
-            *
-          </span>
-        )}
-        {hint && (
-          <span id={hintId} className="ml-1.5 font-normal text-muted-foreground">
-            ({hint})
-          </span>
-        )}
-      </label>
-      {children({
-        id: controlId,
-        'aria-required': required || undefined,
-        'aria-invalid': error ? true : undefined,
-        'aria-describedby': errorId,
-        className: `block h-11 w-full rounded-md border bg-background px-3 text-base sm:text-sm ${error ? 'border-2 border-destructive' : 'border-input'}`,
-      })}
-      <FieldError id={errorId} message={error} />
-    </div>
-  );
-}
-
 function Consent({ registration, error }: { registration: UseFormRegisterReturn; error?: string }) {
   const controlId = useId();
   const errorId = error ? `${controlId}-error` : undefined;
@@ -209,22 +167,10 @@ function Consent({ registration, error }: { registration: UseFormRegisterReturn;
         />
         <label htmlFor={controlId} className="text-sm">
           I agree to the privacy policy and to being contacted about my inquiry.
-          <span aria-hidden="true" className="ml-0.5 text-destructive">
-            *
-          </span>
+          <RequiredMark />
         </label>
       </div>
       <FieldError id={errorId} message={error} />
     </div>
-  );
-}
-
-function FieldError({ id, message }: { id?: string; message?: string }) {
-  if (!message) return null;
-  return (
-    <p id={id} className="flex items-center gap-1 text-sm font-medium text-destructive">
-      <CircleAlert aria-hidden="true" className="size-4 shrink-0" />
-      {message}
-    </p>
   );
 }

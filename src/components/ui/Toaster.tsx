@@ -3,11 +3,16 @@
  * own island on Astro pages (`<Toaster client:load />`), or inside the admin SPA. Radix gives the
  * live-region announcements, the F8 hotkey to reach the viewport, swipe to dismiss and pause on
  * hover/focus. A destructive toast is announced assertively (type "foreground").
+ *
+ * The booking modal, loaded on demand on any page, mounts one too, for pages without one. So that a
+ * page never shows a toast twice, only the first Toaster mounted on the page renders; the others
+ * render nothing (and take over if it goes).
  */
 import * as ToastPrimitive from '@radix-ui/react-toast';
 import { useStore } from '@nanostores/react';
 import { CircleAlert, X } from 'lucide-react';
-import { useEffect } from 'react';
+import { atom } from 'nanostores';
+import { useEffect, useState } from 'react';
 import { $toasts, dismiss, showPendingToast, TOAST_DURATION, TOAST_HOTKEY, TOAST_SWIPE_THRESHOLD } from '../../lib/toast.ts';
 
 const base =
@@ -23,9 +28,20 @@ const variants = {
   destructive: 'border-transparent bg-[hsl(var(--destructive,0_72%_42%))] text-[hsl(var(--destructive-foreground,0_0%_100%))]',
 } as const;
 
+/** The mounted Toasters, oldest first: the first one renders. */
+const $mounted = atom<number[]>([]);
+let counter = 0;
+
 export default function Toaster() {
+  const [id] = useState(() => ++counter);
   const toasts = useStore($toasts);
+  const mounted = useStore($mounted);
+  useEffect(() => {
+    $mounted.set([...$mounted.get(), id]);
+    return () => $mounted.set($mounted.get().filter((m) => m !== id));
+  }, [id]);
   useEffect(() => showPendingToast(), []);
+  if (mounted[0] !== id) return null;
 
   return (
     <ToastPrimitive.Provider duration={TOAST_DURATION} swipeThreshold={TOAST_SWIPE_THRESHOLD} swipeDirection="right">

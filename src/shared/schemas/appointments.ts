@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isFirmDate } from '../booking/firm-time.ts';
 import { appointmentStatuses, bookingPracticeAreas, consultationTypeValues } from '../constants.ts';
 import { email, optionalText, phone, requiredText } from './fields.ts';
 
@@ -52,3 +53,17 @@ export type AppointmentInput = z.input<typeof appointmentInput>;
 export const appointmentStatusUpdate = z.object({
   status: z.enum(appointmentStatuses, { error: 'Status must be scheduled, confirmed, cancelled or completed' }),
 });
+
+/**
+ * GET /api/appointments/availability?date=YYYY-MM-DD&consultationType=… (issue 5). The date is a day
+ * in the firm's zone and must exist ('2030-02-30' does not); the type decides how long a free stretch
+ * must be, and defaults to the initial consultation.
+ */
+export const availabilityQuery = z.object({
+  date: z
+    .string({ error: 'Please choose a date' })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'Date must be written YYYY-MM-DD')
+    .refine(isFirmDate, 'Date must be a real calendar date'),
+  consultationType: z.enum(consultationTypeValues, { error: 'Please choose a consultation type' }).default('initial'),
+});
+export type AvailabilityQuery = z.input<typeof availabilityQuery>;

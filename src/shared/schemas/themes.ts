@@ -65,9 +65,15 @@ export const themeInput = z.object({
 });
 export type ThemeInput = z.input<typeof themeInput>;
 
-/** SPEC §4 Theme import / §9 export: the file holds displayName, description and cssVariables. */
+/**
+ * SPEC §4 Theme import / §9 export: the file holds displayName, description and cssVariables (an
+ * object of variables, or that object as JSON text). Only the file's shape is checked here; the
+ * variables themselves are checked by themeInput in the dialog the admin reviews before saving, where
+ * each problem can be shown and fixed instead of refusing the whole file.
+ */
 export const themeFile = z.object({
   displayName: requiredText('Display name', 80),
   description: z.string().max(500).default(''),
-  cssVariables: z.union([themeVariables, z.string()]),
+  cssVariables: z.union([z.record(z.string(), z.string()), z.string().max(10_000)]),
 });
+export type ThemeFile = z.output<typeof themeFile>;

@@ -17,6 +17,7 @@ export function DialogContent({
   children,
   wide = false,
   role,
+  onCloseAutoFocus,
 }: {
   title: ReactNode;
   description?: ReactNode;
@@ -24,12 +25,15 @@ export function DialogContent({
   wide?: boolean;
   /** 'alertdialog' for confirmations. */
   role?: 'dialog' | 'alertdialog';
+  /** Where focus goes on close when the opener is gone (a deleted row's button): preventDefault, then focus. */
+  onCloseAutoFocus?: (event: Event) => void;
 }) {
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black/60 motion-safe:starting:opacity-0 motion-safe:transition-opacity" />
       <DialogPrimitive.Content
-        role={role}
+        role={role ?? 'dialog'}
+        onCloseAutoFocus={onCloseAutoFocus}
         {...(description ? {} : { 'aria-describedby': undefined })}
         className={`fixed left-1/2 top-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-[calc(100vw-1.5rem)] -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-lg border border-border bg-background p-4 text-foreground shadow-lg sm:p-6 ${wide ? 'max-w-3xl' : 'max-w-lg'}`}
       >
@@ -64,6 +68,7 @@ export function ConfirmDialog({
   confirmLabel = 'Delete',
   pending = false,
   onConfirm,
+  onCloseAutoFocus,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -72,10 +77,11 @@ export function ConfirmDialog({
   confirmLabel?: string;
   pending?: boolean;
   onConfirm: () => void;
+  onCloseAutoFocus?: (event: Event) => void;
 }) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent role="alertdialog" title={title} description={description}>
+      <DialogContent role="alertdialog" title={title} description={description} onCloseAutoFocus={onCloseAutoFocus}>
         <DialogFooter>
           <DialogClose asChild>
             <Button variant="outline">Cancel</Button>

@@ -1,0 +1,257 @@
+/**
+ * Booking under load (issue 5): POST /api/appointments from 50 concurrent clients, against an API-only
+ * server on a fresh database (so earlier bookings never get in the way).
+ *   A. distinct free slots: every request a different weekday slot in the window, all should be 201s:
+ *      throughput (req/s over the whole run) and latency (autocannon, like load.ts).
+ *   B. the race: 50 clients send the same slot at the same moment, round after round; each round must
+ *      give one 201 and 49 409s (the database's slot claims decide, docs/decisions/008).
+ * Part of `npm run bench`; alone: `node bench/booking.ts` (SQLite; with BENCH_DATABASE_URL=postgres://…
+ * also PostgreSQL, in a database created for the run and dropped after).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { addDays, firmInstant, firmToday, isWeekend } from '../src/shared/booking/firm-time.ts';
+import { timeSlots } from '../src/shared/constants.ts';
+
+const root = new URL('..', import.meta.url).pathname;
+
+export const BOOKING_CLIENTS = 50;
+
+export interface BookingScenario {
+  name: string;
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  /** HTTP status -> count. */
+  statuses: Record<string, number>;
+  errors: number;
+}
+
+export interface BookingBenchResult {
+  database: 'sqlite' | 'postgres';
+  clients: number;
+  distinct: BookingScenario;
+  race: BookingScenario & { rounds: number; roundsWithOneWinner: number };
+}
+
+/** Every bookable slot from firm tomorrow on, weekdays only, in order: as many as `count`. */
+export function futureSlots(count: number, now = new Date()): string[] {
+  const slots: string[] = [];
+  for (let date = addDays(firmToday(now), 1); slots.length < count; date = addDays(date, 1)) {
+    if (isWeekend(date)) continue;
+    for (const time of timeSlots) if (slots.length < count) slots.push(firmInstant(date, time).toISOString());
+  }
+  return slots;
+}
+
+const booking = (n: number, scheduledDate: string) =>
+  JSON.stringify({
+    firstName: 'Bench',
+    lastName: `Visitor ${n}`,
+    email: `bench-${n}@example.com`,
+    phone: '(619) 555-0100',
+    consultationType: 'initial',
+    practiceArea: 'estate-planning',
+    notes: null,
+    scheduledDate,
+  });
+
+const headers = { 'content-type': 'application/json' };
+
+/** A: `slots.length` bookings, each its own slot, `clients` at a time. */
+async function distinctSlots(origin: string, slots: string[], clients: number): Promise<BookingScenario> {
+  let next = 0;
+  const result = await autocannon({
+    url: origin,
+    connections: clients,
+    amount: slots.length,
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/appointments',
+        headers,
+        setupRequest: (req) => {
+          const n = next++;
+          return { ...req, body: booking(n, slots[n % slots.length]!) };
+        },
+      },
+    ],
+  });
+  const seconds = (result.finish.getTime() - result.start.getTime()) / 1000;
+  const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, (s as { count: number }).count]));
+  return {
+    name: `${slots.length} bookings of distinct free slots`,
+    requests: result.requests.total,
+    rps: Math.round(result.requests.total / seconds),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    statuses,
+    errors: result.errors,
+  };
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+/** B: `rounds` rounds of `clients` simultaneous bookings of one slot each. */
+async function race(origin: string, slots: string[], clients: number): Promise<BookingBenchResult['race']> {
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
+  let errors = 0;
+  let roundsWithOneWinner = 0;
+  const started = performance.now();
+  for (const [round, slot] of slots.entries()) {
+    const answers = await Promise.all(
+      Array.from({ length: clients }, async (_, n) => {
+        const sent = performance.now();
+        try {
+          const res = await fetch(`${origin}/api/appointments`, { method: 'POST', headers, body: booking(round * clients + n, slot) });
+          await res.arrayBuffer();
+          latencies.push(performance.now() - sent);
+          return res.status;
+        } catch {
+          errors++;
+          return 0;
+        }
+      }),
+    );
+    const wins = answers.filter((s) => s === 201).length;
+    const lost = answers.filter((s) => s === 409).length;
+    if (wins === 1 && lost === clients - 1) roundsWithOneWinner++;
+    for (const s of answers) statuses[s] = (statuses[s] ?? 0) + 1;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    name: `${slots.length} rounds of ${clients} clients racing for one slot`,
+    requests: latencies.length,
+    rps: Math.round(latencies.length / seconds),
+    p50: Math.round(percentile(latencies, 50)),
+    p99: Math.round(percentile(latencies, 99)),
+    statuses,
+    errors,
+    rounds: slots.length,
+    roundsWithOneWinner,
+  };
+}
+
+async function startApi(dir: string, databaseUrl: string | undefined): Promise<{ child: ChildProcess; origin: string }> {
+  const port = 4900 + Math.floor(Math.random() * 90);
+  const child = spawn(process.execPath, ['api/server.ts', '--api-only'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: databaseUrl ?? '',
+      SQLITE_PATH: join(dir, 'site.db'),
+      SEED_SAMPLE_CONTENT: 'false',
+      IDENTITY_DATA_DIR: join(dir, 'identity'),
+      OUTBOX_DIR: join(dir, 'outbox'),
+      LOG_QUIET: 'true',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error('the API server exited during start');
+    if (await fetch(`${origin}/api/health`).then((r) => r.ok, () => false)) break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return { child, origin };
+}
+
+/** A database of its own on the PostgreSQL server `url` names; dropped by the returned function. */
+async function scratchPostgres(url: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `firm_bench_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const scoped = new URL(url);
+  scoped.pathname = `/${name}`;
+  return {
+    url: scoped.toString(),
+    async drop() {
+      const cleanup = new pg.Client({ connectionString: url });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}
+
+/** Both scenarios against a fresh API-only server on SQLite, or on PostgreSQL when a server URL is given. */
+export async function bookingBench(options: { postgresUrl?: string; distinct?: number; rounds?: number; clients?: number } = {}): Promise<BookingBenchResult> {
+  const clients = options.clients ?? BOOKING_CLIENTS;
+  const distinct = options.distinct ?? 2000;
+  const rounds = options.rounds ?? 20;
+  const dir = mkdtempSync(join(tmpdir(), 'firm-bench-booking-'));
+  const scratch = options.postgresUrl ? await scratchPostgres(options.postgresUrl) : null;
+  const { child, origin } = await startApi(dir, scratch?.url);
+  try {
+    const slots = futureSlots(distinct + rounds);
+    // Warm up the route (first-request compilation) on a slot neither scenario uses.
+    await fetch(`${origin}/api/appointments/availability?date=${slots[0]!.slice(0, 10)}`);
+    return {
+      database: scratch ? 'postgres' : 'sqlite',
+      clients,
+      distinct: await distinctSlots(origin, slots.slice(0, distinct), clients),
+      race: await race(origin, slots.slice(distinct), clients),
+    };
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    await scratch?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The report's section (bench/report.md). */
+export function bookingMarkdown(results: BookingBenchResult[]): string[] {
+  const lines = [
+    '## Booking',
+    '',
+    `POST /api/appointments from ${results[0]?.clients ?? BOOKING_CLIENTS} concurrent clients, against an API-only server on a fresh database (\`bench/booking.ts\`). Distinct slots: every request a different free weekday slot (all should be 201). Race: all clients send the same slot at once, round after round (each round should be one 201 and the rest 409).`,
+    '',
+    '| database | scenario | requests | req/s | p50 ms | p99 ms | statuses | errors |',
+    '|---|---|---:|---:|---:|---:|---|---:|',
+  ];
+  const statusText = (s: Record<string, number>) =>
+    Object.entries(s)
+      .map(([code, n]) => `${n} × ${code}`)
+      .join(', ');
+  for (const r of results) {
+    for (const s of [r.distinct, r.race]) lines.push(`| ${r.database} | ${s.name} | ${s.requests} | ${s.rps} | ${s.p50} | ${s.p99} | ${statusText(s.statuses)} | ${s.errors} |`);
+  }
+  for (const r of results) lines.push('', `${r.database}: ${r.race.roundsWithOneWinner} of ${r.race.rounds} race rounds had exactly one winner.`);
+  return lines;
+}
+
+function printResult(r: BookingBenchResult) {
+  console.log(
+    `booking [${r.database}] distinct slots: ${r.distinct.rps} req/s, p50 ${r.distinct.p50} ms, p99 ${r.distinct.p99} ms, ${JSON.stringify(r.distinct.statuses)}; ` +
+      `race: ${r.race.rps} req/s, p50 ${r.race.p50} ms, p99 ${r.race.p99} ms, ${JSON.stringify(r.race.statuses)}, ${r.race.roundsWithOneWinner}/${r.race.rounds} rounds with one winner`,
+  );
+}
+
+/** SQLite always; PostgreSQL too when BENCH_DATABASE_URL names a server. */
+export async function runBookingBenches(): Promise<BookingBenchResult[]> {
+  const results = [await bookingBench()];
+  printResult(results[0]!);
+  if (process.env.BENCH_DATABASE_URL) {
+    results.push(await bookingBench({ postgresUrl: process.env.BENCH_DATABASE_URL }));
+    printResult(results[1]!);
+  }
+  return results;
+}
+
+if (import.meta.main) {
+  const results = await runBookingBenches();
+  console.log(`\n${bookingMarkdown(results).join('\n')}`);
+}

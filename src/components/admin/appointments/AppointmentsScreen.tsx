@@ -1,0 +1,370 @@
+/**
+ * /admin/appointments (SPEC §2): consultations booked through the website. Four count cards (one per
+ * status: what waits for the firm to confirm, what is on the calendar, what was held, what was called
+ * off; the total is their sum and heads the list), a status filter, the list with upcoming
+ * appointments first, and a details dialog. SPEC §4 Appointment status: Confirm only while scheduled,
+ * the status dropdown only while neither completed nor cancelled; delete asks first. Times are the
+ * firm's (America/Los_Angeles) with the zone shown, whatever the zone of the admin's browser.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { CalendarX2, Check, Trash2 } from 'lucide-react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { ApiError } from '../../../lib/api-client.ts';
+import { FIRM_TIME_ZONE_LABEL } from '../../../shared/booking/firm-time.ts';
+import type { AppointmentStatus } from '../../../shared/constants.ts';
+import AdminPage from '../AdminPage.tsx';
+import { adminKeys, sendJson, useAdminList, useAdminMutation } from '../admin-api.ts';
+import { Button } from '../ui/button.tsx';
+import { Card } from '../ui/card.tsx';
+import { ConfirmDialog } from '../ui/dialog.tsx';
+import { formatFirmDate, formatFirmDateTime, formatFirmTimeRange } from '../ui/firm-datetime.ts';
+import { Field, Select } from '../ui/form.tsx';
+import { useReturnFocus } from '../ui/return-focus.ts';
+import { EmptyState, ErrorState, LoadingState } from '../ui/states.tsx';
+import AppointmentDetailsDialog from './AppointmentDetailsDialog.tsx';
+import AppointmentStatusBadge from './AppointmentStatusBadge.tsx';
+import {
+  canChangeStatus,
+  canConfirm,
+  consultationTypeLabel,
+  countByStatus,
+  filterByStatus,
+  fullName,
+  isAppointmentStatus,
+  isTerminal,
+  practiceAreaLabel,
+  splitUpcoming,
+  statusLabels,
+  statusMeaning,
+  statusOrder,
+  type Appointment,
+  type StatusFilter,
+} from './appointments.ts';
+import FinalStatusDialog, { type FinalStatusTarget } from './FinalStatusDialog.tsx';
+import StatusMenu from './StatusMenu.tsx';
+
+const appointmentPath = (id: string) => `/api/admin/appointments/${encodeURIComponent(id)}`;
+
+/** The server's reason when it refuses a change (409: already final, or changed at the same moment). */
+function refusal(error: Error): string | null {
+  return error instanceof ApiError && error.status === 409 ? (error.details.error ?? null) : null;
+}
+
+/** A 404 or 409 means the list on screen is out of date: someone else changed or deleted the row. */
+const isStale = (error: Error) => error instanceof ApiError && (error.status === 404 || error.status === 409);
+
+function filterFromUrl(): StatusFilter {
+  const status = new URLSearchParams(window.location.search).get('status') ?? '';
+  return isAppointmentStatus(status) ? status : 'all';
+}
+
+export default function AppointmentsScreen() {
+  const list = useAdminList<Appointment>(adminKeys.appointments);
+  const queryClient = useQueryClient();
+  const [filter, setFilter] = useState<StatusFilter>(filterFromUrl);
+  const [openId, setOpenId] = useState<string | null>(null);
+  const [finalTarget, setFinalTarget] = useState<FinalStatusTarget | null>(null);
+  const [deleteTarget, setDeleteTarget] = useState<Appointment | null>(null);
+  const listHeadingRef = useRef<HTMLHeadingElement>(null);
+  const justDeleted = useRef(false);
+  // Each dialog opens from state, not from a trigger: give the focus back to what opened it.
+  const detailsFocus = useReturnFocus();
+  const finalFocus = useReturnFocus();
+  const deleteFocus = useReturnFocus();
+  const lastOpened = useRef<string | null>(null);
+  const rowButton = (id: string | null) => (id ? document.querySelector<HTMLElement>(`[data-details-for="${CSS.escape(id)}"]`) : null);
+  /** Where the focus goes when a dialog's opener is gone: the open details dialog's Close, else the row's View Details, else the list. */
+  const fallbackFor = (id: string) => document.querySelector<HTMLElement>('[data-details-close]') ?? rowButton(id) ?? listHeadingRef.current;
+  const deleteTargetRef = useRef<string | null>(null);
+  const finalTargetRef = useRef<string | null>(null);
+
+  function openDetails(a: Appointment, opener: HTMLElement) {
+    detailsFocus.remember(opener);
+    lastOpened.current = a.id;
+    setOpenId(a.id);
+  }
+
+  function askDelete(a: Appointment, opener: HTMLElement) {
+    deleteFocus.remember(opener);
+    deleteTargetRef.current = a.id;
+    setDeleteTarget(a);
+  }
+
+  useEffect(() => {
+    const { pathname, hash } = window.location;
+    window.history.replaceState(window.history.state, '', `${pathname}${filter === 'all' ? '' : `?status=${filter}`}${hash}`);
+  }, [filter]);
+
+  // Confirm or the dropdown disappear once the status moved on: keep the keyboard user's place on
+  // the same appointment's View Details.
+  const keepFocusOn = useCallback((id: string) => {
+    requestAnimationFrame(() => {
+      if (document.activeElement && document.activeElement !== document.body) return;
+      document.querySelector<HTMLElement>(`[data-details-for="${CSS.escape(id)}"]`)?.focus();
+    });
+  }, []);
+
+  // The list shows the real state again; a button that no longer applies goes, the focus stays on the row.
+  const refetchIfStale = (error: Error, id: string) => {
+    if (isStale(error)) void queryClient.invalidateQueries({ queryKey: adminKeys.appointments }).then(() => keepFocusOn(id));
+  };
+
+  const updateStatus = useAdminMutation<{ id: string; status: AppointmentStatus }, Appointment>({
+    mutationFn: ({ id, status }) => sendJson('PUT', appointmentPath(id), { status }),
+    invalidates: [adminKeys.appointments],
+    success: 'Appointment status updated successfully',
+    failure: (error) => {
+      const reason = refusal(error);
+      return reason ? `Failed to update appointment. ${reason}` : 'Failed to update appointment';
+    },
+    onSuccess: (_row, { id }) => {
+      setFinalTarget(null);
+      keepFocusOn(id);
+    },
+  });
+
+  const remove = useAdminMutation<string>({
+    mutationFn: async (id) => {
+      await sendJson('DELETE', appointmentPath(id));
+      justDeleted.current = true;
+    },
+    invalidates: [adminKeys.appointments],
+    success: 'Appointment deleted successfully',
+    failure: 'Failed to delete appointment',
+    onSuccess: (_result, id) => {
+      setDeleteTarget(null);
+      setOpenId((current) => (current === id ? null : current));
+    },
+  });
+
+  function changeStatus(a: Appointment, status: AppointmentStatus, opener: HTMLElement | null) {
+    if (isTerminal(status)) {
+      finalFocus.remember(opener);
+      finalTargetRef.current = a.id;
+      setFinalTarget({ appointment: a, status });
+    } else sendStatus(a.id, status);
+  }
+
+  function sendStatus(id: string, status: AppointmentStatus) {
+    updateStatus.mutate(
+      { id, status },
+      {
+        onError: (error) => {
+          setFinalTarget(null);
+          refetchIfStale(error, id);
+        },
+      },
+    );
+  }
+
+  // While a status change runs, that appointment's actions wait. (A delete runs behind its modal
+  // confirmation, so nothing else can be pressed meanwhile; its Delete button stays enabled to take the
+  // focus back if the delete fails.)
+  const busyId = updateStatus.isPending ? updateStatus.variables?.id : undefined;
+  const rows = list.data ?? [];
+  const open = rows.find((a) => a.id === openId) ?? null;
+
+  let body;
+  if (list.isPending) body = <LoadingState />;
+  else if (list.isError) body = <ErrorState message="The appointments could not be loaded." onRetry={() => void list.refetch()} />;
+  else {
+    const counts = countByStatus(rows);
+    const shown = filterByStatus(rows, filter);
+    const { upcoming, past } = splitUpcoming(shown, new Date());
+    const item = (a: Appointment) => (
+      <AppointmentItem
+        key={a.id}
+        appointment={a}
+        busy={busyId === a.id}
+        onOpen={(opener) => openDetails(a, opener)}
+        onStatusChange={(status, opener) => changeStatus(a, status, opener)}
+        onDelete={(opener) => askDelete(a, opener)}
+      />
+    );
+    body = (
+      <>
+        <ul aria-label="Appointments by status" className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+          {statusOrder.map((status) => (
+            <li key={status}>
+              <Card className="h-full p-4" data-testid={`count-${status}`}>
+                <p className="text-sm font-medium text-muted-foreground">{statusLabels[status]}</p>
+                <p className="mt-1 text-3xl font-bold tabular-nums">{counts[status]}</p>
+                <p className="mt-1 text-xs text-muted-foreground">{statusMeaning[status]}</p>
+              </Card>
+            </li>
+          ))}
+        </ul>
+
+        <div className="flex flex-wrap items-end justify-between gap-x-6 gap-y-3">
+          <Field label="Status" className="w-full sm:w-60">
+            <Select value={filter} onChange={(e) => setFilter(e.target.value as StatusFilter)}>
+              <option value="all">All statuses</option>
+              {statusOrder.map((s) => (
+                <option key={s} value={s}>
+                  {statusLabels[s]}
+                </option>
+              ))}
+            </Select>
+          </Field>
+          <p role="status" className="text-sm text-muted-foreground">
+            {filter === 'all' ? `${rows.length} ${rows.length === 1 ? 'appointment' : 'appointments'} in total` : `Showing ${shown.length} of ${rows.length} appointments`}
+          </p>
+        </div>
+
+        <h2 ref={listHeadingRef} tabIndex={-1} className="sr-only">
+          Appointment list
+        </h2>
+        {shown.length === 0 ? (
+          <EmptyState
+            icon={CalendarX2}
+            title="No appointments found"
+            description={
+              rows.length === 0 ? 'Consultations booked through the website will appear here.' : `No appointment is ${statusLabels[filter as AppointmentStatus].toLowerCase()}.`
+            }
+            action={
+              filter !== 'all' && rows.length > 0 ? (
+                <Button variant="outline" onClick={() => setFilter('all')}>
+                  Show All Appointments
+                </Button>
+              ) : undefined
+            }
+          />
+        ) : (
+          <div className="space-y-6">
+            {upcoming.length > 0 && (
+              <section aria-labelledby="upcoming-heading" className="space-y-3">
+                <h3 id="upcoming-heading" className="text-lg font-semibold">
+                  Upcoming <span className="text-muted-foreground">({upcoming.length})</span>
+                </h3>
+                <ul className="space-y-3">{upcoming.map(item)}</ul>
+              </section>
+            )}
+            {past.length > 0 && (
+              <section aria-labelledby="past-heading" className="space-y-3">
+                <h3 id="past-heading" className="text-lg font-semibold">
+                  Past <span className="text-muted-foreground">({past.length})</span>
+                </h3>
+                <ul className="space-y-3">{past.map(item)}</ul>
+              </section>
+            )}
+          </div>
+        )}
+      </>
+    );
+  }
+
+  // After a delete the row (and its buttons) are gone: the focus goes to the list. Otherwise back to
+  // the Delete button that asked.
+  const focusAfterDeleteDialog = (event: Event) => {
+    const target = deleteTargetRef.current;
+    if (!justDeleted.current) return deleteFocus.restore(event, () => (target ? fallbackFor(target) : listHeadingRef.current));
+    event.preventDefault();
+    justDeleted.current = false;
+    listHeadingRef.current?.focus();
+  };
+
+  return (
+    <AdminPage title="Appointments" description={`Consultations booked through the website. Times are ${FIRM_TIME_ZONE_LABEL}.`}>
+      {body}
+      <AppointmentDetailsDialog
+        appointment={open}
+        busy={open !== null && busyId === open.id}
+        onClose={() => setOpenId(null)}
+        onStatusChange={changeStatus}
+        onDelete={askDelete}
+        onCloseAutoFocus={(event) => {
+          // Closed because its appointment was deleted: the delete confirmation places the focus.
+          if (justDeleted.current) event.preventDefault();
+          else detailsFocus.restore(event, () => rowButton(lastOpened.current) ?? listHeadingRef.current);
+        }}
+      />
+      <FinalStatusDialog
+        target={finalTarget}
+        pending={updateStatus.isPending}
+        onCancel={() => setFinalTarget(null)}
+        onConfirm={({ appointment, status }) => sendStatus(appointment.id, status)}
+        // Back to Change Status; once the status is final that button is gone.
+        onCloseAutoFocus={(event) => finalFocus.restore(event, () => (finalTargetRef.current ? fallbackFor(finalTargetRef.current) : null))}
+      />
+      <ConfirmDialog
+        open={deleteTarget !== null}
+        onOpenChange={(isOpen) => !isOpen && setDeleteTarget(null)}
+        title="Delete this appointment?"
+        description={
+          deleteTarget
+            ? `${fullName(deleteTarget)}: ${consultationTypeLabel(deleteTarget.consultationType)} on ${formatFirmDateTime(deleteTarget.scheduledDate)}. The appointment is removed for good; this cannot be undone.`
+            : ''
+        }
+        confirmLabel="Delete Appointment"
+        pending={remove.isPending}
+        onConfirm={() => {
+          if (!deleteTarget) return;
+          const { id } = deleteTarget;
+          remove.mutate(id, {
+            onError: (error) => {
+              setDeleteTarget(null);
+              refetchIfStale(error, id);
+            },
+          });
+        }}
+        onCloseAutoFocus={focusAfterDeleteDialog}
+      />
+    </AdminPage>
+  );
+}
+
+function AppointmentItem({
+  appointment: a,
+  busy,
+  onOpen,
+  onStatusChange,
+  onDelete,
+}: {
+  appointment: Appointment;
+  busy: boolean;
+  onOpen: (opener: HTMLElement) => void;
+  onStatusChange: (status: AppointmentStatus, opener: HTMLElement | null) => void;
+  onDelete: (opener: HTMLElement) => void;
+}) {
+  const name = fullName(a);
+  return (
+    <li>
+      <Card className="p-4 sm:p-5" data-testid="appointment" data-appointment-id={a.id}>
+        <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2">
+          <div className="min-w-0 space-y-1">
+            <div className="flex flex-wrap items-center gap-2">
+              <h4 className="text-base font-semibold">{name}</h4>
+              <AppointmentStatusBadge status={a.status} />
+            </div>
+            <p className="text-sm">
+              {consultationTypeLabel(a.consultationType)} <span className="text-muted-foreground">({a.duration} min)</span>
+            </p>
+            <p className="text-sm text-muted-foreground">Practice area: {practiceAreaLabel(a.practiceArea)}</p>
+          </div>
+          <p className="text-sm sm:text-right">
+            <time dateTime={a.scheduledDate} className="block font-medium">
+              {formatFirmDate(a.scheduledDate)}
+            </time>
+            <span className="block text-muted-foreground">{formatFirmTimeRange(a.scheduledDate, a.duration)}</span>
+          </p>
+        </div>
+        <div className="mt-3 flex flex-wrap gap-2">
+          <Button variant="outline" onClick={(e) => onOpen(e.currentTarget)} data-details-for={a.id}>
+            View Details<span className="sr-only"> for {name}</span>
+          </Button>
+          {canConfirm(a) && (
+            <Button disabled={busy} onClick={(e) => onStatusChange('confirmed', e.currentTarget)}>
+              <Check aria-hidden="true" className="size-4" />
+              Confirm<span className="sr-only"> appointment for {name}</span>
+            </Button>
+          )}
+          {canChangeStatus(a) && <StatusMenu status={a.status} name={name} disabled={busy} onChange={onStatusChange} />}
+          <Button variant="outline" className="text-destructive" disabled={busy} onClick={(e) => onDelete(e.currentTarget)}>
+            <Trash2 aria-hidden="true" className="size-4" />
+            Delete<span className="sr-only"> appointment for {name}</span>
+          </Button>
+        </div>
+      </Card>
+    </li>
+  );
+}

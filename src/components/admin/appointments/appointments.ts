@@ -1,0 +1,97 @@
+/**
+ * The appointments screen's rules, apart from the React code so they are unit tested: the row shape of
+ * GET /api/admin/appointments, SPEC §4 Appointment status (which actions a status allows), the count
+ * cards and the order of the list (upcoming first).
+ */
+import { appointmentStatuses, consultationTypes, practiceAreaLabels, type AppointmentStatus } from '../../../shared/constants.ts';
+
+/** A row of GET /api/admin/appointments (SPEC §3 appointments). Dates are ISO strings. */
+export interface Appointment {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string | null;
+  consultationType: string;
+  scheduledDate: string;
+  duration: number;
+  status: string;
+  notes: string | null;
+  practiceArea: string;
+  reminderSent: boolean;
+  externalEventId?: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Display order: the life of an appointment, then the way it can end early. */
+export const statusOrder: readonly AppointmentStatus[] = ['scheduled', 'confirmed', 'completed', 'cancelled'];
+
+export const statusLabels: Record<AppointmentStatus, string> = {
+  scheduled: 'Scheduled',
+  confirmed: 'Confirmed',
+  completed: 'Completed',
+  cancelled: 'Cancelled',
+};
+
+/** What each count card tells the office (the four statuses; their sum is the list's total). */
+export const statusMeaning: Record<AppointmentStatus, string> = {
+  scheduled: 'Waiting for the firm to confirm',
+  confirmed: 'On the calendar',
+  completed: 'Consultations held',
+  cancelled: 'Called off',
+};
+
+export function statusLabel(status: string): string {
+  return statusLabels[status as AppointmentStatus] ?? status;
+}
+
+export function isAppointmentStatus(value: string): value is AppointmentStatus {
+  return (appointmentStatuses as readonly string[]).includes(value);
+}
+
+/** SPEC §4: a Confirm button only for scheduled appointments. */
+export const canConfirm = (a: Pick<Appointment, 'status'>) => a.status === 'scheduled';
+
+/** SPEC §4: completed and cancelled are terminal in the UI, so the status dropdown is not offered. */
+export const isTerminal = (status: string) => status === 'completed' || status === 'cancelled';
+export const canChangeStatus = (a: Pick<Appointment, 'status'>) => !isTerminal(a.status);
+
+export function consultationTypeLabel(value: string): string {
+  return consultationTypes.find((t) => t.value === value)?.label ?? value;
+}
+
+export function practiceAreaLabel(value: string): string {
+  return practiceAreaLabels[value] ?? value;
+}
+
+export function fullName(a: { firstName: string; lastName: string }): string {
+  return `${a.firstName} ${a.lastName}`;
+}
+
+export function countByStatus(rows: readonly Pick<Appointment, 'status'>[]): Record<AppointmentStatus, number> {
+  const counts: Record<AppointmentStatus, number> = { scheduled: 0, confirmed: 0, completed: 0, cancelled: 0 };
+  for (const row of rows) if (isAppointmentStatus(row.status)) counts[row.status] += 1;
+  return counts;
+}
+
+export type StatusFilter = 'all' | AppointmentStatus;
+
+export function filterByStatus<T extends Pick<Appointment, 'status'>>(rows: readonly T[], filter: StatusFilter): T[] {
+  return filter === 'all' ? [...rows] : rows.filter((r) => r.status === filter);
+}
+
+const startOf = (a: Pick<Appointment, 'scheduledDate'>) => new Date(a.scheduledDate).getTime();
+
+/**
+ * "Upcoming first": appointments not yet over (one in progress still counts, until its end), soonest
+ * first; then past ones, most recent first, since the office looks back at the last few days.
+ */
+export function splitUpcoming<T extends Pick<Appointment, 'scheduledDate' | 'duration'>>(rows: readonly T[], now: Date): { upcoming: T[]; past: T[] } {
+  const upcoming: T[] = [];
+  const past: T[] = [];
+  for (const row of rows) (startOf(row) + row.duration * 60_000 > now.getTime() ? upcoming : past).push(row);
+  upcoming.sort((a, b) => startOf(a) - startOf(b));
+  past.sort((a, b) => startOf(b) - startOf(a));
+  return { upcoming, past };
+}

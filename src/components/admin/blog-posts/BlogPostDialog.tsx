@@ -1,0 +1,187 @@
+/**
+ * Create or edit a blog post (SPEC §2 /admin/blog-posts, §4 Blog post, §5 slug rules and defaults,
+ * §7 POST / PUT /api/admin/blog-posts, §8 toasts). The slug follows the title while it is empty or
+ * still generated; the publish date is the firm's wall-clock time and only applies to a published
+ * post. The server sanitises the HTML and records the old slug when it changes, so old links
+ * redirect. The form lives inside the dialog's content: each opening starts fresh.
+ */
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useRef } from 'react';
+import { Controller, useForm, useWatch, type Resolver } from 'react-hook-form';
+import { FIRM_TIME_ZONE_LABEL } from '../../../shared/booking/firm-time.ts';
+import { adminKeys, publicKeys, sendJson, useAdminMutation } from '../admin-api.ts';
+import { Button } from '../ui/button.tsx';
+import { Dialog, DialogClose, DialogContent, DialogFooter } from '../ui/dialog.tsx';
+import { Field, Input, Select, Switch, Textarea } from '../ui/form.tsx';
+import { SaveFailed, showServerFieldErrors } from '../ui/server-errors.tsx';
+import {
+  blogAuthorOptions,
+  blogCategoryOptions,
+  blogPostFormSchema,
+  blogPostFormValues,
+  blogPostPayload,
+  followTitle,
+  type BlogPost,
+  type BlogPostFormOutput,
+  type BlogPostFormValues,
+} from './blog-post-form.ts';
+
+const resolver = zodResolver(blogPostFormSchema) as unknown as Resolver<BlogPostFormValues, unknown, BlogPostFormOutput>;
+const fieldNames = ['title', 'slug', 'excerpt', 'content', 'category', 'author', 'isPublished', 'publishDate'] as const;
+
+export const blogPostListKeys = [adminKeys.blogPosts, publicKeys.blogPosts] as const;
+
+export default function BlogPostDialog({
+  open,
+  post,
+  onOpenChange,
+  onCloseAutoFocus,
+}: {
+  open: boolean;
+  /** The post being edited, or null to create one. */
+  post: BlogPost | null;
+  onOpenChange: (open: boolean) => void;
+  /** Where the focus goes on close (ui/return-focus.ts): back to the button that opened the dialog. */
+  onCloseAutoFocus: (event: Event) => void;
+}) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent
+        wide
+        onCloseAutoFocus={onCloseAutoFocus}
+        title={post ? 'Edit Blog Post' : 'Create Blog Post'}
+        description={post ? `Changes to a published post show on the site as soon as you save.` : 'A new post is a draft until you switch on Published.'}
+      >
+        <BlogPostForm key={post?.id ?? 'new'} post={post} onSaved={() => onOpenChange(false)} />
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function BlogPostForm({ post, onSaved }: { post: BlogPost | null; onSaved: () => void }) {
+  const defaults = blogPostFormValues(post);
+  const form = useForm<BlogPostFormValues, unknown, BlogPostFormOutput>({ resolver, defaultValues: defaults });
+  const errors = form.formState.errors;
+  const [slug, isPublished] = useWatch({ control: form.control, name: ['slug', 'isPublished'] });
+  const lastTitle = useRef(defaults.title);
+
+  const failure = post ? 'Failed to update blog post' : 'Failed to create blog post';
+  const save = useAdminMutation<BlogPostFormOutput, BlogPost>({
+    mutationFn: (values) => {
+      const payload = blogPostPayload(values, post);
+      return post ? sendJson('PUT', `/api/admin/blog-posts/${post.id}`, payload) : sendJson('POST', '/api/admin/blog-posts', payload);
+    },
+    invalidates: blogPostListKeys,
+    success: post ? 'Blog post updated successfully' : 'Blog post created successfully',
+    failure,
+    onSuccess: onSaved,
+  });
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      await save.mutateAsync(values);
+    } catch (err) {
+      // The failure toast is shown; the server's field messages (a slug in use) go beside the fields.
+      showServerFieldErrors(err, form.setError, fieldNames, { publishedAt: 'publishDate' });
+    }
+  });
+
+  const title = form.register('title', {
+    // SPEC §5: the slug follows the title while it is empty or still the generated one.
+    onChange: (event: { target: { value: string } }) => {
+      const next = event.target.value;
+      const current = form.getValues('slug');
+      const followed = followTitle(current, lastTitle.current, next);
+      if (followed !== current) form.setValue('slug', followed, { shouldValidate: form.formState.isSubmitted });
+      lastTitle.current = next;
+    },
+  });
+  const slugMoved = post?.isPublished && isPublished && slug.trim() !== '' && slug.trim() !== post.slug;
+
+  return (
+    <form noValidate onSubmit={onSubmit} className="grid gap-4">
+      <p className="text-sm text-muted-foreground">
+        Fields marked <span aria-hidden="true">*</span>
+        <span className="sr-only">with an asterisk</span> are required.
+      </p>
+      <Field label="Title" required error={errors.title?.message}>
+        <Input autoComplete="off" {...title} />
+      </Field>
+      <Field
+        label="Slug"
+        error={errors.slug?.message}
+        hint={
+          <>
+            The address: <span className="font-mono">/blog/{slug.trim() || '…'}</span>. Follows the title until you change it; left empty, it is made from the
+            title.{slugMoved && <> The old address /blog/{post.slug} will redirect to the new one.</>}
+          </>
+        }
+      >
+        <Input autoComplete="off" spellCheck={false} className="font-mono" {...form.register('slug')} />
+      </Field>
+      <Field label="Excerpt" required error={errors.excerpt?.message} hint="A sentence or two shown in article lists.">
+        <Textarea rows={2} {...form.register('excerpt')} />
+      </Field>
+      <Field
+        label="Content (HTML)"
+        required
+        error={errors.content?.message}
+        hint="HTML is allowed: headings, paragraphs, lists, links, images and tables. Scripts and other unsupported markup are removed when you save."
+      >
+        <Textarea rows={10} spellCheck={false} className="font-mono" {...form.register('content')} />
+      </Field>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label="Category" required error={errors.category?.message}>
+          <Select {...form.register('category')}>
+            <option value="" disabled>
+              Select a category
+            </option>
+            {blogCategoryOptions.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </Select>
+        </Field>
+        <Field label="Author" required error={errors.author?.message}>
+          <Select {...form.register('author')}>
+            {blogAuthorOptions.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </Select>
+        </Field>
+      </div>
+      <div className="grid items-start gap-4 sm:grid-cols-2">
+        <Controller
+          control={form.control}
+          name="isPublished"
+          render={({ field }) => (
+            <div className="space-y-1 sm:pt-7">
+              <Switch checked={field.value} onCheckedChange={field.onChange} label="Published" />
+              <p className="text-xs text-muted-foreground">{field.value ? 'Shown on the blog once saved.' : 'A draft: not shown on the site, and has no publish date.'}</p>
+            </div>
+          )}
+        />
+        {isPublished && (
+          <Field label="Publish Date" error={errors.publishDate?.message} hint={
+              // The server keeps a published post's first date when none is sent (api/blog-posts service).
+              post?.publishedAt ? `${FIRM_TIME_ZONE_LABEL}. Leave empty to keep the date it was first published.` : `${FIRM_TIME_ZONE_LABEL}. Leave empty to use the moment you save.`
+            }>
+            <Input type="datetime-local" {...form.register('publishDate')} />
+          </Field>
+        )}
+      </div>
+      <SaveFailed error={save.error} message={failure} />
+      <DialogFooter>
+        <DialogClose asChild>
+          <Button variant="outline">Cancel</Button>
+        </DialogClose>
+        <Button type="submit" disabled={save.isPending} aria-busy={save.isPending || undefined}>
+          {save.isPending ? 'Saving...' : post ? 'Save Changes' : 'Create Post'}
+        </Button>
+      </DialogFooter>
+    </form>
+  );
+}

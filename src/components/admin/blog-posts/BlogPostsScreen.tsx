@@ -1,0 +1,142 @@
+/**
+ * /admin/blog-posts (SPEC §2): every post, newest first, with slug, category, author, Draft/Published
+ * badge and date ('Draft' when it has no publishedAt, SPEC §4); create and edit in a dialog; View
+ * Post (a new tab) for published posts; delete after confirmation (SPEC §5). Empty: 'No blog posts
+ * yet' (SPEC §8).
+ */
+import { ExternalLink, FileText, Pencil, Plus, Trash } from 'lucide-react';
+import { categoryLabel, formatDate } from '../../blog/format.ts';
+import AdminPage from '../AdminPage.tsx';
+import { adminKeys, sendJson, useAdminList, useAdminMutation } from '../admin-api.ts';
+import { Button, buttonClass } from '../ui/button.tsx';
+import { Badge, Card } from '../ui/card.tsx';
+import { ConfirmDialog } from '../ui/dialog.tsx';
+import { EmptyState, ErrorState, LoadingState } from '../ui/states.tsx';
+import { useListEditor } from '../ui/use-list-editor.ts';
+import BlogPostDialog, { blogPostListKeys } from './BlogPostDialog.tsx';
+import type { BlogPost } from './blog-post-form.ts';
+
+export default function BlogPostsScreen() {
+  const list = useAdminList<BlogPost>(adminKeys.blogPosts);
+  const { editor, deleting, mainAction, openNew, openEdit, askDelete, setEditorOpen, closeDelete, restoreFocus } = useListEditor<BlogPost>();
+
+  const remove = useAdminMutation<BlogPost>({
+    mutationFn: (p) => sendJson('DELETE', `/api/admin/blog-posts/${p.id}`),
+    invalidates: blogPostListKeys,
+    success: 'Blog post deleted successfully',
+    failure: 'Failed to delete blog post',
+  });
+
+  const rows = list.data ?? [];
+  const published = rows.filter((p) => p.isPublished).length;
+
+  return (
+    <AdminPage
+      title="Blog Posts"
+      description="Articles for the blog. Drafts stay private; published posts appear on the blog and the home page."
+      actions={
+        <Button ref={mainAction} onClick={openNew}>
+          <Plus aria-hidden="true" className="size-4" />
+          New Blog Post
+        </Button>
+      }
+    >
+      {list.isPending ? (
+        <LoadingState />
+      ) : list.isError ? (
+        <ErrorState message="The blog posts could not be loaded." onRetry={() => void list.refetch()} />
+      ) : rows.length === 0 ? (
+        <EmptyState
+          icon={FileText}
+          title="No blog posts yet"
+          description="Write the first article; it stays a draft until you publish it."
+          action={
+            <Button onClick={openNew}>
+              <Plus aria-hidden="true" className="size-4" />
+              Create Your First Post
+            </Button>
+          }
+        />
+      ) : (
+        <section aria-labelledby="blog-post-list-title" className="space-y-3">
+          <h2 id="blog-post-list-title" className="text-sm text-muted-foreground">
+            {rows.length} post{rows.length === 1 ? '' : 's'}: {published} published, {rows.length - published} draft{rows.length - published === 1 ? '' : 's'}
+          </h2>
+          <ul className="grid gap-3">
+            {rows.map((p) => (
+              <li key={p.id}>
+                <Card className="flex flex-col gap-3 p-4 sm:flex-row sm:items-start sm:justify-between sm:p-5">
+                  <div className="min-w-0 space-y-1.5">
+                    <div className="flex flex-wrap items-center gap-2">
+                      <h3 className="min-w-0 break-words text-base font-semibold">
+                        {p.title}
+                      </h3>
+                      <Badge variant={p.isPublished ? 'success' : 'warning'}>{p.isPublished ? 'Published' : 'Draft'}</Badge>
+                    </div>
+                    <p className="break-all font-mono text-sm text-muted-foreground">
+                      <span className="sr-only">Address: </span>/blog/{p.slug}
+                    </p>
+                    <dl className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
+                      <div className="flex gap-1">
+                        <dt className="text-muted-foreground">Category:</dt>
+                        <dd>{categoryLabel(p.category)}</dd>
+                      </div>
+                      <div className="flex gap-1">
+                        <dt className="text-muted-foreground">Author:</dt>
+                        <dd>{p.author}</dd>
+                      </div>
+                      <div className="flex gap-1">
+                        <dt className="text-muted-foreground">Date:</dt>
+                        <dd>{formatDate(p.publishedAt) ?? 'Draft'}</dd>
+                      </div>
+                    </dl>
+                  </div>
+                  <div className="flex shrink-0 flex-wrap gap-2">
+                    {p.isPublished && (
+                      <a href={`/blog/${p.slug}`} target="_blank" rel="noopener" className={buttonClass('outline', 'sm', 'h-10')}>
+                        <ExternalLink aria-hidden="true" className="size-4" />
+                        View Post<span className="sr-only"> {p.title} (opens in a new tab)</span>
+                      </a>
+                    )}
+                    <Button variant="outline" size="sm" className="h-10" onClick={() => openEdit(p)}>
+                      <Pencil aria-hidden="true" className="size-4" />
+                      Edit<span className="sr-only"> {p.title}</span>
+                    </Button>
+                    <Button variant="outline" size="sm" className="h-10 text-destructive" onClick={() => askDelete(p)}>
+                      <Trash aria-hidden="true" className="size-4" />
+                      Delete<span className="sr-only"> {p.title}</span>
+                    </Button>
+                  </div>
+                </Card>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
+      <BlogPostDialog
+        open={editor.open}
+        post={editor.row}
+        onOpenChange={setEditorOpen}
+        onCloseAutoFocus={restoreFocus}
+      />
+
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(open) => !open && closeDelete()}
+        title="Delete this blog post?"
+        description={deleting ? `“${deleting.title}” will be removed, and /blog/${deleting.slug} will show Article Not Found. This cannot be undone.` : ''}
+        pending={remove.isPending}
+        onConfirm={() => {
+          if (!deleting) return;
+          remove.mutate(deleting, {
+            onSettled: closeDelete,
+            // Gone already (deleted elsewhere): show the list as it is now.
+            onError: () => void list.refetch(),
+          });
+        }}
+        onCloseAutoFocus={restoreFocus}
+      />
+    </AdminPage>
+  );
+}

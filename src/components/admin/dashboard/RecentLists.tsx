@@ -1,0 +1,100 @@
+/**
+ * SPEC §2 dashboard: the 5 most recent contact submissions and the 3 most recent blog posts (SPEC §9),
+ * with the empty states of SPEC §8: 'No contact submissions yet', 'No blog posts yet'.
+ */
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { formatDate } from '../../blog/format.ts';
+import type { BlogPost } from '../blog-posts/blog-post-form.ts';
+import { practiceAreaLabel } from '../testimonials/testimonial-form.ts';
+import { Badge, Card, CardContent, CardHeader } from '../ui/card.tsx';
+import { ErrorState, LoadingState } from '../ui/states.tsx';
+import { mostRecent, RECENT_POSTS, RECENT_SUBMISSIONS, type ContactSubmissionSummary } from './dashboard-data.ts';
+
+function ViewAll({ href, label }: { href?: string; label: string }) {
+  if (!href) return null;
+  return (
+    <a href={href} className="inline-flex min-h-10 items-center text-sm font-medium text-primary underline underline-offset-4 hover:no-underline">
+      View all<span className="sr-only"> {label}</span>
+    </a>
+  );
+}
+
+function ListState<T>({ query, what, empty, children }: { query: UseQueryResult<T[]>; what: string; empty: string; children: (rows: T[]) => ReactNode }) {
+  if (query.isPending) return <LoadingState />;
+  if (query.isError) return <ErrorState message={`The ${what} could not be loaded.`} onRetry={() => void query.refetch()} />;
+  if (query.data.length === 0) return <p className="py-8 text-center text-muted-foreground">{empty}</p>;
+  return <>{children(query.data)}</>;
+}
+
+export function RecentSubmissions({ query, href }: { query: UseQueryResult<ContactSubmissionSummary[]>; href?: string }) {
+  return (
+    <section aria-labelledby="recent-submissions" className="min-w-0">
+      <Card>
+        <CardHeader
+          title={<span id="recent-submissions">Recent Contact Submissions</span>}
+          description="The latest messages from the contact form."
+          actions={<ViewAll href={href} label="contact submissions" />}
+        />
+        <CardContent>
+          <ListState query={query} what="contact submissions" empty="No contact submissions yet">
+            {(rows) => (
+              <ul className="divide-y divide-border">
+                {mostRecent(rows, RECENT_SUBMISSIONS).map((s) => (
+                  <li key={s.id} className="flex flex-wrap items-start justify-between gap-2 py-3">
+                    <div className="min-w-0">
+                      <p className="break-words text-sm font-medium">
+                        {s.firstName} {s.lastName}
+                      </p>
+                      <p className="break-all text-xs text-muted-foreground">{s.email}</p>
+                      <p className="text-xs text-muted-foreground">
+                        {practiceAreaLabel(s.practiceArea)} · {formatDate(s.createdAt)}
+                      </p>
+                    </div>
+                    <div className="flex flex-wrap gap-1.5">
+                      <Badge variant={s.isRead ? 'outline' : 'default'}>{s.isRead ? 'Read' : 'New'}</Badge>
+                      <Badge variant={s.isResolved ? 'success' : 'warning'}>{s.isResolved ? 'Resolved' : 'Pending'}</Badge>
+                    </div>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </ListState>
+        </CardContent>
+      </Card>
+    </section>
+  );
+}
+
+export function RecentPosts({ query, href }: { query: UseQueryResult<BlogPost[]>; href?: string }) {
+  return (
+    <section aria-labelledby="recent-posts" className="min-w-0">
+      <Card>
+        <CardHeader
+          title={<span id="recent-posts">Recent Blog Posts</span>}
+          description="The latest articles, drafts included."
+          actions={<ViewAll href={href} label="blog posts" />}
+        />
+        <CardContent>
+          <ListState query={query} what="blog posts" empty="No blog posts yet">
+            {(rows) => (
+              <ul className="divide-y divide-border">
+                {mostRecent(rows, RECENT_POSTS).map((p) => (
+                  <li key={p.id} className="flex flex-wrap items-start justify-between gap-2 py-3">
+                    <div className="min-w-0">
+                      <p className="break-words text-sm font-medium">{p.title}</p>
+                      <p className="text-xs text-muted-foreground">
+                        {p.author} · {formatDate(p.publishedAt) ?? 'Draft'}
+                      </p>
+                    </div>
+                    <Badge variant={p.isPublished ? 'success' : 'warning'}>{p.isPublished ? 'Published' : 'Draft'}</Badge>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </ListState>
+        </CardContent>
+      </Card>
+    </section>
+  );
+}

@@ -1,0 +1,242 @@
+/**
+ * The create-custom-theme dialog (SPEC §2), also used to review an imported file before saving it
+ * (SPEC §4 Theme import). Validation is the payload schema of POST /api/admin/themes (themeInput),
+ * the server's own; every problem with the variables is listed at once. The name follows the display
+ * name while it is empty or still the generated one (SPEC §5). A saved theme is installed inactive.
+ * The preview and the contrast warnings (WCAG 2.2 AA, DOMAIN.md) help; they do not block saving.
+ */
+import { zodResolver } from '@hookform/resolvers/zod';
+import { AlertTriangle } from 'lucide-react';
+import { useId, useRef } from 'react';
+import { useForm, useWatch, type Resolver } from 'react-hook-form';
+import type { z } from 'zod';
+import { ApiError } from '../../../lib/api-client.ts';
+import { themeInput } from '../../../shared/schemas/themes.ts';
+import { slugify } from '../../../shared/slug.ts';
+import { themeColorKeys, themeTemplates } from '../../../shared/theme-templates.ts';
+import { adminKeys, sendJson, useAdminMutation } from '../admin-api.ts';
+import { Button } from '../ui/button.tsx';
+import { Dialog, DialogClose, DialogContent, DialogFooter } from '../ui/dialog.tsx';
+import { Field, Input, Select, Textarea } from '../ui/form.tsx';
+import { RadiusPreview, Swatches } from './Swatches.tsx';
+import { colourSwatches, contrastWarnings, cssColour, missingVariables, variableProblems } from './theme-checks.ts';
+import { formatVariables, parseVariables, type AdminTheme, type ThemeDraft } from './theme-file.ts';
+
+export type ThemeDialogMode = 'create' | 'import';
+
+type ThemeOutput = z.output<typeof themeInput>;
+const resolver = zodResolver(themeInput) as unknown as Resolver<ThemeDraft, unknown, ThemeOutput>;
+const NAME_TAKEN = 'A theme with this name is already installed';
+
+export default function ThemeFormDialog({
+  state,
+  onClose,
+  onCloseAutoFocus,
+  installedNames,
+}: {
+  /** The dialog is open while there is a state; the draft prefills the form. */
+  state: { mode: ThemeDialogMode; draft: ThemeDraft } | null;
+  onClose: () => void;
+  /** Where the focus goes once the dialog has closed (ui/return-focus.ts). */
+  onCloseAutoFocus: (event: Event) => void;
+  installedNames: readonly string[];
+}) {
+  return (
+    <Dialog open={state !== null} onOpenChange={(open) => !open && onClose()}>
+      {state && (
+        <DialogContent
+          wide
+          onCloseAutoFocus={onCloseAutoFocus}
+          title={state.mode === 'import' ? 'Import Theme' : 'Create Custom Theme'}
+          description={
+            state.mode === 'import'
+              ? 'Review the theme read from the file, then save it. It is installed inactive: activate it when you are ready.'
+              : 'Name the theme and set its colours. It is installed inactive: activate it when you are ready.'
+          }
+        >
+          <ThemeForm mode={state.mode} draft={state.draft} installedNames={installedNames} onSaved={onClose} />
+        </DialogContent>
+      )}
+    </Dialog>
+  );
+}
+
+function ThemeForm({ mode, draft, installedNames, onSaved }: { mode: ThemeDialogMode; draft: ThemeDraft; installedNames: readonly string[]; onSaved: () => void }) {
+  const id = useId();
+  const form = useForm<ThemeDraft, unknown, ThemeOutput>({ resolver, defaultValues: draft });
+  const { errors, isSubmitted } = form.formState;
+  const lastDisplayName = useRef(draft.displayName);
+  const [name, variablesText] = useWatch({ control: form.control, name: ['name', 'cssVariables'] });
+
+  const create = useAdminMutation<{ input: ThemeOutput; mode: ThemeDialogMode }, AdminTheme>({
+    mutationFn: ({ input }) => sendJson<AdminTheme>('POST', '/api/admin/themes', input),
+    invalidates: [adminKeys.themes],
+    success: (_, vars) => (vars.mode === 'import' ? 'Theme imported successfully' : 'Theme created successfully'),
+    failure: 'Failed to create theme',
+  });
+
+  const nameTaken = installedNames.includes(name.trim());
+  const problems = variableProblems(variablesText);
+  const variables = parseVariables(variablesText);
+  const showProblems = (isSubmitted || form.getFieldState('cssVariables').isDirty || mode === 'import') && problems.length > 0;
+  const variablesError = showProblems ? problems : errors.cssVariables?.message ? [errors.cssVariables.message] : [];
+
+  const displayName = form.register('displayName', {
+    onChange: (e: { target: { value: string } }) => {
+      // SPEC §5: the name follows while it is empty or still the one generated from the display name.
+      const current = form.getValues('name');
+      if (current === '' || current === slugify(lastDisplayName.current)) form.setValue('name', slugify(e.target.value), { shouldValidate: isSubmitted });
+      lastDisplayName.current = e.target.value;
+    },
+  });
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    if (installedNames.includes(values.name)) {
+      form.setError('name', { message: NAME_TAKEN }, { shouldFocus: true });
+      return;
+    }
+    try {
+      await create.mutateAsync({ input: { ...values, isActive: false, isDefault: false }, mode });
+      onSaved();
+    } catch (err) {
+      // The failure toast is shown by the mutation; the server's field messages go beside the fields.
+      const fields = err instanceof ApiError ? err.details.fields : undefined;
+      for (const key of ['name', 'displayName', 'description', 'cssVariables'] as const) {
+        if (fields?.[key]) form.setError(key, { message: fields[key] });
+      }
+    }
+  });
+
+  return (
+    <form noValidate onSubmit={onSubmit} className="grid gap-4">
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label="Display name" required error={errors.displayName?.message}>
+          <Input autoComplete="off" {...displayName} />
+        </Field>
+        <Field
+          label="Name"
+          required
+          hint="URL-friendly: lowercase letters, digits and hyphens. Follows the display name until you change it."
+          error={errors.name?.message ?? (nameTaken ? NAME_TAKEN : undefined)}
+        >
+          <Input autoComplete="off" spellCheck={false} className="font-mono" {...form.register('name')} />
+        </Field>
+      </div>
+      <Field label="Description" error={errors.description?.message}>
+        <Textarea rows={2} {...form.register('description')} />
+      </Field>
+
+      <div className="space-y-1.5">
+        <div className="flex flex-wrap items-end justify-between gap-2">
+          <label htmlFor={`${id}-vars`} className="block text-sm font-medium">
+            CSS variables (JSON)
+            <span aria-hidden="true" className="ml-0.5 text-destructive">
+              *
+            </span>
+          </label>
+          <Select
+            aria-label="Copy variables from a template"
+            className="w-full sm:w-60"
+            value=""
+            onChange={(e) => {
+              const template = themeTemplates.find((t) => t.name === e.target.value);
+              if (template) form.setValue('cssVariables', formatVariables(template.cssVariables), { shouldDirty: true, shouldValidate: isSubmitted });
+            }}
+          >
+            <option value="">Copy variables from...</option>
+            {themeTemplates.map((t) => (
+              <option key={t.name} value={t.name}>
+                {t.displayName}
+              </option>
+            ))}
+          </Select>
+        </div>
+        <Textarea
+          id={`${id}-vars`}
+          rows={12}
+          spellCheck={false}
+          aria-required
+          aria-invalid={variablesError.length > 0 || undefined}
+          aria-describedby={`${id}-vars-hint${variablesError.length ? ` ${id}-vars-error` : ''}`}
+          className="font-mono text-xs sm:text-xs"
+          {...form.register('cssVariables')}
+        />
+        <p id={`${id}-vars-hint`} className="text-xs text-muted-foreground">
+          Colours are HSL triplets such as "222 47% 11%"; radius from 0.125rem to 0.875rem. Variables: {themeColorKeys.join(', ')}, radius.
+        </p>
+        {variablesError.length > 0 && (
+          <div id={`${id}-vars-error`} className="text-sm font-medium text-destructive">
+            {variablesError.length === 1 ? (
+              <p>{variablesError[0]}</p>
+            ) : (
+              <ul className="list-disc space-y-0.5 pl-5">
+                {variablesError.map((p) => (
+                  <li key={p}>{p}</li>
+                ))}
+              </ul>
+            )}
+          </div>
+        )}
+      </div>
+
+      {variables && <ThemePreview variables={variables} />}
+
+      <DialogFooter>
+        <DialogClose asChild>
+          <Button variant="outline">Cancel</Button>
+        </DialogClose>
+        <Button type="submit" disabled={create.isPending}>
+          {create.isPending ? 'Saving...' : 'Save Theme'}
+        </Button>
+      </DialogFooter>
+    </form>
+  );
+}
+
+/** The theme as it will look, its colours by name, what it leaves unset and contrast below AA. */
+function ThemePreview({ variables }: { variables: Record<string, string> }) {
+  const colour = (name: string) => cssColour(variables[name]);
+  const missing = missingVariables(variables);
+  const warnings = contrastWarnings(variables);
+  const radius = variables.radius && /^[\d.]+rem$/.test(variables.radius) ? variables.radius : undefined;
+  return (
+    <section aria-label="Preview" className="space-y-3 rounded-lg border border-border p-3 sm:p-4">
+      <h3 className="text-sm font-semibold">Preview</h3>
+      <div className="space-y-2 border p-4" style={{ background: colour('background'), color: colour('foreground'), borderColor: colour('border'), borderRadius: radius }}>
+        <p className="font-semibold">Estate planning for San Diego families</p>
+        <p className="text-sm" style={{ color: colour('muted-foreground') }}>
+          Muted text on the page background.
+        </p>
+        <div className="flex flex-wrap gap-2">
+          <span className="inline-flex h-9 items-center px-3 text-sm font-medium" style={{ background: colour('primary'), color: colour('primary-foreground'), borderRadius: radius }}>
+            Primary
+          </span>
+          <span className="inline-flex h-9 items-center px-3 text-sm font-medium" style={{ background: colour('secondary'), color: colour('secondary-foreground'), borderRadius: radius }}>
+            Secondary
+          </span>
+          <span className="inline-flex h-9 items-center px-3 text-sm font-medium" style={{ background: colour('accent'), color: colour('accent-foreground'), borderRadius: radius }}>
+            Accent
+          </span>
+        </div>
+      </div>
+      <Swatches swatches={colourSwatches(variables, themeColorKeys.length)} label="All colours" columns={3} />
+      <RadiusPreview radius={variables.radius} />
+      {missing.length > 0 && <p className="text-xs text-muted-foreground">Not set, so the site keeps its own value: {missing.join(', ')}.</p>}
+      {warnings.length > 0 && (
+        <div className="flex gap-2 rounded-md border border-border bg-muted p-3 text-sm">
+          <AlertTriangle aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+          <div>
+            <p className="font-medium">Warning: low contrast (below WCAG 2.2 AA)</p>
+            <ul className="mt-1 list-disc pl-5">
+              {warnings.map((w) => (
+                <li key={`${w.text}-${w.surface}`}>
+                  {w.text} on {w.surface}: {w.ratio}:1, needs {w.minimum}:1
+                </li>
+              ))}
+            </ul>
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,191 @@
+/**
+ * /admin/themes (SPEC §2): import a theme file, the create-custom-theme dialog, the active theme
+ * banner, the template gallery and list, and the installed themes. Activating a theme changes the
+ * public site: the server republishes /theme.css and the stored pages (docs/decisions/007).
+ */
+import { useQuery } from '@tanstack/react-query';
+import { Plus, Upload } from 'lucide-react';
+import { useRef, useState, type ChangeEvent } from 'react';
+import { toast } from '../../../lib/toast.ts';
+import { defaultThemeName, findThemeTemplate, type ThemeTemplate } from '../../../shared/theme-templates.ts';
+import AdminPage from '../AdminPage.tsx';
+import { adminKeys, publicKeys, sendJson, useAdminList, useAdminMutation } from '../admin-api.ts';
+import { Button } from '../ui/button.tsx';
+import { Card } from '../ui/card.tsx';
+import { ConfirmDialog } from '../ui/dialog.tsx';
+import InstalledThemes, { INSTALLED_LIST_ID } from './InstalledThemes.tsx';
+import TemplateGallery from './TemplateGallery.tsx';
+import ThemeFormDialog, { type ThemeDialogMode } from './ThemeFormDialog.tsx';
+import { useReturnFocus } from '../ui/return-focus.ts';
+import {
+  downloadThemeFile,
+  formatVariables,
+  installFailureMessage,
+  INVALID_THEME_FILE,
+  MAX_THEME_FILE_BYTES,
+  parseThemeFile,
+  templateInstallBody,
+  themeExport,
+  type AdminTheme,
+  type ThemeDraft,
+} from './theme-file.ts';
+
+interface ActiveTheme {
+  name: string;
+  displayName: string;
+  description: string;
+}
+
+/** Activation changes what GET /api/themes/active answers (the banner) as well as the list. */
+const afterActivation = [adminKeys.themes, publicKeys.activeTheme] as const;
+
+export default function ThemesScreen() {
+  const themes = useAdminList<AdminTheme>(adminKeys.themes);
+  const active = useQuery<ActiveTheme>({ queryKey: publicKeys.activeTheme });
+  const [dialog, setDialog] = useState<{ mode: ThemeDialogMode; draft: ThemeDraft } | null>(null);
+  const [toDelete, setToDelete] = useState<AdminTheme | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const focus = useReturnFocus();
+
+  const install = useAdminMutation<ThemeTemplate, AdminTheme>({
+    mutationFn: async (template) => sendJson<AdminTheme>('POST', '/api/admin/themes', templateInstallBody(template.name)),
+    invalidates: [adminKeys.themes],
+    success: 'Theme template installed successfully',
+    failure: installFailureMessage,
+  });
+  const activate = useAdminMutation<AdminTheme, AdminTheme>({
+    mutationFn: (theme) => sendJson<AdminTheme>('PUT', `/api/admin/themes/${encodeURIComponent(theme.id)}/activate`),
+    invalidates: afterActivation,
+    success: 'Theme activated successfully',
+    failure: 'Failed to activate theme',
+  });
+  const remove = useAdminMutation<AdminTheme>({
+    mutationFn: (theme) => sendJson('DELETE', `/api/admin/themes/${encodeURIComponent(theme.id)}`),
+    invalidates: [adminKeys.themes],
+    success: 'Theme deleted successfully',
+    failure: 'Failed to delete theme',
+  });
+
+  const installed = themes.data ?? [];
+  const byName = new Map(installed.map((t) => [t.name, t]));
+
+  async function onFileChosen(event: ChangeEvent<HTMLInputElement>) {
+    const file = event.target.files?.[0];
+    event.target.value = ''; // choosing the same file again reads it again
+    if (!file) return;
+    const text = file.size <= MAX_THEME_FILE_BYTES ? await file.text().catch(() => null) : null;
+    const draft = text === null ? null : parseThemeFile(text);
+    if (!draft) {
+      toast({ title: 'Error', description: INVALID_THEME_FILE, variant: 'destructive' });
+      return;
+    }
+    setDialog({ mode: 'import', draft });
+  }
+
+  function onExport(theme: AdminTheme) {
+    const { fileName, contents } = themeExport(theme);
+    downloadThemeFile(fileName, contents);
+    toast({ title: 'Theme exported', description: `${theme.displayName} was saved as ${fileName}` });
+  }
+
+  const closeDelete = () => setToDelete(null);
+
+  function openCreate() {
+    focus.remember();
+    const start = findThemeTemplate(defaultThemeName)!;
+    setDialog({ mode: 'create', draft: { name: '', displayName: '', description: '', cssVariables: formatVariables(start.cssVariables) } });
+  }
+
+  return (
+    <AdminPage
+      title="Themes"
+      description="Choose how the public site looks: install and activate a template, create your own theme, or move themes between sites as files."
+      actions={
+        <>
+          <Button
+            variant="outline"
+            onClick={() => {
+              focus.remember();
+              fileInput.current?.click();
+            }}
+          >
+            <Upload aria-hidden="true" className="size-4" />
+            Import Theme
+          </Button>
+          <input ref={fileInput} type="file" accept=".json,application/json" aria-label="Theme file to import" className="hidden" onChange={onFileChosen} />
+          <Button onClick={openCreate}>
+            <Plus aria-hidden="true" className="size-4" />
+            Create Custom Theme
+          </Button>
+        </>
+      }
+    >
+      <ActiveThemeBanner theme={active.data} loading={active.isPending} failed={active.isError} />
+
+      <TemplateGallery
+        ready={themes.isSuccess}
+        installed={(template) => byName.get(template.name)}
+        onInstall={(template) => install.mutate(template)}
+        onActivate={(theme) => activate.mutate(theme)}
+        installing={install.isPending ? install.variables?.name : undefined}
+        activating={activate.isPending ? activate.variables?.id : undefined}
+      />
+
+      <InstalledThemes
+        themes={themes.data}
+        loading={themes.isPending}
+        failed={themes.isError}
+        onRetry={() => void themes.refetch()}
+        onActivate={(theme) => activate.mutate(theme)}
+        onExport={onExport}
+        onDelete={(theme) => {
+          focus.remember();
+          setToDelete(theme);
+        }}
+        activating={activate.isPending ? activate.variables?.id : undefined}
+      />
+
+      <ThemeFormDialog
+        state={dialog}
+        onClose={() => setDialog(null)}
+        onCloseAutoFocus={(event) => focus.restore(event)}
+        installedNames={installed.map((t) => t.name)}
+      />
+
+      <ConfirmDialog
+        open={toDelete !== null}
+        onOpenChange={(open) => !open && closeDelete()}
+        title="Delete theme?"
+        description={toDelete ? `"${toDelete.displayName}" will be removed from this site. This cannot be undone; export it first to keep a copy.` : ''}
+        pending={remove.isPending}
+        onConfirm={() => toDelete && remove.mutate(toDelete, { onSettled: closeDelete })}
+        // A deleted theme's row is gone: the focus then goes to the list it was in.
+        onCloseAutoFocus={(event) => focus.restore(event, () => document.getElementById(INSTALLED_LIST_ID))}
+      />
+    </AdminPage>
+  );
+}
+
+/** SPEC §2 active theme banner: the display name and description of the theme visitors see. */
+function ActiveThemeBanner({ theme, loading, failed }: { theme: ActiveTheme | undefined; loading: boolean; failed: boolean }) {
+  return (
+    <Card className="border-2 border-primary/40">
+      <section aria-labelledby="active-theme-title" className="flex flex-col gap-1 p-4 sm:p-6">
+        <h2 id="active-theme-title" className="text-sm font-medium text-muted-foreground">
+          Active Theme
+        </h2>
+        {loading ? (
+          <p role="status">Loading...</p>
+        ) : failed || !theme ? (
+          <p role="alert">The active theme could not be loaded.</p>
+        ) : (
+          <div data-testid="active-theme">
+            <p className="text-xl font-semibold">{theme.displayName}</p>
+            {theme.description && <p className="text-muted-foreground">{theme.description}</p>}
+            <p className="mt-1 text-sm text-muted-foreground">Visitors see this theme on every public page.</p>
+          </div>
+        )}
+      </section>
+    </Card>
+  );
+}

@@ -1,0 +1,130 @@
+/**
+ * The booking modal's date picker (SPEC §5 Booking form): a month grid (WAI-ARIA APG date picker)
+ * in firm dates. One day at a time is in the Tab order; arrows move by day and week, Home/End to the
+ * week's ends, PageUp/PageDown by month (Shift: by year), Enter or Space picks the day. Days that
+ * cannot be booked (past, Saturdays and Sundays, beyond the booking window) stay reachable, so a
+ * screen reader announces them as unavailable, and are struck through (not told by colour alone).
+ */
+import { ChevronLeft, ChevronRight } from 'lucide-react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import type { FirmDate } from '../../shared/booking/firm-time.ts';
+import { addMonths, dayState, firstOfMonth, lastOfMonth, longDateLabel, monthGrid, monthLabel, monthOf, moveByKey, weekdayNames } from './calendar.ts';
+
+interface Props {
+  /** The chosen day, if any. */
+  value: FirmDate | null;
+  onChange: (date: FirmDate) => void;
+  now: Date;
+  today: FirmDate;
+  /** Where focus starts when nothing is chosen. */
+  initial: FirmDate;
+  min: FirmDate;
+  max: FirmDate;
+  /** The id of the visible label of the picker ("Date"). */
+  labelledBy: string;
+}
+
+const reasonText = { past: 'past', weekend: 'closed on weekends', beyond: 'not yet open for booking' } as const;
+
+export default function DatePicker({ value, onChange, now, today, initial, min, max, labelledBy }: Props) {
+  const headingId = useId();
+  const [focused, setFocused] = useState<FirmDate>(value ?? initial);
+  const month = monthOf(focused);
+  const grid = useRef<HTMLTableElement>(null);
+  // Only a key press inside the grid moves the browser's focus; the month buttons leave it where it is.
+  const moveFocus = useRef(false);
+
+  useEffect(() => {
+    if (value) setFocused(value);
+  }, [value]);
+
+  useEffect(() => {
+    if (!moveFocus.current) return;
+    moveFocus.current = false;
+    grid.current?.querySelector<HTMLButtonElement>(`[data-date="${focused}"]`)?.focus();
+  }, [focused]);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTableElement>) => {
+    const next = moveByKey(focused, event.key, event.shiftKey, min, max);
+    if (next === null) return;
+    event.preventDefault();
+    moveFocus.current = true;
+    setFocused(next);
+  };
+
+  const showMonth = (n: number) => {
+    const next = addMonths(focused, n);
+    setFocused(next < min ? min : next > max ? max : next);
+  };
+  const canGoBack = firstOfMonth(month) > min;
+  const canGoForward = lastOfMonth(month) < max;
+  const navButton =
+    'inline-flex size-11 items-center justify-center rounded-md border border-border hover:bg-accent hover:text-accent-foreground disabled:cursor-not-allowed disabled:opacity-40';
+
+  return (
+    <div className="w-full max-w-sm">
+      <div className="flex items-center justify-between gap-2">
+        <button type="button" className={navButton} onClick={() => showMonth(-1)} disabled={!canGoBack} aria-label="Previous month">
+          <ChevronLeft aria-hidden="true" className="size-5" />
+        </button>
+        <p id={headingId} aria-live="polite" className="text-base font-semibold">
+          {monthLabel(month)}
+        </p>
+        <button type="button" className={navButton} onClick={() => showMonth(1)} disabled={!canGoForward} aria-label="Next month">
+          <ChevronRight aria-hidden="true" className="size-5" />
+        </button>
+      </div>
+      <table ref={grid} role="grid" aria-labelledby={`${labelledBy} ${headingId}`} onKeyDown={onKeyDown} className="mt-2 w-full border-collapse text-center">
+        <thead>
+          <tr>
+            {weekdayNames.map((d) => (
+              <th key={d.long} scope="col" abbr={d.long} className="pb-1 text-xs font-medium text-muted-foreground">
+                {d.short}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {monthGrid(month).map((week) => (
+            <tr key={week.find(Boolean)}>
+              {week.map((date, i) => {
+                if (!date) return <td key={`empty-${i}`} />;
+                const state = dayState(date, now);
+                const selected = date === value;
+                const name = state.disabled ? `${longDateLabel(date)}, unavailable (${reasonText[state.reason]})` : longDateLabel(date);
+                return (
+                  <td key={date} aria-selected={selected} className="p-0.5">
+                    <button
+                      type="button"
+                      data-date={date}
+                      tabIndex={date === focused ? 0 : -1}
+                      aria-label={name}
+                      aria-disabled={state.disabled || undefined}
+                      aria-current={date === today ? 'date' : undefined}
+                      onClick={() => {
+                        setFocused(date);
+                        if (!state.disabled) onChange(date);
+                      }}
+                      className={[
+                        'inline-flex size-11 items-center justify-center rounded-md text-sm tabular-nums',
+                        selected
+                          ? 'bg-primary font-semibold text-primary-foreground'
+                          : state.disabled
+                            ? 'cursor-not-allowed text-muted-foreground line-through'
+                            : 'font-medium hover:bg-accent hover:text-accent-foreground',
+                        // Today is outlined by a border (the focus ring is an outline, the disabled mark a line-through).
+                        date === today && !selected ? 'border-2 border-foreground' : '',
+                      ].join(' ')}
+                    >
+                      {Number(date.slice(8))}
+                    </button>
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

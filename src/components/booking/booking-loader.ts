@@ -1,0 +1,35 @@
+/**
+ * On every public page (BaseLayout): a click on any Schedule Consultation button
+ * (`[data-booking-trigger]`, a link to /contact, which stays the way in without JavaScript) opens the
+ * booking modal instead. The modal's code is fetched on that first click, or a little earlier when a
+ * pointer or the keyboard focus reaches a button, so pages do not pay for it up front (issue 5). A
+ * failed download falls back to the link.
+ */
+const TRIGGER = '[data-booking-trigger]';
+
+let modal: Promise<typeof import('./open-booking.tsx')> | undefined;
+const load = () =>
+  (modal ??= import('./open-booking.tsx').catch((err: unknown) => {
+    modal = undefined; // a later click may try again
+    throw err;
+  }));
+
+const triggerOf = (event: Event) => (event.target instanceof Element ? event.target.closest<HTMLAnchorElement>(TRIGGER) : null);
+
+document.addEventListener('click', (event) => {
+  const trigger = triggerOf(event);
+  // A modified click (new tab, new window) keeps doing what the visitor asked for.
+  if (!trigger || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  event.preventDefault();
+  load().then(
+    // After the click's other handlers have run (a menu that closes on this click gives the focus back first).
+    (m) => setTimeout(() => m.openBooking(trigger)),
+    () => window.location.assign(trigger.href),
+  );
+});
+
+for (const type of ['pointerover', 'focusin']) {
+  document.addEventListener(type, (event) => {
+    if (triggerOf(event)) load().catch(() => undefined);
+  });
+}

@@ -1,0 +1,44 @@
+/**
+ * The booking modal's entry point, imported by ./booking-loader.ts only when a visitor first asks for
+ * it (a Schedule Consultation button): mounts the modal once, in its own React root at the end of
+ * <body>, and opens it; later clicks reopen the same modal. The Toaster mounted beside it shows the
+ * SPEC §8 booking toasts on pages that have none; on pages that do, only one of the two renders
+ * (src/components/ui/Toaster.tsx).
+ */
+import { useStore } from '@nanostores/react';
+import { atom } from 'nanostores';
+import { createRoot, type Root } from 'react-dom/client';
+import Toaster from '../ui/Toaster.tsx';
+import BookingModal from './BookingModal.tsx';
+
+const $open = atom(false);
+/** Where the focus goes back on close: the button, or, when it has gone (a menu that closed), what had the focus at opening. */
+let returnTargets: (Element | null)[] = [];
+let root: Root | undefined;
+
+function returnFocusTo(): HTMLElement | null {
+  const target = returnTargets.find((el) => el instanceof HTMLElement && el !== document.body && el.isConnected && el.getClientRects().length > 0);
+  return (target as HTMLElement | undefined) ?? null;
+}
+
+function Booking() {
+  const open = useStore($open);
+  return (
+    <>
+      <BookingModal open={open} onOpenChange={(next) => $open.set(next)} returnFocusTo={returnFocusTo} />
+      <Toaster />
+    </>
+  );
+}
+
+export function openBooking(from: HTMLElement | null) {
+  if (!$open.get()) returnTargets = [from, document.activeElement];
+  if (!root) {
+    const container = document.createElement('div');
+    container.setAttribute('data-booking-root', '');
+    document.body.append(container);
+    root = createRoot(container);
+    root.render(<Booking />);
+  }
+  $open.set(true);
+}

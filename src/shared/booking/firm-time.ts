@@ -1,0 +1,150 @@
+/**
+ * The firm's clock (issue 5, DOMAIN "Scheduling"): slots are wall-clock times in San Diego, so "today",
+ * "past", "weekend" and "9:00 AM" are judged in America/Los_Angeles whatever the zone of the visitor's
+ * browser or of the server. Browser-safe and dependency-free: Intl only, never the process's own zone
+ * (no `getHours()`, `getDay()`, `new Date('2030-01-01')` local parsing). The unit tests run under
+ * TZ=UTC, Asia/Tokyo and Pacific/Kiritimati to keep it that way. See docs/decisions/008.
+ */
+import { timeSlots } from '../constants.ts';
+
+export const FIRM_TIME_ZONE = 'America/Los_Angeles';
+export const FIRM_TIME_ZONE_LABEL = 'Pacific Time (San Diego)';
+
+/** A calendar day in the firm's zone, 'YYYY-MM-DD'. */
+export type FirmDate = string;
+
+/** How far ahead a visitor may book: days after firm today. */
+export const BOOKING_WINDOW_DAYS = 365;
+
+const MINUTE = 60_000;
+
+// One formatter, reused: creating Intl formatters is the slow part.
+let formatter: Intl.DateTimeFormat | undefined;
+function firmParts(instant: Date) {
+  formatter ??= new Intl.DateTimeFormat('en-US', {
+    timeZone: FIRM_TIME_ZONE,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
+  const parts: Record<string, number> = {};
+  for (const part of formatter.formatToParts(instant)) if (part.type !== 'literal') parts[part.type] = Number(part.value);
+  // Some engines still print midnight as 24 under h23 with hour12 unset; it is 0.
+  return { year: parts.year!, month: parts.month!, day: parts.day!, hour: parts.hour! % 24, minute: parts.minute!, second: parts.second! };
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+/** UTC milliseconds of a calendar day (years below 100 included: Date.UTC would read them as 19xx). */
+function utcMidnight(year: number, month: number, day: number): number {
+  const d = new Date(0);
+  d.setUTCFullYear(year, month - 1, day);
+  return d.getTime();
+}
+
+function formatUtcDay(ms: number): FirmDate {
+  const d = new Date(ms);
+  return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+}
+
+/** [year, month, day] of a 'YYYY-MM-DD' that names a real calendar day, else null ('2030-02-30' is not one). */
+export function parseFirmDate(date: string): [number, number, number] | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  if (!match) return null;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (month < 1 || month > 12 || day < 1) return null;
+  return formatUtcDay(utcMidnight(year, month, day)) === date ? [year, month, day] : null;
+}
+
+export function isFirmDate(date: string): date is FirmDate {
+  return parseFirmDate(date) !== null;
+}
+
+function requireDate(date: FirmDate): [number, number, number] {
+  const parsed = parseFirmDate(date);
+  if (!parsed) throw new RangeError(`Not a calendar date (YYYY-MM-DD): ${JSON.stringify(date)}`);
+  return parsed;
+}
+
+function parseTime(time: string): [number, number] {
+  const match = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(time);
+  if (!match) throw new RangeError(`Not a 24-hour time (HH:MM): ${JSON.stringify(time)}`);
+  return [Number(match[1]), Number(match[2])];
+}
+
+/** Minutes the firm's wall clock is ahead of UTC at `instant` (-420 in summer, -480 in winter). */
+function firmOffsetMinutes(instant: number): number {
+  const p = firmParts(new Date(instant));
+  const wall = utcMidnight(p.year, p.month, p.day) + ((p.hour * 60 + p.minute) * 60 + p.second) * 1000;
+  return Math.round((wall - Math.floor(instant / 1000) * 1000) / MINUTE);
+}
+
+/**
+ * The UTC instant of wall-clock `time` on `date` in the firm's zone. Correct across daylight-saving
+ * changes: 09:00 on the Monday after the spring-forward Sunday is 16:00Z, the Friday before it 17:00Z.
+ * (A time that does not exist, 02:30 on the spring-forward Sunday, lands an hour later, as clocks do;
+ * no slot is anywhere near.)
+ */
+export function firmInstant(date: FirmDate, time: string): Date {
+  const [year, month, day] = requireDate(date);
+  const [hour, minute] = parseTime(time);
+  const wall = utcMidnight(year, month, day) + (hour * 60 + minute) * MINUTE;
+  // The offset depends on the instant we are looking for: guess with the offset at the wall time read
+  // as UTC, then correct once with the offset at the guess (it differs only near a change).
+  const first = wall - firmOffsetMinutes(wall) * MINUTE;
+  const second = wall - firmOffsetMinutes(first) * MINUTE;
+  return new Date(second);
+}
+
+/** The firm's calendar day at `instant`. */
+export function firmDateOf(instant: Date): FirmDate {
+  const p = firmParts(instant);
+  return `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)}`;
+}
+
+/** The firm's wall-clock time at `instant`, 'HH:MM' (24 h; seconds dropped). */
+export function firmTimeOf(instant: Date): string {
+  const p = firmParts(instant);
+  return `${pad(p.hour)}:${pad(p.minute)}`;
+}
+
+export function firmToday(now: Date): FirmDate {
+  return firmDateOf(now);
+}
+
+/** Saturday or Sunday (a calendar fact about the day, no zone involved). */
+export function isWeekend(date: FirmDate): boolean {
+  const [year, month, day] = requireDate(date);
+  const weekday = new Date(utcMidnight(year, month, day)).getUTCDay();
+  return weekday === 0 || weekday === 6;
+}
+
+/** Calendar arithmetic: '2030-02-28' + 1 = '2030-03-01'. No zone involved. */
+export function addDays(date: FirmDate, days: number): FirmDate {
+  const [year, month, day] = requireDate(date);
+  return formatUtcDay(utcMidnight(year, month, day + days));
+}
+
+/**
+ * Whether a visitor may book on `date` (the date picker's rule; the server applies it too): a real
+ * weekday, not before firm today, at most BOOKING_WINDOW_DAYS after it. Today counts only while its
+ * last slot is still ahead; which of its slots remain is the slot check's business.
+ */
+export function isBookableDay(date: FirmDate, now: Date): boolean {
+  if (!isFirmDate(date) || isWeekend(date)) return false;
+  const today = firmToday(now);
+  if (date < today || date > addDays(today, BOOKING_WINDOW_DAYS)) return false;
+  if (date === today) return firmInstant(date, timeSlots[timeSlots.length - 1]!).getTime() > now.getTime();
+  return true;
+}
+
+/** '09:00' -> '9:00 AM', '13:30' -> '1:30 PM', '00:15' -> '12:15 AM'. */
+export function slotLabel(time: string): string {
+  const [hour, minute] = parseTime(time);
+  const twelve = hour % 12 === 0 ? 12 : hour % 12;
+  return `${twelve}:${pad(minute)} ${hour < 12 ? 'AM' : 'PM'}`;
+}
