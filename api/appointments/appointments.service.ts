@@ -48,8 +48,9 @@ export function appointmentsService({ database, clock }: Deps) {
         if (!current) throw notFound('Appointment not found');
         if (current.status === status) return current;
         if (terminal.includes(current.status)) throw conflict(`This appointment is already ${current.status}; its status can no longer change.`);
-        // Issue 5: a cancelled appointment frees its slot (confirmed and completed ones keep it).
-        const row = await repo.setStatus(id, current.status, status, { releaseSlots: status === 'cancelled' });
+        // Issue 5: a slot is taken while its appointment is scheduled or confirmed, so cancelling or
+        // completing one frees it (a future consultation marked completed by mistake blocks nothing).
+        const row = await repo.setStatus(id, current.status, status, { releaseSlots: terminal.includes(status) });
         if (row) return row;
         if (attempt >= 1) throw conflict('This appointment was changed by someone else at the same time; reload and try again.');
       }

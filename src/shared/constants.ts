@@ -15,6 +15,10 @@ export type ConsultationType = (typeof consultationTypes)[number]['value'];
 export const consultationTypeValues = consultationTypes.map((t) => t.value) as [ConsultationType, ...ConsultationType[]];
 export const defaultAppointmentMinutes = 30;
 
+export function consultationTypeLabel(type: string): string {
+  return consultationTypes.find((t) => t.value === type)?.label ?? type;
+}
+
 export function consultationMinutes(type: string): number {
   return consultationTypes.find((t) => t.value === type)?.minutes ?? defaultAppointmentMinutes;
 }
@@ -34,6 +38,9 @@ export const practiceAreaLabels: Record<string, string> = {
   probate: 'Probate',
   other: 'Other',
 };
+
+/** A practice area's label ('trust-administration' -> 'Trust Administration'); unknown values as they are. */
+export const practiceAreaLabel = (value: string): string => practiceAreaLabels[value] ?? value;
 
 /** SPEC §9 Time slots: 13, weekdays only, no 12 PM hour; firm-local wall-clock times (24 h). */
 export const timeSlots = [

@@ -505,6 +505,8 @@ test("a request that cannot reach the server: 'Booking Failed', logged, everythi
   await expect(toasts(page)).toContainText('Booking Failed');
   await expect(toasts(page)).toContainText('Please try again or call us directly at the office phone number.');
   await expect(dialog(page)).toHaveAccessibleDescription('Step 2 of 3: your contact details.');
+  // Said inside the dialog too, where a screen reader hears it (the toast region is hidden behind a modal).
+  await expect(dialog(page).getByRole('alert')).toHaveText('Booking Failed. Please try again or call us directly at the office phone number.');
   await expect(fields(page).notes).toHaveValue(v.notes);
   await expect(button(page, 'Book Consultation')).toBeEnabled();
   expect(storedAppointments(v.email)).toEqual([]);
@@ -622,4 +624,24 @@ test.describe('a visitor far from California (Pacific/Kiritimati, UTC+14)', () =
     expect(storedAppointments(v.email)).toEqual([storedRow(v, 'initial', 30, date, slot(0))]);
     consoleErrors.expectNone();
   });
+});
+
+test('the calendar fits the smallest phones (320 px): no sideways scrolling inside the modal', async ({ page }) => {
+  const consoleErrors = watchConsole(page);
+  await page.setViewportSize({ width: 320, height: 640 });
+  await page.goto('/about');
+  await openFrom(page, mainTrigger(page));
+  const grid = dialog(page).getByRole('grid');
+  await expect(grid).toBeVisible();
+  const box = (await grid.boundingBox())!;
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(320);
+  expect(await dialog(page).evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  // Every day of the grid is on screen, with a target above WCAG 2.2's 24 px minimum.
+  for (const cell of await grid.locator('[data-date]').all()) {
+    const b = (await cell.boundingBox())!;
+    expect(b.x + b.width).toBeLessThanOrEqual(320);
+    expect(b.width).toBeGreaterThanOrEqual(24);
+  }
+  consoleErrors.expectNone();
 });

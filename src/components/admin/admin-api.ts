@@ -40,7 +40,7 @@ export async function sendJson<T = unknown>(method: 'POST' | 'PUT' | 'DELETE', p
 
 export interface AdminMutationOptions<TVars, TResult> {
   mutationFn: (vars: TVars) => Promise<TResult>;
-  /** Every list this change can affect; all are refetched after success. */
+  /** Every list this change can affect; all are refetched after success, and after a failure. */
   invalidates: readonly QueryKey[];
   /** SPEC §8 success toast: a description ('Testimonial created successfully'), titled Success unless a title is given. */
   success?: string | { title: string; description?: string } | ((result: TResult, vars: TVars) => string | { title: string; description?: string });
@@ -63,6 +63,8 @@ export function useAdminMutation<TVars = void, TResult = unknown>({ mutationFn, 
       const description = typeof failure === 'function' ? failure(error) : failure;
       console.error(description, error);
       toast({ title: 'Error', description, variant: 'destructive' });
+      // A refused change often means the list is stale (someone else deleted or changed the row): reload it.
+      void Promise.all(invalidates.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
     },
   });
 }

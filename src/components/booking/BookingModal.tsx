@@ -162,6 +162,8 @@ export default function BookingModal({ open, onOpenChange, returnFocusTo }: Prop
         return;
       }
       if (failure.kind === 'fields') failure.fields.forEach(([name, message], i) => form.setError(name, { message }, { shouldFocus: i === 0 }));
+      // Also said inside the dialog: while it is open, Radix hides the toast region from screen readers.
+      else form.setError('root', { message: `${bookingToasts.failure.title}. ${bookingToasts.failure.description}` });
       toast(bookingToasts.failure);
     }
   };

@@ -106,7 +106,8 @@ export default function DatePicker({ value, onChange, now, today, initial, min, 
                         if (!state.disabled) onChange(date);
                       }}
                       className={[
-                        'inline-flex size-11 items-center justify-center rounded-md text-sm tabular-nums',
+                        // 7 columns must fit a 320 px phone inside the modal: 36 px there, 40 px from 360, 44 px from 375.
+                        'inline-flex size-9 items-center justify-center rounded-md text-sm tabular-nums min-[360px]:size-10 min-[375px]:size-11',
                         selected
                           ? 'bg-primary font-semibold text-primary-foreground'
                           : state.disabled

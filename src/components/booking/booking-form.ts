@@ -8,7 +8,7 @@ import { ApiError } from '../../lib/api-client.ts';
 import type { ToastOptions } from '../../lib/toast.ts';
 import { bookingMessages } from '../../shared/booking/availability.ts';
 import { FIRM_TIME_ZONE_LABEL, firmDateOf, firmInstant, firmTimeOf, slotLabel, type FirmDate } from '../../shared/booking/firm-time.ts';
-import { bookingPracticeAreas, consultationMinutes, consultationTypes, practiceAreaLabels, type ConsultationType } from '../../shared/constants.ts';
+import { bookingPracticeAreas, consultationMinutes, consultationTypeLabel, consultationTypes, practiceAreaLabels, type ConsultationType } from '../../shared/constants.ts';
 import type { AppointmentInput } from '../../shared/schemas/appointments.ts';
 import type { BookingFormOutput } from './booking-form.schema.ts';
 import { longDateLabel } from './calendar.ts';
@@ -51,9 +51,7 @@ export type DetailField = (typeof detailFields)[number];
 /** SPEC §9 with the minutes beside each type: 'Initial Consultation (30 min)'. */
 export const consultationTypeOptions = consultationTypes.map((t) => ({ value: t.value, label: `${t.label} (${t.minutes} min)`, minutes: t.minutes }));
 
-export function consultationTypeLabel(type: string): string {
-  return consultationTypes.find((t) => t.value === type)?.label ?? type;
-}
+export { consultationTypeLabel };
 
 /** SPEC §9 booking practice areas, with readable labels. */
 export const bookingPracticeAreaOptions = bookingPracticeAreas.map((value) => ({ value, label: practiceAreaLabels[value] ?? value }));

@@ -3,7 +3,7 @@
  * GET /api/admin/appointments, SPEC §4 Appointment status (which actions a status allows), the count
  * cards and the order of the list (upcoming first).
  */
-import { appointmentStatuses, consultationTypes, practiceAreaLabels, type AppointmentStatus } from '../../../shared/constants.ts';
+import { appointmentStatuses, type AppointmentStatus } from '../../../shared/constants.ts';
 
 /** A row of GET /api/admin/appointments (SPEC §3 appointments). Dates are ISO strings. */
 export interface Appointment {
@@ -57,13 +57,7 @@ export const canConfirm = (a: Pick<Appointment, 'status'>) => a.status === 'sche
 export const isTerminal = (status: string) => status === 'completed' || status === 'cancelled';
 export const canChangeStatus = (a: Pick<Appointment, 'status'>) => !isTerminal(a.status);
 
-export function consultationTypeLabel(value: string): string {
-  return consultationTypes.find((t) => t.value === value)?.label ?? value;
-}
-
-export function practiceAreaLabel(value: string): string {
-  return practiceAreaLabels[value] ?? value;
-}
+export { consultationTypeLabel, practiceAreaLabel } from '../../../shared/constants.ts';
 
 export function fullName(a: { firstName: string; lastName: string }): string {
   return `${a.firstName} ${a.lastName}`;

@@ -74,9 +74,7 @@ export function filterSubmissions(rows: readonly ContactSubmission[], filters: S
   });
 }
 
-export function practiceAreaLabel(value: string): string {
-  return practiceAreaLabels[value] ?? value;
-}
+export { practiceAreaLabel } from '../../../shared/constants.ts';
 
 export function fullName(s: { firstName: string; lastName: string }): string {
   return `${s.firstName} ${s.lastName}`;

@@ -43,4 +43,4 @@ export const ratingText = (rating: number) => `${rating} out of ${MAX_RATING} st
 /** SPEC §9 Testimonial practice areas, with their labels. */
 export const testimonialPracticeAreaOptions = testimonialPracticeAreas.map((value) => ({ value, label: practiceAreaLabels[value] ?? value }));
 
-export const practiceAreaLabel = (value: string) => practiceAreaLabels[value] ?? value;
+export { practiceAreaLabel } from '../../../shared/constants.ts';

@@ -117,8 +117,3 @@ export function installFailureMessage(error: Error): string {
   if (error.message === TEMPLATE_NOT_FOUND || (error instanceof ApiError && error.status === 404)) return TEMPLATE_NOT_FOUND;
   return 'Failed to install theme template';
 }
-
-/** The draft the dialog submits, as POST /api/admin/themes takes it (a custom theme is installed inactive). */
-export function draftToInput(draft: ThemeDraft): ThemeInput {
-  return { ...draft, isActive: false, isDefault: false };
-}
