@@ -11,7 +11,7 @@ import { adminKeys, sendJson, useAdminList, useAdminMutation } from '../admin-ap
 import { Button, buttonClass } from '../ui/button.tsx';
 import { Badge, Card } from '../ui/card.tsx';
 import { ConfirmDialog } from '../ui/dialog.tsx';
-import { EmptyState, ErrorState, LoadingState } from '../ui/states.tsx';
+import { EmptyState, ListState } from '../ui/states.tsx';
 import { useListEditor } from '../ui/use-list-editor.ts';
 import BlogPostDialog, { blogPostListKeys } from './BlogPostDialog.tsx';
 import type { BlogPost } from './blog-post-form.ts';
@@ -41,78 +41,80 @@ export default function BlogPostsScreen() {
         </Button>
       }
     >
-      {list.isPending ? (
-        <LoadingState />
-      ) : list.isError ? (
-        <ErrorState message="The blog posts could not be loaded." onRetry={() => void list.refetch()} />
-      ) : rows.length === 0 ? (
-        <EmptyState
-          icon={FileText}
-          title="No blog posts yet"
-          description="Write the first article; it stays a draft until you publish it."
-          action={
-            <Button onClick={openNew}>
-              <Plus aria-hidden="true" className="size-4" />
-              Create Your First Post
-            </Button>
-          }
-        />
-      ) : (
-        <section aria-labelledby="blog-post-list-title" className="space-y-3">
-          <h2 id="blog-post-list-title" className="text-sm text-muted-foreground">
-            {rows.length} post{rows.length === 1 ? '' : 's'}: {published} published, {rows.length - published} draft{rows.length - published === 1 ? '' : 's'}
-          </h2>
-          <ul className="grid gap-3">
-            {rows.map((p) => (
-              <li key={p.id}>
-                <Card className="flex flex-col gap-3 p-4 sm:flex-row sm:items-start sm:justify-between sm:p-5">
-                  <div className="min-w-0 space-y-1.5">
-                    <div className="flex flex-wrap items-center gap-2">
-                      <h3 className="min-w-0 break-words text-base font-semibold">
-                        {p.title}
-                      </h3>
-                      <Badge variant={p.isPublished ? 'success' : 'warning'}>{p.isPublished ? 'Published' : 'Draft'}</Badge>
+      <ListState
+        query={list}
+        what="blog posts"
+        empty={
+          <EmptyState
+            icon={FileText}
+            title="No blog posts yet"
+            description="Write the first article; it stays a draft until you publish it."
+            action={
+              <Button onClick={openNew}>
+                <Plus aria-hidden="true" className="size-4" />
+                Create Your First Post
+              </Button>
+            }
+          />
+        }
+      >
+        {() => (
+          <section aria-labelledby="blog-post-list-title" className="space-y-3">
+            <h2 id="blog-post-list-title" className="text-sm text-muted-foreground">
+              {rows.length} post{rows.length === 1 ? '' : 's'}: {published} published, {rows.length - published} draft{rows.length - published === 1 ? '' : 's'}
+            </h2>
+            <ul className="grid gap-3">
+              {rows.map((p) => (
+                <li key={p.id}>
+                  <Card className="flex flex-col gap-3 p-4 sm:flex-row sm:items-start sm:justify-between sm:p-5">
+                    <div className="min-w-0 space-y-1.5">
+                      <div className="flex flex-wrap items-center gap-2">
+                        <h3 className="min-w-0 break-words text-base font-semibold">
+                          {p.title}
+                        </h3>
+                        <Badge variant={p.isPublished ? 'success' : 'warning'}>{p.isPublished ? 'Published' : 'Draft'}</Badge>
+                      </div>
+                      <p className="break-all font-mono text-sm text-muted-foreground">
+                        <span className="sr-only">Address: </span>/blog/{p.slug}
+                      </p>
+                      <dl className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
+                        <div className="flex gap-1">
+                          <dt className="text-muted-foreground">Category:</dt>
+                          <dd>{categoryLabel(p.category)}</dd>
+                        </div>
+                        <div className="flex gap-1">
+                          <dt className="text-muted-foreground">Author:</dt>
+                          <dd>{p.author}</dd>
+                        </div>
+                        <div className="flex gap-1">
+                          <dt className="text-muted-foreground">Date:</dt>
+                          <dd>{formatDate(p.publishedAt) ?? 'Draft'}</dd>
+                        </div>
+                      </dl>
                     </div>
-                    <p className="break-all font-mono text-sm text-muted-foreground">
-                      <span className="sr-only">Address: </span>/blog/{p.slug}
-                    </p>
-                    <dl className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
-                      <div className="flex gap-1">
-                        <dt className="text-muted-foreground">Category:</dt>
-                        <dd>{categoryLabel(p.category)}</dd>
-                      </div>
-                      <div className="flex gap-1">
-                        <dt className="text-muted-foreground">Author:</dt>
-                        <dd>{p.author}</dd>
-                      </div>
-                      <div className="flex gap-1">
-                        <dt className="text-muted-foreground">Date:</dt>
-                        <dd>{formatDate(p.publishedAt) ?? 'Draft'}</dd>
-                      </div>
-                    </dl>
-                  </div>
-                  <div className="flex shrink-0 flex-wrap gap-2">
-                    {p.isPublished && (
-                      <a href={`/blog/${p.slug}`} target="_blank" rel="noopener" className={buttonClass('outline', 'sm', 'h-10')}>
-                        <ExternalLink aria-hidden="true" className="size-4" />
-                        View Post<span className="sr-only"> {p.title} (opens in a new tab)</span>
-                      </a>
-                    )}
-                    <Button variant="outline" size="sm" className="h-10" onClick={() => openEdit(p)}>
-                      <Pencil aria-hidden="true" className="size-4" />
-                      Edit<span className="sr-only"> {p.title}</span>
-                    </Button>
-                    <Button variant="outline" size="sm" className="h-10 text-destructive" onClick={() => askDelete(p)}>
-                      <Trash aria-hidden="true" className="size-4" />
-                      Delete<span className="sr-only"> {p.title}</span>
-                    </Button>
-                  </div>
-                </Card>
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
+                    <div className="flex shrink-0 flex-wrap gap-2">
+                      {p.isPublished && (
+                        <a href={`/blog/${p.slug}`} target="_blank" rel="noopener" className={buttonClass('outline', 'sm', 'h-10')}>
+                          <ExternalLink aria-hidden="true" className="size-4" />
+                          View Post<span className="sr-only"> {p.title} (opens in a new tab)</span>
+                        </a>
+                      )}
+                      <Button variant="outline" size="sm" className="h-10" onClick={() => openEdit(p)}>
+                        <Pencil aria-hidden="true" className="size-4" />
+                        Edit<span className="sr-only"> {p.title}</span>
+                      </Button>
+                      <Button variant="outline" size="sm" className="h-10 text-destructive" onClick={() => askDelete(p)}>
+                        <Trash aria-hidden="true" className="size-4" />
+                        Delete<span className="sr-only"> {p.title}</span>
+                      </Button>
+                    </div>
+                  </Card>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+      </ListState>
 
       <BlogPostDialog
         open={editor.open}

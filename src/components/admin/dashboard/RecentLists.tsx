@@ -3,12 +3,12 @@
  * with the empty states of SPEC §8: 'No contact submissions yet', 'No blog posts yet'.
  */
 import type { UseQueryResult } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
 import { formatDate } from '../../blog/format.ts';
 import type { BlogPost } from '../blog-posts/blog-post-form.ts';
 import { practiceAreaLabel } from '../testimonials/testimonial-form.ts';
+import { ReadBadge, ResolvedBadge } from '../contact-submissions/SubmissionBadges.tsx';
 import { Badge, Card, CardContent, CardHeader } from '../ui/card.tsx';
-import { ErrorState, LoadingState } from '../ui/states.tsx';
+import { ListState } from '../ui/states.tsx';
 import { mostRecent, RECENT_POSTS, RECENT_SUBMISSIONS, type ContactSubmissionSummary } from './dashboard-data.ts';
 
 function ViewAll({ href, label }: { href?: string; label: string }) {
@@ -20,12 +20,7 @@ function ViewAll({ href, label }: { href?: string; label: string }) {
   );
 }
 
-function ListState<T>({ query, what, empty, children }: { query: UseQueryResult<T[]>; what: string; empty: string; children: (rows: T[]) => ReactNode }) {
-  if (query.isPending) return <LoadingState />;
-  if (query.isError) return <ErrorState message={`The ${what} could not be loaded.`} onRetry={() => void query.refetch()} />;
-  if (query.data.length === 0) return <p className="py-8 text-center text-muted-foreground">{empty}</p>;
-  return <>{children(query.data)}</>;
-}
+const EmptyLine = ({ children }: { children: string }) => <p className="py-8 text-center text-muted-foreground">{children}</p>;
 
 export function RecentSubmissions({ query, href }: { query: UseQueryResult<ContactSubmissionSummary[]>; href?: string }) {
   return (
@@ -37,7 +32,7 @@ export function RecentSubmissions({ query, href }: { query: UseQueryResult<Conta
           actions={<ViewAll href={href} label="contact submissions" />}
         />
         <CardContent>
-          <ListState query={query} what="contact submissions" empty="No contact submissions yet">
+          <ListState query={query} what="contact submissions" empty={<EmptyLine>No contact submissions yet</EmptyLine>}>
             {(rows) => (
               <ul className="divide-y divide-border">
                 {mostRecent(rows, RECENT_SUBMISSIONS).map((s) => (
@@ -52,8 +47,8 @@ export function RecentSubmissions({ query, href }: { query: UseQueryResult<Conta
                       </p>
                     </div>
                     <div className="flex flex-wrap gap-1.5">
-                      <Badge variant={s.isRead ? 'outline' : 'default'}>{s.isRead ? 'Read' : 'New'}</Badge>
-                      <Badge variant={s.isResolved ? 'success' : 'warning'}>{s.isResolved ? 'Resolved' : 'Pending'}</Badge>
+                      <ReadBadge isRead={s.isRead} />
+                      <ResolvedBadge isResolved={s.isResolved} />
                     </div>
                   </li>
                 ))}
@@ -76,7 +71,7 @@ export function RecentPosts({ query, href }: { query: UseQueryResult<BlogPost[]>
           actions={<ViewAll href={href} label="blog posts" />}
         />
         <CardContent>
-          <ListState query={query} what="blog posts" empty="No blog posts yet">
+          <ListState query={query} what="blog posts" empty={<EmptyLine>No blog posts yet</EmptyLine>}>
             {(rows) => (
               <ul className="divide-y divide-border">
                 {mostRecent(rows, RECENT_POSTS).map((p) => (

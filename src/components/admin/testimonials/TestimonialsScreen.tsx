@@ -11,7 +11,7 @@ import { adminKeys, sendJson, useAdminList, useAdminMutation } from '../admin-ap
 import { Button } from '../ui/button.tsx';
 import { Badge, Card } from '../ui/card.tsx';
 import { ConfirmDialog } from '../ui/dialog.tsx';
-import { EmptyState, ErrorState, LoadingState } from '../ui/states.tsx';
+import { EmptyState, ListState } from '../ui/states.tsx';
 import { useListEditor } from '../ui/use-list-editor.ts';
 import RatingStars from './RatingStars.tsx';
 import TestimonialDialog, { testimonialListKeys } from './TestimonialDialog.tsx';
@@ -51,74 +51,76 @@ export default function TestimonialsScreen() {
         </Button>
       }
     >
-      {list.isPending ? (
-        <LoadingState />
-      ) : list.isError ? (
-        <ErrorState message="The testimonials could not be loaded." onRetry={() => void list.refetch()} />
-      ) : rows.length === 0 ? (
-        <EmptyState
-          icon={MessageSquareQuote}
-          title="No Testimonials Yet"
-          description="Add what clients have said about the firm; published testimonials appear on the home page."
-          action={
-            <Button onClick={openNew}>
-              <Plus aria-hidden="true" className="size-4" />
-              Add Your First Testimonial
-            </Button>
-          }
-        />
-      ) : (
-        <section aria-labelledby="testimonial-list-title" className="space-y-3">
-          <h2 id="testimonial-list-title" className="text-sm text-muted-foreground">
-            {rows.length} testimonial{rows.length === 1 ? '' : 's'}, {published} published
-          </h2>
-          <ul className="grid gap-4 lg:grid-cols-2">
-            {rows.map((t) => {
-              const toggling = toggle.isPending && toggle.variables?.id === t.id;
-              return (
-                <li key={t.id}>
-                  <Card className="flex h-full flex-col gap-3 p-4 sm:p-5">
-                    <div className="flex flex-wrap items-start justify-between gap-2">
-                      <h3 className="min-w-0 break-words text-base font-semibold">
-                        {t.clientName}
-                      </h3>
-                      <Badge variant={t.isPublished ? 'success' : 'warning'}>{t.isPublished ? 'Published' : 'Draft'}</Badge>
-                    </div>
-                    <div className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-muted-foreground">
-                      <RatingStars rating={t.rating} />
-                      <span>{practiceAreaLabel(t.practiceArea)}</span>
-                      <span>Added {formatDate(t.createdAt)}</span>
-                    </div>
-                    <p className="flex-1 whitespace-pre-line break-words">{t.content}</p>
-                    <div className="flex flex-wrap gap-2 border-t border-border pt-3">
-                      <Button
-                        variant="outline"
-                        size="sm"
-                        className="h-10"
-                        disabled={toggling}
-                        aria-busy={toggling || undefined}
-                        onClick={() => toggle.mutate(t, refetchOnError)}
-                      >
-                        {t.isPublished ? <EyeOff aria-hidden="true" className="size-4" /> : <Eye aria-hidden="true" className="size-4" />}
-                        {t.isPublished ? 'Unpublish' : 'Publish'}
-                        <span className="sr-only"> testimonial from {t.clientName}</span>
-                      </Button>
-                      <Button variant="outline" size="sm" className="h-10" onClick={() => openEdit(t)}>
-                        <Pencil aria-hidden="true" className="size-4" />
-                        Edit<span className="sr-only"> testimonial from {t.clientName}</span>
-                      </Button>
-                      <Button variant="outline" size="sm" className="h-10 text-destructive" onClick={() => askDelete(t)}>
-                        <Trash aria-hidden="true" className="size-4" />
-                        Delete<span className="sr-only"> testimonial from {t.clientName}</span>
-                      </Button>
-                    </div>
-                  </Card>
-                </li>
-              );
-            })}
-          </ul>
-        </section>
-      )}
+      <ListState
+        query={list}
+        what="testimonials"
+        empty={
+          <EmptyState
+            icon={MessageSquareQuote}
+            title="No Testimonials Yet"
+            description="Add what clients have said about the firm; published testimonials appear on the home page."
+            action={
+              <Button onClick={openNew}>
+                <Plus aria-hidden="true" className="size-4" />
+                Add Your First Testimonial
+              </Button>
+            }
+          />
+        }
+      >
+        {() => (
+          <section aria-labelledby="testimonial-list-title" className="space-y-3">
+            <h2 id="testimonial-list-title" className="text-sm text-muted-foreground">
+              {rows.length} testimonial{rows.length === 1 ? '' : 's'}, {published} published
+            </h2>
+            <ul className="grid gap-4 lg:grid-cols-2">
+              {rows.map((t) => {
+                const toggling = toggle.isPending && toggle.variables?.id === t.id;
+                return (
+                  <li key={t.id}>
+                    <Card className="flex h-full flex-col gap-3 p-4 sm:p-5">
+                      <div className="flex flex-wrap items-start justify-between gap-2">
+                        <h3 className="min-w-0 break-words text-base font-semibold">
+                          {t.clientName}
+                        </h3>
+                        <Badge variant={t.isPublished ? 'success' : 'warning'}>{t.isPublished ? 'Published' : 'Draft'}</Badge>
+                      </div>
+                      <div className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-muted-foreground">
+                        <RatingStars rating={t.rating} />
+                        <span>{practiceAreaLabel(t.practiceArea)}</span>
+                        <span>Added {formatDate(t.createdAt)}</span>
+                      </div>
+                      <p className="flex-1 whitespace-pre-line break-words">{t.content}</p>
+                      <div className="flex flex-wrap gap-2 border-t border-border pt-3">
+                        <Button
+                          variant="outline"
+                          size="sm"
+                          className="h-10"
+                          disabled={toggling}
+                          aria-busy={toggling || undefined}
+                          onClick={() => toggle.mutate(t, refetchOnError)}
+                        >
+                          {t.isPublished ? <EyeOff aria-hidden="true" className="size-4" /> : <Eye aria-hidden="true" className="size-4" />}
+                          {t.isPublished ? 'Unpublish' : 'Publish'}
+                          <span className="sr-only"> testimonial from {t.clientName}</span>
+                        </Button>
+                        <Button variant="outline" size="sm" className="h-10" onClick={() => openEdit(t)}>
+                          <Pencil aria-hidden="true" className="size-4" />
+                          Edit<span className="sr-only"> testimonial from {t.clientName}</span>
+                        </Button>
+                        <Button variant="outline" size="sm" className="h-10 text-destructive" onClick={() => askDelete(t)}>
+                          <Trash aria-hidden="true" className="size-4" />
+                          Delete<span className="sr-only"> testimonial from {t.clientName}</span>
+                        </Button>
+                      </div>
+                    </Card>
+                  </li>
+                );
+              })}
+            </ul>
+          </section>
+        )}
+      </ListState>
 
       <TestimonialDialog
         open={editor.open}

@@ -1,4 +1,5 @@
 /** Loading, empty and failed states of admin lists, announced to screen readers. */
+import type { UseQueryResult } from '@tanstack/react-query';
 import { CircleAlert, LoaderCircle, type LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Button } from './button.tsx';
@@ -34,4 +35,15 @@ export function ErrorState({ message = 'This list could not be loaded.', onRetry
       </Button>
     </div>
   );
+}
+
+/**
+ * One admin list's states, in one place: loading, failed (with Try Again), empty (`empty`), or the
+ * rows. `what` names the list in the failure message ('The blog posts could not be loaded.').
+ */
+export function ListState<T>({ query, what, empty, children }: { query: UseQueryResult<T[]>; what: string; empty: ReactNode; children: (rows: T[]) => ReactNode }) {
+  if (query.isPending) return <LoadingState />;
+  if (query.isError) return <ErrorState message={`The ${what} could not be loaded.`} onRetry={() => void query.refetch()} />;
+  if (query.data.length === 0) return <>{empty}</>;
+  return <>{children(query.data)}</>;
 }
