@@ -131,11 +131,8 @@ export default function BlogPostsScreen() {
         pending={remove.isPending}
         onConfirm={() => {
           if (!deleting) return;
-          remove.mutate(deleting, {
-            onSettled: closeDelete,
-            // Gone already (deleted elsewhere): show the list as it is now.
-            onError: () => void list.refetch(),
-          });
+          // A failure (gone already, deleted elsewhere) reloads the list: useAdminMutation does that.
+          remove.mutate(deleting, { onSettled: closeDelete });
         }}
         onCloseAutoFocus={restoreFocus}
       />

@@ -21,9 +21,6 @@ export default function TestimonialsScreen() {
   const list = useAdminList<Testimonial>(adminKeys.testimonials);
   const { editor, deleting, mainAction, openNew, openEdit, askDelete, setEditorOpen, closeDelete, restoreFocus } = useListEditor<Testimonial>();
 
-  // A change that fails because the row is gone (deleted elsewhere) refreshes the list too.
-  const refetchOnError = { onError: () => void list.refetch() };
-
   const toggle = useAdminMutation<Testimonial, Testimonial>({
     mutationFn: (t) => sendJson('PUT', `/api/admin/testimonials/${t.id}`, { isPublished: !t.isPublished }),
     invalidates: testimonialListKeys,
@@ -98,7 +95,7 @@ export default function TestimonialsScreen() {
                           className="h-10"
                           disabled={toggling}
                           aria-busy={toggling || undefined}
-                          onClick={() => toggle.mutate(t, refetchOnError)}
+                          onClick={() => toggle.mutate(t)}
                         >
                           {t.isPublished ? <EyeOff aria-hidden="true" className="size-4" /> : <Eye aria-hidden="true" className="size-4" />}
                           {t.isPublished ? 'Unpublish' : 'Publish'}
@@ -137,7 +134,7 @@ export default function TestimonialsScreen() {
         pending={remove.isPending}
         onConfirm={() => {
           if (!deleting) return;
-          remove.mutate(deleting, { onSettled: closeDelete, ...refetchOnError });
+          remove.mutate(deleting, { onSettled: closeDelete });
         }}
         onCloseAutoFocus={restoreFocus}
       />
