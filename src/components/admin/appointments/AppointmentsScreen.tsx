@@ -106,8 +106,7 @@ export default function AppointmentsScreen() {
 
   // The list shows the real state again; a button that no longer applies goes, the focus stays on the row.
   const refetchIfStale = (error: Error, id: string) => {
-    // useAdminMutation is already reloading the list after the failure: join that fetch, then keep the focus.
-    if (isStale(error)) void queryClient.invalidateQueries({ queryKey: adminKeys.appointments }, { cancelRefetch: false }).then(() => keepFocusOn(id));
+    if (isStale(error)) void queryClient.invalidateQueries({ queryKey: adminKeys.appointments }).then(() => keepFocusOn(id));
   };
 
   const updateStatus = useAdminMutation<{ id: string; status: AppointmentStatus }, Appointment>({
