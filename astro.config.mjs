@@ -2,14 +2,34 @@
 import node from '@astrojs/node';
 import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
+import { createHash } from 'node:crypto';
 import { defineConfig } from 'astro/config';
+import { themeScript } from './src/components/chrome/theme-script.ts';
+
+/**
+ * CSP source for an inline script we write ourselves (Astro hashes only what it inlines itself).
+ * @param {string} text @returns {`sha256-${string}`}
+ */
+const sha256 = (text) => `sha256-${createHash('sha256').update(text).digest('base64')}`;
 
 // Pages are prerendered by default (static output); the few that must render on demand say so.
 // api/server.ts serves dist/ (through the Node adapter's handler) and the Hono API in one process.
 export default defineConfig({
   site: process.env.SITE_URL ?? 'http://localhost:4321',
   output: 'static',
-  adapter: node({ mode: 'standalone' }),
+  // staticHeaders: prerendered pages' policies go to dist/_headers.json, not <meta> tags; the server
+  // reads the hashes there and sends one Content-Security-Policy header (docs/decisions/012).
+  adapter: node({ mode: 'standalone', staticHeaders: true }),
+  // Content-Security-Policy (issue 9, docs/decisions/012): Astro hashes every script it inlines (the
+  // island runtime, the client directives); our one inline script is listed here. Inline styles stay
+  // allowed (Radix writes them at run time), as in the policy the server sends.
+  security: {
+    csp: {
+      algorithm: 'SHA-256',
+      scriptDirective: { hashes: [sha256(themeScript)] },
+      styleDirective: { resources: ["'self'", "'unsafe-inline'"] },
+    },
+  },
   integrations: [react()],
   vite: { plugins: [tailwindcss()] },
   server: { port: 4321 },

@@ -8,6 +8,11 @@ import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 4399);
+/** Peers the specs start themselves: calendar and mail provider fakes on port + 1, dynalite on port + 2. */
+const fakesPort = port + 1;
+const dynamoPort = port + 2;
+process.env.E2E_FAKES_PORT = String(fakesPort);
+process.env.E2E_DYNAMO_PORT = String(dynamoPort);
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'firm-e2e-'));
 process.env.E2E_DATA_DIR = dataDir;
 
@@ -30,7 +35,8 @@ export default defineConfig({
     { name: 'phone', use: { ...devices['Pixel 7'], launchOptions: chromium } },
   ],
   webServer: {
-    command: 'node scripts/build-if-needed.ts && node api/server.ts',
+    // The lock keeps two test runs on one machine from building dist/ at the same time.
+    command: 'flock /tmp/firm-site-build.lock node scripts/build-if-needed.ts && node api/server.ts',
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,
@@ -45,7 +51,23 @@ export default defineConfig({
       // Sign-up is open to this test domain only (the allowlist is part of what is tested).
       ADMIN_EMAILS: '@e2e.example.com',
       LOG_QUIET: 'true',
+      // Issue 7: the specs start their own SMTP server, webhook receivers, calendar fakes and feeds on loopback.
+      INTEGRATIONS_ALLOW_PRIVATE_NETWORKS: 'true',
+      FIRM_NOTIFICATION_EMAIL: 'intake@e2e.example.com',
+      SENDGRID_API_BASE: `http://127.0.0.1:${fakesPort}/sendgrid`,
+      GOOGLE_CALENDAR_API_BASE: `http://127.0.0.1:${fakesPort}/google/calendar/v3`,
+      GOOGLE_OAUTH_TOKEN_URL: `http://127.0.0.1:${fakesPort}/google/token`,
+      MICROSOFT_GRAPH_API_BASE: `http://127.0.0.1:${fakesPort}/graph/v1.0`,
+      MICROSOFT_LOGIN_BASE: `http://127.0.0.1:${fakesPort}/microsoft-login`,
+      // Issue 8: the migration target is a dynalite the migration spec starts on this port.
+      AWS_REGION: 'us-west-2',
+      DYNAMODB_ENDPOINT: `http://127.0.0.1:${dynamoPort}`,
       DATABASE_URL: '',
+      // Issue 9: every spec's bookings and messages come from this one browser; limits far above their pace.
+      RATE_LIMIT_CONTACT: '1000/minute',
+      RATE_LIMIT_BOOKING: '1000/minute',
+      RATE_LIMIT_CALCULATOR: '1000/minute',
+      RATE_LIMIT_AVAILABILITY: '10000/minute',
     },
   },
 });

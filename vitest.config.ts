@@ -11,15 +11,16 @@ export default defineConfig({
           setupFiles: ['tests/support/fail-on-console-error.ts'],
         },
       },
-      // Issue 5: the firm's clock must not lean on the process's zone. The booking unit tests run again
-      // with the zone set far from California (npm run test:unit runs every unit* project).
+      // Issue 5: the firm's clock must not lean on the process's zone. The booking unit tests (and, since
+      // issue 7, the mail's times and .ics) run again with the zone set far from California
+      // (npm run test:unit runs every unit* project).
       ...[
         ['unit-tz-tokyo', 'Asia/Tokyo'],
         ['unit-tz-kiritimati', 'Pacific/Kiritimati'],
       ].map(([name, zone]) => ({
         test: {
           name,
-          include: ['src/shared/booking/**/*.test.ts', 'src/components/booking/**/*.test.ts'],
+          include: ['src/shared/booking/**/*.test.ts', 'src/components/booking/**/*.test.ts', 'api/mail/**/*.test.ts'],
           environment: 'node' as const,
           env: { TZ: zone },
           setupFiles: ['tests/support/fail-on-console-error.ts'],

@@ -10,13 +10,17 @@ import { adminGuard } from './auth/admin-guard.ts';
 import { blogPostsRoutes } from './blog-posts/blog-posts.routes.ts';
 import { blogSourcesRoutes } from './blog-sources/blog-sources.routes.ts';
 import { calendarSettingsRoutes } from './calendar-settings/calendar-settings.routes.ts';
+import { calendarSyncRoutes } from './calendar-sync/calendar-sync.routes.ts';
 import { componentVisibilityRoutes } from './component-visibility/component-visibility.routes.ts';
 import { contactSubmissionsRoutes } from './contact-submissions/contact-submissions.routes.ts';
+import { deliveriesRoutes } from './deliveries/deliveries.routes.ts';
 import type { Deps } from './deps.ts';
 import { emailSettingsRoutes } from './email-settings/email-settings.routes.ts';
+import { loadEnv, rateLimitSettings } from './env.ts';
 import { healthRoutes } from './health/health.routes.ts';
 import { identityRoutes } from './identity/identity.routes.ts';
 import { errorBody, handleError } from './http/errors.ts';
+import { apiSecurityHeaders, securitySettings } from './http/security-headers.ts';
 import type { FeatureRoutes } from './http/routes.ts';
 import { migrationRoutes } from './migration/migration.routes.ts';
 import { publishingRoutes } from './publishing/publishing.routes.ts';
@@ -37,8 +41,10 @@ const features: ((deps: Deps) => FeatureRoutes)[] = [
   themesRoutes,
   componentVisibilityRoutes,
   calendarSettingsRoutes,
+  calendarSyncRoutes,
   emailSettingsRoutes,
   blogSourcesRoutes,
+  deliveriesRoutes,
   migrationRoutes,
   publishingRoutes,
 ];
@@ -46,8 +52,11 @@ const features: ((deps: Deps) => FeatureRoutes)[] = [
 export type ApiEnv = { Variables: { requestId: string } };
 
 export function createApp(deps: Deps) {
+  deps.rateLimits ??= rateLimitSettings(loadEnv()); // issue 9: the operator's limits unless the caller gave some
   const app = new Hono<ApiEnv>();
   app.use('*', requestId());
+  // Issue 9: nosniff, CSP, frame and referrer rules on every answer, errors included (decision 012).
+  app.use('*', apiSecurityHeaders(securitySettings(deps)));
   app.use('*', async (c, next) => {
     const started = performance.now();
     await next();

@@ -1,12 +1,18 @@
 /**
  * What the API needs from the outside world, passed to createApp (STYLE §2): the database, a clock
  * (so time rules are testable), the access-token verifier, a logger, content-change events and the
- * operator settings a feature reads. Tests build their own; api/server.ts builds the real ones.
+ * operator settings a feature reads; since issue 7 also the activity events, the delivery queue, the
+ * development outbox and the integration settings. Tests build their own; api/server.ts builds the real ones.
  */
 import type { Database } from '../db/client.ts';
+import type { ActivityEvents } from './activity.ts';
 import type { AccessTokenVerifier } from './auth/verifier.ts';
 import type { ContentEvents } from './content-events.ts';
+import type { DeliveryQueue } from './deliveries/deliveries.ts';
 import type { Logger } from './logger.ts';
+import type { DevOutbox } from './mail/dev-outbox.ts';
+import type { RateLimitSettings } from './http/rate-limit.ts';
+import type { MigrationTuning } from './migration/migration-tuning.ts';
 
 export interface Clock {
   now(): Date;
@@ -18,6 +24,30 @@ export interface MigrationSettings {
   awsRegion: string | null;
   /** Credentials or a custom endpoint are present. */
   awsConfigured: boolean;
+  /** Issue 8 (api/env.ts): the DynamoDB table; unset means 'firm-site'. */
+  tableName?: string;
+  /** A custom endpoint (dynalite, DynamoDB Local) instead of AWS. */
+  endpoint?: string;
+  /** Explicit keys; unset: the SDK's own chain (a profile, a container or web-identity role). */
+  credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+  /** Batch concurrency, retry bounds, page sizes (tests and the operator command tune them). */
+  tuning?: Partial<MigrationTuning>;
+}
+
+/** Issue 7: what the integrations need from the operator (api/env.ts reads it). */
+export interface IntegrationSettings {
+  /** Let outbound requests reach loopback and private addresses (tests, an intranet); off in production. */
+  allowPrivateNetworks: boolean;
+  /** Where the firm's notifications of bookings and messages go. */
+  firmNotificationEmail: string;
+  /** The public origin, for links in e-mails. */
+  siteUrl: string;
+  sendgridApiBase: string;
+  googleCalendarApiBase: string;
+  googleTokenUrl: string;
+  microsoftGraphApiBase: string;
+  microsoftLoginBase: string;
+  blogSourceRefreshMinutes: number;
 }
 
 /** The user pool the admin portal signs in against (public values only). */
@@ -37,4 +67,16 @@ export interface Deps {
   events: ContentEvents;
   migration: MigrationSettings;
   identity: IdentityInfo;
+  /** Bookings and messages, announced to mail and calendar sync after they are stored. */
+  activity: ActivityEvents;
+  /** Outbound work (mail, calendar events), delivered and retried by the runner. */
+  deliveries: DeliveryQueue;
+  /** Mail with nowhere else to go. */
+  outbox: DevOutbox;
+  integrations: IntegrationSettings;
+  /**
+   * Issue 9: per-client limits of the public calls (api/http/rate-limit.ts). Unset: createApp reads
+   * the operator's (RATE_LIMIT_*, TRUSTED_PROXIES); tests give their own (off unless a test turns them on).
+   */
+  rateLimits?: RateLimitSettings;
 }

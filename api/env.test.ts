@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EnvError, loadEnv, migrationSettings } from './env.ts';
+import { EnvError, integrationSettings, loadEnv, migrationSettings } from './env.ts';
 
 describe('loadEnv', () => {
   it('gives the embedded defaults with nothing set', () => {
@@ -10,6 +10,20 @@ describe('loadEnv', () => {
 
   it('treats an empty DATABASE_URL as unset', () => {
     expect(loadEnv({ DATABASE_URL: '' }).DATABASE_URL).toBeUndefined();
+  });
+
+  it('treats every variable set to nothing as unset, as .env.example lists them', () => {
+    const env = loadEnv({ DYNAMODB_ENDPOINT: '', FIRM_NOTIFICATION_EMAIL: '', SEED_SAMPLE_CONTENT: '', SENDGRID_API_BASE: '', PORT: '' });
+    expect(env.DYNAMODB_ENDPOINT).toBeUndefined();
+    expect(env.FIRM_NOTIFICATION_EMAIL).toBeUndefined();
+    expect(env).toMatchObject({ SEED_SAMPLE_CONTENT: true, SENDGRID_API_BASE: 'https://api.sendgrid.com', PORT: 4321 });
+  });
+
+  it('reads the integration settings, with the firm address for notifications by default', () => {
+    expect(integrationSettings(loadEnv({}))).toMatchObject({ allowPrivateNetworks: false, firmNotificationEmail: 'info@pacificcrestlaw.com', blogSourceRefreshMinutes: 60 });
+    const env = loadEnv({ INTEGRATIONS_ALLOW_PRIVATE_NETWORKS: 'true', FIRM_NOTIFICATION_EMAIL: 'intake@example.com', BLOG_SOURCE_REFRESH_MINUTES: '15' });
+    expect(integrationSettings(env)).toMatchObject({ allowPrivateNetworks: true, firmNotificationEmail: 'intake@example.com', blogSourceRefreshMinutes: 15 });
+    expect(() => loadEnv({ FIRM_NOTIFICATION_EMAIL: 'not an address' })).toThrow(/FIRM_NOTIFICATION_EMAIL: .*intake@example-firm.com/);
   });
 
   it('stops on bad values with a message naming each variable and how to fix it', () => {

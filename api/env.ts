@@ -3,11 +3,25 @@
  * names the variable and says how to fix it. Every variable is listed, with a comment, in .env.example.
  */
 import { z } from 'zod';
+import { firm } from '../src/config/firm.ts';
+import type { IntegrationSettings, MigrationSettings } from './deps.ts';
+import { defaultRateRules, noRateLimits, parseLimits, rateRules, trustedProxyList, type Limit, type RateLimitSettings, type RateRule, type RateRules } from './http/rate-limit.ts';
 
 const flag = z
   .enum(['true', 'false', '1', '0', ''])
   .optional()
   .transform((v) => v === 'true' || v === '1');
+
+/** "5/minute,30/day" or "off"; unset: the default of api/http/rate-limit.ts. */
+const rateLimit = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined) return undefined;
+    const limits = parseLimits(v);
+    if (!limits) ctx.addIssue({ code: 'custom', message: 'must be limits like 5/minute,30/day (second, minute, hour or day), or off' });
+    return limits ?? undefined;
+  });
 
 const envSchema = z
   .object({
@@ -40,7 +54,48 @@ const envSchema = z
   AWS_ACCESS_KEY_ID: z.string().optional(),
   AWS_SECRET_ACCESS_KEY: z.string().optional(),
   DYNAMODB_ENDPOINT: z.url().optional(),
+  // Issue 8: the table the migration writes (unset: firm-site), temporary keys, and credentials the
+  // SDK finds by itself (a named profile; a container or web-identity role the platform provides).
+  DYNAMODB_TABLE: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine((v) => v === undefined || /^[A-Za-z0-9_.-]{3,255}$/.test(v), 'must be 3 to 255 letters, digits, underscores, hyphens or dots'),
+  AWS_SESSION_TOKEN: z.string().optional(),
+  AWS_PROFILE: z.string().optional(),
+  AWS_CONTAINER_CREDENTIALS_RELATIVE_URI: z.string().optional(),
+  AWS_CONTAINER_CREDENTIALS_FULL_URI: z.string().optional(),
+  AWS_WEB_IDENTITY_TOKEN_FILE: z.string().optional(),
+  // Integrations (issue 7): where firm notifications go, and the providers' endpoints (overridable
+  // for tests and sovereign clouds). Private and loopback addresses are refused unless allowed.
+  FIRM_NOTIFICATION_EMAIL: z.email().optional(),
+  INTEGRATIONS_ALLOW_PRIVATE_NETWORKS: flag,
+  SENDGRID_API_BASE: z.url().default('https://api.sendgrid.com'),
+  GOOGLE_CALENDAR_API_BASE: z.url().default('https://www.googleapis.com/calendar/v3'),
+  GOOGLE_OAUTH_TOKEN_URL: z.url().default('https://oauth2.googleapis.com/token'),
+  MICROSOFT_GRAPH_API_BASE: z.url().default('https://graph.microsoft.com/v1.0'),
+  MICROSOFT_LOGIN_BASE: z.url().default('https://login.microsoftonline.com'),
+  BLOG_SOURCE_REFRESH_MINUTES: z.coerce.number().int().min(1).max(1440).default(60),
   LOG_QUIET: flag,
+  // Issue 9 (docs/decisions/013): per-client limits of the public calls, and the proxies whose
+  // X-Forwarded-For names the client (unset: none; the socket's address is the client).
+  RATE_LIMITS: z.enum(['on', 'off']).default('on'),
+  RATE_LIMIT_CONTACT: rateLimit,
+  RATE_LIMIT_BOOKING: rateLimit,
+  RATE_LIMIT_CALCULATOR: rateLimit,
+  RATE_LIMIT_AVAILABILITY: rateLimit,
+  TRUSTED_PROXIES: z
+    .string()
+    .default('')
+    .transform((v, ctx) => {
+      const entries = v.split(',').map((e) => e.trim()).filter(Boolean);
+      try {
+        trustedProxyList(entries);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      }
+      return entries;
+    }),
   })
   .superRefine((env, ctx) => {
     const pool = [env.COGNITO_REGION, env.COGNITO_USER_POOL_ID, env.COGNITO_CLIENT_ID];
@@ -58,8 +113,18 @@ const hints: Record<string, string> = {
   DATABASE_URL: 'for example DATABASE_URL=postgres://postgres@127.0.0.1:5432/firm',
   NODE_ENV: 'use development, production or test',
   DYNAMODB_ENDPOINT: 'for example DYNAMODB_ENDPOINT=http://127.0.0.1:8000, or unset it to use AWS',
+  DYNAMODB_TABLE: 'for example DYNAMODB_TABLE=firm-site, or unset it for firm-site',
   SEED_SAMPLE_CONTENT: 'use true or false',
   SITE_URL: 'the public origin, for example https://www.example-firm.com',
+  FIRM_NOTIFICATION_EMAIL: 'the address that receives booking and contact notifications, for example intake@example-firm.com',
+  INTEGRATIONS_ALLOW_PRIVATE_NETWORKS: 'true only for tests or a trusted intranet; unset in production',
+  BLOG_SOURCE_REFRESH_MINUTES: 'minutes between feed fetches, from 1 to 1440',
+  RATE_LIMITS: 'on, or off only for load tests on a private machine',
+  RATE_LIMIT_CONTACT: 'for example RATE_LIMIT_CONTACT=5/minute,30/day, or unset it for the default',
+  RATE_LIMIT_BOOKING: 'for example RATE_LIMIT_BOOKING=5/minute,20/day, or unset it for the default',
+  RATE_LIMIT_CALCULATOR: 'for example RATE_LIMIT_CALCULATOR=20/minute,200/day, or unset it for the default',
+  RATE_LIMIT_AVAILABILITY: 'for example RATE_LIMIT_AVAILABILITY=120/minute, or unset it for the default',
+  TRUSTED_PROXIES: 'comma-separated addresses or CIDR ranges of your own load balancers, for example 10.0.0.0/8; unset when nothing sits in front of the server',
   COGNITO_REGION: 'set COGNITO_REGION, COGNITO_USER_POOL_ID and COGNITO_CLIENT_ID together, or none of them for the embedded identity service',
   COGNITO_USER_POOL_ID: 'for example us-west-2_AbCdEf123',
   COGNITO_CLIENT_ID: "the app client id (no client secret; USER_PASSWORD_AUTH or USER_SRP_AUTH enabled)",
@@ -68,7 +133,9 @@ const hints: Record<string, string> = {
 export class EnvError extends Error {}
 
 export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
-  const result = envSchema.safeParse(source);
+  // A variable set to nothing (`FIRM_NOTIFICATION_EMAIL=`, as .env.example lists them) means unset.
+  const given = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''));
+  const result = envSchema.safeParse(given);
   if (result.success) return result.data;
   const lines = result.error.issues.map((issue) => {
     const name = String(issue.path[0] ?? '?');
@@ -77,10 +144,47 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   throw new EnvError(`The environment is not valid; fix these variables (see .env.example):\n${lines.join('\n')}`);
 }
 
-export function migrationSettings(env: Env) {
-  const credentials = Boolean(env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY);
+export function integrationSettings(env: Env): IntegrationSettings {
+  return {
+    allowPrivateNetworks: env.INTEGRATIONS_ALLOW_PRIVATE_NETWORKS,
+    firmNotificationEmail: env.FIRM_NOTIFICATION_EMAIL ?? firm.email,
+    siteUrl: env.SITE_URL,
+    sendgridApiBase: env.SENDGRID_API_BASE,
+    googleCalendarApiBase: env.GOOGLE_CALENDAR_API_BASE,
+    googleTokenUrl: env.GOOGLE_OAUTH_TOKEN_URL,
+    microsoftGraphApiBase: env.MICROSOFT_GRAPH_API_BASE,
+    microsoftLoginBase: env.MICROSOFT_LOGIN_BASE,
+    blogSourceRefreshMinutes: env.BLOG_SOURCE_REFRESH_MINUTES,
+  };
+}
+
+/** Issue 9: the public calls' limits (api/http/rate-limit.ts), the defaults where a variable is unset. */
+export function rateLimitSettings(env: Env): RateLimitSettings {
+  const given: Record<RateRule, Limit[] | undefined> = {
+    contact: env.RATE_LIMIT_CONTACT,
+    booking: env.RATE_LIMIT_BOOKING,
+    calculator: env.RATE_LIMIT_CALCULATOR,
+    availability: env.RATE_LIMIT_AVAILABILITY,
+  };
+  const pick = (rule: RateRule) => (env.RATE_LIMITS === 'off' ? noRateLimits[rule] : (given[rule] ?? defaultRateRules[rule]));
+  const rules = Object.fromEntries(rateRules.map((rule) => [rule, pick(rule)])) as RateRules;
+  return { rules, trustedProxies: env.TRUSTED_PROXIES };
+}
+
+/**
+ * Issue 8: where the migration writes. Configured (SPEC §2 status card) = a region plus either
+ * credentials (keys, a profile, or a role the platform provides) or a custom endpoint (dynalite,
+ * DynamoDB Local).
+ * Unset values stay undefined: api/migration applies the defaults (table firm-site).
+ */
+export function migrationSettings(env: Env): MigrationSettings {
+  const keys = env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY ? { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY, sessionToken: env.AWS_SESSION_TOKEN || undefined } : undefined;
+  const ambient = Boolean(env.AWS_PROFILE || env.AWS_CONTAINER_CREDENTIALS_RELATIVE_URI || env.AWS_CONTAINER_CREDENTIALS_FULL_URI || env.AWS_WEB_IDENTITY_TOKEN_FILE);
   return {
     awsRegion: env.AWS_REGION ?? null,
-    awsConfigured: Boolean(env.AWS_REGION && (credentials || env.DYNAMODB_ENDPOINT)),
+    awsConfigured: Boolean(env.AWS_REGION && (keys || ambient || env.DYNAMODB_ENDPOINT)),
+    tableName: env.DYNAMODB_TABLE,
+    endpoint: env.DYNAMODB_ENDPOINT,
+    credentials: keys,
   };
 }

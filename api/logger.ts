@@ -1,6 +1,11 @@
 /**
  * Structured JSON logs, one line each. Never pass personal data (names, e-mails, messages) or
  * secrets: log ids and counts.
+ *
+ * What slips through anyway is scrubbed here (issue 9 item 5): an error's text can carry what a
+ * visitor sent (Drizzle's "Failed query: … params: <the values>", a mail server's "550 <someone@…>
+ * rejected"), so every string a line holds loses its query parameters, e-mail addresses, bearer
+ * tokens and JWTs before it is written.
  */
 export interface Logger {
   info(msg: string, fields?: Record<string, unknown>): void;
@@ -8,12 +13,42 @@ export interface Logger {
   error(msg: string, fields?: Record<string, unknown>): void;
 }
 
-export function createLogger(options: { silent?: boolean } = {}): Logger {
-  const write = (level: string, msg: string, fields?: Record<string, unknown>) => {
+export type LogLevel = 'info' | 'warn' | 'error';
+
+export interface LoggerOptions {
+  /** Only errors are written (LOG_QUIET). */
+  silent?: boolean;
+  /** Where a finished line goes; default stdout (info, warn) and stderr (error). Tests capture it. */
+  write?: (line: string, level: LogLevel) => void;
+}
+
+const scrubbers: [RegExp, string][] = [
+  // Drizzle's error message lists the statement's values after "params:" (up to the end of that line).
+  [/(^|\n)(\s*params: )[^\n]*/g, '$1$2[redacted]'],
+  [/\bBearer\s+[^\s"',;]+/gi, 'Bearer [redacted]'],
+  [/\beyJ[\w-]*\.[\w-]+\.[\w-]*/g, '[token]'],
+  [/[\w.!#$%&'*+/=?^`{|}~-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+/gi, '[email]'],
+];
+
+const scrubText = (text: string) => scrubbers.reduce((out, [pattern, replacement]) => out.replace(pattern, replacement), text);
+
+/** Strings scrubbed, errors reduced to their (scrubbed) name and message, nested values too. */
+export function scrub(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return scrubText(value);
+  if (value instanceof Error) return scrubText(`${value.name}: ${value.message}`);
+  if (depth > 4 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => scrub(v, depth + 1));
+  if (value instanceof Date) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrub(v, depth + 1)]));
+}
+
+const defaultWrite = (line: string, level: LogLevel) => (level === 'error' ? process.stderr : process.stdout).write(line + '\n');
+
+export function createLogger(options: LoggerOptions = {}): Logger {
+  const out = options.write ?? defaultWrite;
+  const write = (level: LogLevel, msg: string, fields?: Record<string, unknown>) => {
     if (options.silent && level !== 'error') return;
-    const line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields });
-    if (level === 'error') process.stderr.write(line + '\n');
-    else process.stdout.write(line + '\n');
+    out(JSON.stringify({ time: new Date().toISOString(), level, msg: scrubText(msg), ...(fields ? (scrub(fields) as Record<string, unknown>) : {}) }), level);
   };
   return {
     info: (msg, fields) => write('info', msg, fields),

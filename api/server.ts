@@ -6,16 +6,20 @@
  *   node api/server.ts            # site + API (needs `npm run build` first; `npm start` does both)
  *   node api/server.ts --api-only
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import { openDatabase, type Database } from '../db/client.ts';
 import { seedDatabase } from '../db/seed/seed.ts';
+import { createActivityEvents } from './activity.ts';
 import { createApp } from './app.ts';
 import { createContentEvents } from './content-events.ts';
-import { systemClock } from './deps.ts';
-import { EnvError, loadEnv, migrationSettings, type Env } from './env.ts';
+import { createDeliveryQueue } from './deliveries/deliveries.ts';
+import { systemClock, type Deps } from './deps.ts';
+import { EnvError, integrationSettings, loadEnv, migrationSettings, type Env } from './env.ts';
+import { API_HEADERS, applySecurityHeaders, securitySettings } from './http/security-headers.ts';
 import { startIdentity } from './identity/identity.ts';
+import { startBackgroundWork } from './integrations/background.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createDevOutbox } from './mail/dev-outbox.ts';
 import { createSite } from './site/site.ts';
@@ -24,8 +28,19 @@ export interface RunningServer {
   server: Server;
   url: string;
   database: Database;
+  log: Logger;
+  /** Refuses new connections, answers every request in flight, then stops background work and closes the database. */
   stop(): Promise<void>;
 }
+
+/** SIGTERM/SIGINT: how long requests in flight may take to finish before the process gives up on them. */
+export const SHUTDOWN_DEADLINE_MS = 10_000;
+
+/** A caller's X-Request-Id is kept when it looks like one (Hono's rule: word characters, '-' and '='); otherwise a new one. */
+const requestIdOf = (req: IncomingMessage) => {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && /^[\w\-=]{1,255}$/.test(given) ? given : crypto.randomUUID();
+};
 
 const isApi = (url: string | undefined) => url === '/api' || Boolean(url?.startsWith('/api/') || url?.startsWith('/api?'));
 
@@ -39,7 +54,7 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean } = {}
   const outbox = createDevOutbox(env.OUTBOX_DIR);
   const identity = await startIdentity(env, log, outbox);
   const events = createContentEvents((err) => log.error('content listener failed', { err: String(err) }));
-  const app = createApp({
+  const deps: Deps = {
     database,
     clock: systemClock,
     verifier: identity.verifier,
@@ -47,17 +62,58 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean } = {}
     events,
     migration: migrationSettings(env),
     identity: identity.info,
-  });
+    activity: createActivityEvents((err, activity) => log.error('activity listener failed', { activity: activity.type, err: String(err) })),
+    deliveries: createDeliveryQueue({ database, clock: systemClock }),
+    outbox,
+    integrations: integrationSettings(env),
+  };
+  const app = createApp(deps);
   const api = getRequestListener(app.fetch);
   let origin = '';
-  const site = options.apiOnly ? null : await createSite({ api: app.fetch, selfOrigin: () => origin, log });
+  const site = options.apiOnly ? null : await createSite({ api: app.fetch, selfOrigin: () => origin, log, security: securitySettings(deps) });
   // Republish what an admin's change touches (issue 4: visible within a second).
   if (site) events.subscribe((change) => site.onChange(change));
 
+  /** Responses not yet sent in full: a shutdown waits for them, and closes their connections after them. */
+  const inFlight = new Set<ServerResponse>();
+  let closing = false;
+  const track = (res: ServerResponse) => {
+    inFlight.add(res);
+    if (closing) res.setHeader('connection', 'close');
+    res.once('close', () => {
+      inFlight.delete(res);
+      // Keep-alive connections would otherwise hold the shutdown for the keep-alive timeout.
+      if (closing) server.closeIdleConnections();
+    });
+  };
+  /**
+   * The API logs its own requests (api/app.ts); the site's get the same line and an X-Request-Id here
+   * (issue 9 item 5). Path only: query strings may carry personal data.
+   */
+  const logged = (req: IncomingMessage, res: ServerResponse) => {
+    const requestId = requestIdOf(req);
+    const started = performance.now();
+    res.setHeader('x-request-id', requestId);
+    res.once('close', () =>
+      log.info('request', {
+        requestId,
+        method: req.method,
+        path: (req.url ?? '/').split('?')[0],
+        status: res.statusCode,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+        ...(res.writableFinished ? {} : { aborted: true }),
+      }),
+    );
+    return requestId;
+  };
+
   const server = createServer((req, res) => {
+    track(res);
     if (isApi(req.url)) return api(req, res);
+    const requestId = logged(req, res);
     if (site) return site.handle(req, res);
-    res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'Not found' }));
+    applySecurityHeaders(securitySettings(deps), API_HEADERS, req, res);
+    res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'Not found', requestId }));
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -71,19 +127,26 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean } = {}
   origin = anyAddress ? `http://127.0.0.1:${port}` : url;
   log.info('listening', { url, apiOnly: Boolean(options.apiOnly) });
   await site?.prewarm();
+  // Mail, calendar sync, reminders and feeds (issue 7) start once the site answers.
+  const background = startBackgroundWork(deps, { schedule: true });
 
   let stopping: Promise<void> | null = null;
   const stop = () =>
     (stopping ??= (async () => {
-      // Finish requests in flight, refuse new ones, then close the database.
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
+      // Refuse new connections, finish the requests in flight (answered with `Connection: close`, so
+      // keep-alive clients let go), and only then stop background work and close the database.
+      closing = true;
+      for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      log.info('shutting down', { requestsInFlight: inFlight.size }); // once new connections are refused
+      await closed;
+      await background.stop();
       await identity.stop();
       await database.close();
+      log.info('stopped');
     })());
-  return { server, url, database, stop };
+  return { server, url, database, log, stop };
 }
 
 export async function main() {
@@ -98,9 +161,18 @@ export async function main() {
   console.log(`\n  Site and API ready at ${running.url}\n`);
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
+      // A request that never finishes (a stalled upload, a hung peer) must not keep the process alive:
+      // past the deadline it exits non-zero and says so.
+      setTimeout(() => {
+        running.log.error('shutdown deadline passed: exiting with work unfinished', { signal, deadlineMs: SHUTDOWN_DEADLINE_MS });
+        process.exit(1);
+      }, SHUTDOWN_DEADLINE_MS);
       running.stop().then(
         () => process.exit(0),
-        () => process.exit(1),
+        (err: unknown) => {
+          running.log.error('shutdown failed', { signal, err: err instanceof Error ? err.message : String(err) });
+          process.exit(1);
+        },
       );
     });
   }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets up a fresh machine of this project's kind (Debian, root, Node 20 preinstalled): Node 24,
-# Debian's Chromium for the browser tests, PostgreSQL running for the test suite, then `npm ci`.
+# Debian's Chromium for the browser tests, PostgreSQL running for the test suite, then `npm install`.
 # Safe to run again: each step is skipped when already done.
 set -euo pipefail
 cd "$(dirname "$0")/.."

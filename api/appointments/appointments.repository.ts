@@ -43,6 +43,15 @@ function isClaimTaken(err: unknown): boolean {
   return false;
 }
 
+/** Issue 7: the unique index on externalEventId refused a second appointment for one external event. */
+function isExternalEventIdTaken(err: unknown): boolean {
+  for (let e = err as { code?: string; constraint?: string; message?: string; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (e.code === '23505' && e.constraint === 'appointments_external_event_id_unique') return true;
+    if (e.code === 'SQLITE_CONSTRAINT_UNIQUE' && e.message?.includes('appointments.external_event_id')) return true;
+  }
+  return false;
+}
+
 type Results<T extends readonly unknown[]> = { -readonly [K in keyof T]: Awaited<T[K]> };
 type Build<T extends readonly PromiseLike<unknown>[]> = (tx: Db) => [...T];
 
@@ -180,10 +189,46 @@ export function appointmentsRepository(database: Database) {
       ]);
       return row ?? null;
     },
+    /** Issue 7: the appointment an external calendar knows by this id (a Calendly invitee URI, a provider's event id). */
+    async findByExternalEventId(externalEventId: string) {
+      const [row] = await db.select().from(table).where(eq(table.externalEventId, externalEventId));
+      return row ?? null;
+    },
+    /** Issue 7: records the event a calendar provider created for the appointment. */
+    async setExternalEventId(id: string, externalEventId: string) {
+      const [row] = await db.update(table).set({ externalEventId }).where(eq(table.id, id)).returning();
+      return row ?? null;
+    },
+    /**
+     * Issue 7: an appointment booked elsewhere (a Calendly webhook). It already happened there, so it
+     * is recorded whatever the grid says: the cells still free are claimed in the same transaction
+     * (ON CONFLICT DO NOTHING leaves a cell another booking holds to that booking), so the site stops
+     * offering that time, and nothing refuses the booking itself. null when an appointment with this
+     * externalEventId exists already (the unique index decides, so a webhook delivered twice, even at
+     * the same moment, books once).
+     */
+    async createFromExternalCalendar(values: AppointmentValues & { externalEventId: string }, cells: readonly Date[]) {
+      const id = crypto.randomUUID();
+      const sorted = [...cells].sort((a, b) => a.getTime() - b.getTime());
+      try {
+        const [[row]] = await atomically((tx) => [
+          tx.insert(table).values({ ...values, id }).returning(),
+          tx
+            .insert(claims)
+            .values(sorted.map((startsAt) => ({ startsAt, appointmentId: id })))
+            .onConflictDoNothing()
+            .returning({ startsAt: claims.startsAt }),
+        ]);
+        return row!;
+      } catch (err) {
+        if (isExternalEventIdTaken(err)) return null;
+        throw err;
+      }
+    },
+    /** The deleted appointment, or null when there was none. The claims go with it (on delete cascade). */
     async remove(id: string) {
-      // The claims go with it (on delete cascade).
-      const rows = await db.delete(table).where(eq(table.id, id)).returning({ id: table.id });
-      return rows.length > 0;
+      const [row] = await db.delete(table).where(eq(table.id, id)).returning();
+      return row ?? null;
     },
   };
 }

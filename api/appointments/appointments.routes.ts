@@ -1,22 +1,39 @@
+import { consultationMinutes, type ConsultationType } from '../../src/shared/constants.ts';
 import { appointmentInput, appointmentStatusUpdate, availabilityQuery } from '../../src/shared/schemas/appointments.ts';
 import { idParam } from '../../src/shared/schemas/fields.ts';
 import type { Deps } from '../deps.ts';
+import { honeypot } from '../http/honeypot.ts';
+import { rateLimit } from '../http/rate-limit.ts';
 import { adminRouter, router, type FeatureRoutes } from '../http/routes.ts';
 import { jsonBody, pathParams, queryParams } from '../http/validate.ts';
 import { appointmentsService } from './appointments.service.ts';
+
+/** What a bot's booking is answered with: a booking's shape, for a slot that stays free. */
+const decoy = ({ consultationType, scheduledDate }: { consultationType: ConsultationType; scheduledDate: Date }) => ({
+  id: crypto.randomUUID(),
+  consultationType,
+  scheduledDate,
+  duration: consultationMinutes(consultationType),
+  status: 'scheduled',
+});
 
 export function appointmentsRoutes(deps: Deps): FeatureRoutes {
   const service = appointmentsService(deps);
   return {
     public: router()
-      .post('/appointments', jsonBody(appointmentInput), async (c) => {
-        const row = await service.book(c.req.valid('json'));
+      // Issue 9: limited per client (the daily cap keeps a few clients from taking a year of slots), and
+      // a bot's booking (the honeypot filled) is answered alike and takes nothing.
+      .post('/appointments', rateLimit(deps, 'booking'), jsonBody(appointmentInput), async (c) => {
+        const { caught, input } = honeypot(c, c.req.valid('json'), deps.log);
+        const row = caught ? decoy(input) : await service.book(input);
         // The visitor gets back what identifies the booking, not the personal details they sent.
         const { id, consultationType, scheduledDate, duration, status } = row;
         return c.json({ id, consultationType, scheduledDate, duration, status }, 201);
       })
       // Issue 5: the booking modal's slot list for one firm day (public; no personal data in the answer).
-      .get('/appointments/availability', queryParams(availabilityQuery), async (c) => c.json(await service.availability(c.req.valid('query')))),
+      .get('/appointments/availability', rateLimit(deps, 'availability'), queryParams(availabilityQuery), async (c) =>
+        c.json(await service.availability(c.req.valid('query'))),
+      ),
     admin: adminRouter()
       .get('/appointments', async (c) => c.json(await service.listAll()))
       .put('/appointments/:id', pathParams(idParam), jsonBody(appointmentStatusUpdate), async (c) =>

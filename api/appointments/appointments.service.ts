@@ -10,7 +10,7 @@ import { appointmentsRepository, CLAIM_MINUTES, claimCells } from './appointment
 /** SPEC §4 Appointment status: completed and cancelled are terminal. */
 const terminal: readonly string[] = ['completed', 'cancelled'] satisfies AppointmentStatus[];
 
-export function appointmentsService({ database, clock }: Deps) {
+export function appointmentsService({ database, clock, activity }: Deps) {
   const repo = appointmentsRepository(database);
   return {
     listAll: repo.listAll,
@@ -28,6 +28,9 @@ export function appointmentsService({ database, clock }: Deps) {
       const duration = consultationMinutes(input.consultationType);
       const row = await repo.createWithClaims({ ...input, duration }, claimCells(input.scheduledDate, duration));
       if (!row) throw conflict(bookingMessages.taken, { scheduledDate: bookingMessages.taken });
+      // Issue 7: the confirmation, the firm's notification and the calendar event are queued before
+      // the visitor hears back; their sending never fails the booking.
+      await activity.emit({ type: 'appointment-booked', appointment: row });
       return row;
     },
 
@@ -51,13 +54,18 @@ export function appointmentsService({ database, clock }: Deps) {
         // Issue 5: a slot is taken while its appointment is scheduled or confirmed, so cancelling or
         // completing one frees it (a future consultation marked completed by mistake blocks nothing).
         const row = await repo.setStatus(id, current.status, status, { releaseSlots: terminal.includes(status) });
-        if (row) return row;
+        if (row) {
+          await activity.emit({ type: 'appointment-changed', appointment: row, previousStatus: current.status });
+          return row;
+        }
         if (attempt >= 1) throw conflict('This appointment was changed by someone else at the same time; reload and try again.');
       }
     },
 
     async remove(id: string) {
-      if (!(await repo.remove(id))) throw notFound('Appointment not found');
+      const row = await repo.remove(id);
+      if (!row) throw notFound('Appointment not found');
+      await activity.emit({ type: 'appointment-deleted', appointment: row });
     },
   };
 }

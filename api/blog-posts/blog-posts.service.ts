@@ -3,6 +3,7 @@ import type { blogPostInput } from '../../src/shared/schemas/blog-posts.ts';
 import { slugify } from '../../src/shared/slug.ts';
 import type { Deps } from '../deps.ts';
 import { badRequest, conflict, constraintError, notFound } from '../http/errors.ts';
+import { isStorableText } from '../http/validate.ts';
 import { blogPostsRepository, type BlogPostValues } from './blog-posts.repository.ts';
 import { sanitizeArticleHtml } from './sanitize.ts';
 
@@ -44,7 +45,8 @@ export function blogPostsService({ database, events, clock }: Deps) {
 
     /** A published post by its slug, or by a slug it had before (the page then redirects). */
     async getPublished(slug: string) {
-      if (slug.length > MAX_SLUG) throw notFound('Article Not Found');
+      // Text no database can hold (a NUL: PostgreSQL refuses it) names no post either (issue 9).
+      if (slug.length > MAX_SLUG || !isStorableText(slug)) throw notFound('Article Not Found');
       const post = await repo.findPublishedBySlug(slug);
       if (post) return post;
       const movedTo = await repo.findRedirect(slug);

@@ -2,12 +2,13 @@ import { desc, eq, sql } from 'drizzle-orm';
 import { idParam } from '../../src/shared/schemas/fields.ts';
 import { calendarSettingInput } from '../../src/shared/schemas/integrations.ts';
 import type { Deps } from '../deps.ts';
-import { notFound } from '../http/errors.ts';
+import { badRequest, notFound } from '../http/errors.ts';
 import { adminRouter, router, type FeatureRoutes } from '../http/routes.ts';
 import { jsonBody, pathParams } from '../http/validate.ts';
+import { checkOutboundUrl, OutboundError } from '../integrations/safe-fetch.ts';
 import { maskConfig, maskSecret, maskUrl } from '../integrations/secrets.ts';
 
-export function calendarSettingsRoutes({ database: { db, t, dialect } }: Deps): FeatureRoutes {
+export function calendarSettingsRoutes({ database: { db, t, dialect }, integrations }: Deps): FeatureRoutes {
   const table = t.calendarSettings;
   type Row = typeof table.$inferSelect;
   const safe = (row: Row) => ({
@@ -29,7 +30,19 @@ export function calendarSettingsRoutes({ database: { db, t, dialect } }: Deps): 
     admin: adminRouter()
       .get('/calendar-settings', async (c) => c.json((await db.select().from(table).orderBy(desc(table.createdAt))).map(safe)))
       .post('/calendar-settings', jsonBody(calendarSettingInput), async (c) => {
-        const [row] = await db.insert(table).values(c.req.valid('json')).returning();
+        const input = c.req.valid('json');
+        // Issue 7: the server posts a custom integration's events to its webhook URL, so an address
+        // the server may not reach (loopback, private network, in production) is refused now rather
+        // than failing every delivery later.
+        if (input.provider === 'custom' && input.webhookUrl) {
+          try {
+            checkOutboundUrl(input.webhookUrl, integrations.allowPrivateNetworks);
+          } catch (err) {
+            if (!(err instanceof OutboundError)) throw err;
+            throw badRequest('Please check the highlighted fields.', { webhookUrl: 'Webhook URL must be a public internet address: the server cannot post to private or loopback networks' });
+          }
+        }
+        const [row] = await db.insert(table).values(input).returning();
         return c.json(safe(row!), 201);
       })
       // Activating one integration deactivates the others, in one statement over every row, so two

@@ -9,7 +9,7 @@ export function contactSubmissionsRepository({ db, t }: Database) {
   return {
     listAll: () => db.select().from(table).orderBy(desc(table.createdAt)),
     async create(values: ContactValues & { createdAt: Date }) {
-      const [row] = await db.insert(table).values(values).returning({ id: table.id, createdAt: table.createdAt });
+      const [row] = await db.insert(table).values(values).returning();
       return row!;
     },
     async setFlag(id: string, flag: 'isRead' | 'isResolved') {

@@ -2,12 +2,15 @@ import { contactInput } from '../../src/shared/schemas/contact.ts';
 import { idParam } from '../../src/shared/schemas/fields.ts';
 import type { Deps } from '../deps.ts';
 import { notFound } from '../http/errors.ts';
+import { honeypot } from '../http/honeypot.ts';
+import { rateLimit } from '../http/rate-limit.ts';
 import { adminRouter, router, type FeatureRoutes } from '../http/routes.ts';
 import { jsonBody, pathParams } from '../http/validate.ts';
 import { contactSubmissionsRepository } from './contact-submissions.repository.ts';
 
 /** SPEC §4 Contact submission: read and resolved only move forward (no un-read, no re-open). */
-export function contactSubmissionsRoutes({ database, clock }: Deps): FeatureRoutes {
+export function contactSubmissionsRoutes(deps: Deps): FeatureRoutes {
+  const { database, clock, activity, log } = deps;
   const repo = contactSubmissionsRepository(database);
   const mark = (flag: 'isRead' | 'isResolved') => async (id: string) => {
     const row = await repo.setFlag(id, flag);
@@ -16,7 +19,15 @@ export function contactSubmissionsRoutes({ database, clock }: Deps): FeatureRout
   };
   return {
     // Received time from the injected clock: the admin list is newest first, and tests can fix the order.
-    public: router().post('/contact', jsonBody(contactInput), async (c) => c.json(await repo.create({ ...c.req.valid('json'), createdAt: clock.now() }), 201)),
+    // Issue 9: limited per client, and a bot's message (the honeypot filled) is answered alike and kept nowhere.
+    public: router().post('/contact', rateLimit(deps, 'contact'), jsonBody(contactInput), async (c) => {
+      const { caught, input } = honeypot(c, c.req.valid('json'), log);
+      if (caught) return c.json({ id: crypto.randomUUID(), createdAt: clock.now() }, 201);
+      const row = await repo.create({ ...input, createdAt: clock.now() });
+      // Issue 7: the firm's notification is queued before the visitor hears back.
+      await activity.emit({ type: 'contact-received', submission: row });
+      return c.json({ id: row.id, createdAt: row.createdAt }, 201);
+    }),
     admin: adminRouter()
       .get('/contact-submissions', async (c) => c.json(await repo.listAll()))
       .put('/contact-submissions/:id/read', pathParams(idParam), async (c) => c.json(await mark('isRead')(c.req.valid('param').id)))

@@ -48,9 +48,13 @@ export function constraintError(err: unknown): HttpError | null {
     return conflict('A record with the same unique value already exists.');
   }
   if (code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return conflict('A related record does not exist.');
-  if (code === '23514' || code === 'SQLITE_CONSTRAINT_CHECK' || code === '22003' || code === '22P02') {
+  // 22008/22009: a date PostgreSQL cannot hold (year 0, year 10000...). Issue 9: the validators refuse
+  // these first; this keeps any that slip past a 400 instead of a 500.
+  if (code === '23514' || code === 'SQLITE_CONSTRAINT_CHECK' || code === '22003' || code === '22P02' || code === '22008' || code === '22009') {
     return badRequest('A value is outside the allowed range.');
   }
+  // 22021: text PostgreSQL cannot store (a NUL character); refused by the validators first (issue 9).
+  if (code === '22021' || code === '22P05') return badRequest('Text contains characters that cannot be stored.');
   return null;
 }
 

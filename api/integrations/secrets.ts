@@ -3,6 +3,8 @@
  * returned in full by any GET (ARCHITECTURE Data). Masking keeps the last 4 characters of a long
  * secret so an admin can tell which key is configured; a short one is masked entirely.
  */
+import { jsonDepth, MAX_JSON_DEPTH } from '../../src/shared/schemas/fields.ts';
+
 const secretKey = /(secret|token|pass|pwd|api[_-]?key|signing|private|credential|authori[sz]ation|cookie|session|key$)/i;
 
 export const MASK = '••••';
@@ -82,5 +84,8 @@ export function maskConfig(config: string | null): string | null {
     return MASK;
   }
   if (parsed === null || typeof parsed !== 'object') return MASK;
+  // Issue 9: maskValue recurses; a config nested thousands deep (a calendar config is free text) would
+  // exhaust the stack and break every list that shows it. No real config is that deep: withheld whole.
+  if (jsonDepth(parsed) > MAX_JSON_DEPTH) return MASK;
   return JSON.stringify(maskValue('', parsed, false));
 }

@@ -1,39 +1,66 @@
 /**
  * The development outbox: mail that has nowhere else to go (no e-mail integration configured, the
  * embedded identity service's verification codes) is written here, one JSON file a message, so it
- * is never lost and an admin or a test can read it.
+ * is never lost and an admin or a test can read it (GET /api/admin/email-outbox).
+ * File names start with the time and a per-process sequence number, so sorting them sorts the
+ * messages by arrival, also within one millisecond.
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+export interface OutboxAttachment {
+  filename: string;
+  contentType: string;
+  /** The file's text (calendar files are text). */
+  content: string;
+}
+
 export interface OutboxMessage {
+  /** The file's name without .json. */
+  id: string;
   to: string;
   subject: string;
   text: string;
+  html?: string;
+  attachments?: OutboxAttachment[];
   createdAt: string;
 }
 
+export type NewOutboxMessage = Omit<OutboxMessage, 'id' | 'createdAt'>;
+
 export interface DevOutbox {
   dir: string;
-  deliver(message: Omit<OutboxMessage, 'createdAt'>): OutboxMessage;
+  deliver(message: NewOutboxMessage): OutboxMessage;
+  /** Every message, oldest first. */
   list(): OutboxMessage[];
+  /** The newest `limit` messages, newest first. */
+  recent(limit: number): OutboxMessage[];
 }
+
+let sequence = 0;
 
 export function createDevOutbox(dir: string): DevOutbox {
   mkdirSync(dir, { recursive: true });
+  const names = () => readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  const read = (file: string): OutboxMessage => {
+    const stored = JSON.parse(readFileSync(join(dir, file), 'utf8')) as OutboxMessage;
+    return { ...stored, id: stored.id ?? file.slice(0, -'.json'.length) };
+  };
   return {
     dir,
     deliver(message) {
-      const stored = { ...message, createdAt: new Date().toISOString() };
-      const name = `${stored.createdAt.replace(/[:.]/g, '-')}-${crypto.randomUUID().slice(0, 8)}.json`;
-      writeFileSync(join(dir, name), JSON.stringify(stored, null, 2), { mode: 0o600 });
+      const createdAt = new Date().toISOString();
+      sequence = (sequence + 1) % 1_000_000;
+      const id = `${createdAt.replace(/[:.]/g, '-')}-${String(sequence).padStart(6, '0')}-${crypto.randomUUID().slice(0, 8)}`;
+      const stored: OutboxMessage = { id, ...message, createdAt };
+      writeFileSync(join(dir, `${id}.json`), JSON.stringify(stored, null, 2), { mode: 0o600 });
       return stored;
     },
     list() {
-      return readdirSync(dir)
-        .filter((f) => f.endsWith('.json'))
-        .sort()
-        .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as OutboxMessage);
+      return names().map(read);
+    },
+    recent(limit) {
+      return names().reverse().slice(0, limit).map(read);
     },
   };
 }

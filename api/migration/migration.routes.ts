@@ -1,22 +1,27 @@
 import type { Deps } from '../deps.ts';
 import { adminRouter, type FeatureRoutes } from '../http/routes.ts';
+import { createMigrationService } from './migration.service.ts';
 
-/** SPEC §7 migration status: { postgresConfigured, awsConfigured, awsRegion, ready }. */
-export function migrationRoutes({ database, migration }: Deps): FeatureRoutes {
+/**
+ * SPEC §7 migration calls (admin only), issue 8. The shapes are src/shared/migration.ts's.
+ *   GET  /migration/status        MigrationStatus ({ postgresConfigured, awsConfigured, awsRegion, ready } + database, tableName)
+ *   POST /migration/create-table  CreateTableResult (creates the table if missing; twice is harmless)
+ *   POST /migration/migrate       202 { run }: starts, resumes, or reports the run in progress
+ *   GET  /migration/run           { run | null }: the latest run, polled for the progress bars
+ *   POST /migration/verify        VerificationResult (200 whether it matches or not)
+ * Not ready: 503 with SPEC §8's setup message; no table yet: 409; DynamoDB unreachable: 503.
+ */
+export function migrationRoutes(deps: Deps): FeatureRoutes {
+  const service = createMigrationService(deps);
   return {
-    admin: adminRouter().get('/migration/status', async (c) => {
-      // "postgresConfigured" is SPEC's name for the relational source, whichever dialect the site runs on.
-      const postgresConfigured = await database.ping().then(
-        () => true,
-        () => false,
-      );
-      return c.json({
-        postgresConfigured,
-        awsConfigured: migration.awsConfigured,
-        awsRegion: migration.awsRegion,
-        ready: postgresConfigured && migration.awsConfigured,
-        database: database.dialect,
-      });
-    }),
+    admin: adminRouter()
+      .get('/migration/status', async (c) => c.json(await service.status()))
+      .post('/migration/create-table', async (c) => c.json(await service.createTable()))
+      .post('/migration/migrate', async (c) => {
+        const { run } = await service.startMigration();
+        return c.json({ run }, 202);
+      })
+      .get('/migration/run', async (c) => c.json({ run: await service.latestRun() }))
+      .post('/migration/verify', async (c) => c.json(await service.verify())),
   };
 }

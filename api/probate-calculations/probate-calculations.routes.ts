@@ -3,6 +3,8 @@ import { estimateProbate } from '../../src/shared/probate.ts';
 import { probateCalculationInput } from '../../src/shared/schemas/probate-calculations.ts';
 import type { Deps } from '../deps.ts';
 import { badRequest } from '../http/errors.ts';
+import { honeypot } from '../http/honeypot.ts';
+import { rateLimit } from '../http/rate-limit.ts';
 import { router, type FeatureRoutes } from '../http/routes.ts';
 import { jsonBody } from '../http/validate.ts';
 import { probateCalculationsRepository } from './probate-calculations.repository.ts';
@@ -26,13 +28,15 @@ function assertMatchesSchedule(calc: Calculation) {
   }
 }
 
-export function probateCalculationsRoutes({ database }: Deps): FeatureRoutes {
-  const repo = probateCalculationsRepository(database);
+export function probateCalculationsRoutes(deps: Deps): FeatureRoutes {
+  const repo = probateCalculationsRepository(deps.database);
   return {
-    public: router().post('/probate-calculator', jsonBody(probateCalculationInput), async (c) => {
-      const calc = c.req.valid('json');
-      assertMatchesSchedule(calc);
-      return c.json(await repo.create(calc), 201);
+    // Issue 9: limited per client, and a bot's save (the honeypot filled) is answered alike and kept nowhere.
+    public: router().post('/probate-calculator', rateLimit(deps, 'calculator'), jsonBody(probateCalculationInput), async (c) => {
+      const { caught, input } = honeypot(c, c.req.valid('json'), deps.log);
+      if (caught) return c.json({ id: crypto.randomUUID(), createdAt: deps.clock.now() }, 201);
+      assertMatchesSchedule(input);
+      return c.json(await repo.create(input), 201);
     }),
   };
 }

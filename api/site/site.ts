@@ -13,8 +13,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ComponentVisibility } from '../../src/shared/public-api.ts';
 import type { ContentChange } from '../content-events.ts';
+import { applySecurityHeaders, siteHeaders, type SecuritySettings } from '../http/security-headers.ts';
 import type { Logger } from '../logger.ts';
 import { prepare, send, type Prepared } from './compressed.ts';
+import { readScriptHashes } from './inline-sources.ts';
 import { createPublishedPages, publishedPath, type PublishedPages } from './published-pages.ts';
 import { loadStaticFiles } from './static-files.ts';
 import { themeStylesheet } from './theme-css.ts';
@@ -38,9 +40,11 @@ export interface SiteOptions {
   /** This server's own origin, for internal renders (known once it listens). */
   selfOrigin: () => string;
   log: Logger;
+  /** What the security headers depend on (SITE_URL, the Cognito region). */
+  security: SecuritySettings;
 }
 
-export async function createSite({ api, selfOrigin, log }: SiteOptions): Promise<Site> {
+export async function createSite({ api, selfOrigin, log, security }: SiteOptions): Promise<Site> {
   const entry = `${distDir}server/entry.mjs`;
   if (!existsSync(entry)) {
     throw new Error('The site is not built: run `npm run build` (or `npm start`, which builds when needed), or pass --api-only.');
@@ -48,6 +52,8 @@ export async function createSite({ api, selfOrigin, log }: SiteOptions): Promise
   process.env.ASTRO_NODE_AUTOSTART = 'disabled';
   const { handler: astro } = (await import(pathToFileURL(entry).href)) as { handler: Listener };
   const files = loadStaticFiles(`${distDir}client`);
+  // Astro's hashes of the scripts the build inlines, read once: one policy for every page (decision 012).
+  const headers = siteHeaders(security, readScriptHashes(`${distDir}_headers.json`));
   log.info('site loaded', { files: files.size, bytes: files.bytes });
   const renderToken = randomBytes(24).toString('base64url');
 
@@ -89,6 +95,7 @@ export async function createSite({ api, selfOrigin, log }: SiteOptions): Promise
 
   const handle: Listener = (req, res) => {
     if (req.headers[RENDER_HEADER] === renderToken) return astro(req, res);
+    applySecurityHeaders(security, headers, req, res);
     const url = new URL(req.url ?? '/', 'http://site');
     const readOnly = req.method === 'GET' || req.method === 'HEAD';
     if (readOnly && url.pathname === '/theme.css') {

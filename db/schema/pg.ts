@@ -3,7 +3,7 @@
  * (same tables, columns, defaults and constraints) by tests/integration/schema-parity.integration.test.ts.
  */
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, numeric, pgTable, text, timestamp as pgTimestamp, unique } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, numeric, pgTable, text, timestamp as pgTimestamp, unique, uniqueIndex } from 'drizzle-orm/pg-core';
 import { firm } from '../../src/config/firm.ts';
 
 const id = () => text('id').primaryKey().$defaultFn(() => crypto.randomUUID());
@@ -129,6 +129,8 @@ export const appointments = pgTable(
     check('appointments_status_values', sql`${t.status} in ('scheduled', 'confirmed', 'cancelled', 'completed')`),
     check('appointments_duration_positive', sql`${t.duration} > 0`),
     index('appointments_scheduled_date_idx').on(t.scheduledDate),
+    // Issue 7: one appointment per calendar event (a Calendly webhook delivered twice books once).
+    uniqueIndex('appointments_external_event_id_unique').on(t.externalEventId),
   ],
 );
 
@@ -220,6 +222,43 @@ export const externalBlogArticles = pgTable(
   (t) => [unique('external_blog_articles_source_url_unique').on(t.sourceId, t.url)],
 );
 
+/**
+ * Issue 7, docs/decisions/010: the outbox of work for the outside world (e-mails, calendar events).
+ * A row is written when something happens (a booking, a message) and a worker delivers it, retrying
+ * with backoff; the row is the delivery log. `dedupeKey` makes "exactly once" a database rule (one
+ * reminder per appointment). No foreign key to appointments: a deleted appointment's calendar event
+ * must still be deleted, so the payload carries what the delivery needs.
+ */
+export const deliveries = pgTable(
+  'deliveries',
+  {
+    id: id(),
+    channel: text('channel').notNull(),
+    purpose: text('purpose').notNull(),
+    appointmentId: text('appointment_id'),
+    integrationId: text('integration_id'),
+    recipient: text('recipient'),
+    payload: text('payload').notNull(),
+    dedupeKey: text('dedupe_key').unique(),
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at').notNull(),
+    leaseExpiresAt: timestamp('lease_expires_at'),
+    lastError: text('last_error'),
+    externalRef: text('external_ref'),
+    sentAt: timestamp('sent_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('deliveries_channel_values', sql`${t.channel} in ('email', 'calendar')`),
+    check('deliveries_status_values', sql`${t.status} in ('pending', 'sending', 'sent', 'failed', 'skipped')`),
+    index('deliveries_due_idx').on(t.status, t.nextAttemptAt),
+    index('deliveries_appointment_idx').on(t.appointmentId),
+    index('deliveries_created_at_idx').on(t.createdAt),
+  ],
+);
+
 export const componentVisibilitySettings = pgTable('component_visibility_settings', {
   id: id(),
   componentKey: text('component_key').notNull().unique(),
@@ -229,3 +268,29 @@ export const componentVisibilitySettings = pgTable('component_visibility_setting
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
+
+/**
+ * Issue 8, docs/decisions/011: one row per run of the one-way migration to DynamoDB. `progress` is JSON
+ * text: per kind, done and total and the checkpoint (the last id written with every id before it), so
+ * a run resumes where it stopped and the wizard's progress bars survive a reload. `owner` and the
+ * lease say which process is running it; a 'running' run whose lease ran out was interrupted.
+ */
+export const migrationRuns = pgTable(
+  'migration_runs',
+  {
+    id: id(),
+    tableName: text('table_name').notNull(),
+    state: text('state').notNull().default('running'),
+    progress: text('progress').notNull(),
+    error: text('error'),
+    owner: text('owner'),
+    leaseExpiresAt: timestamp('lease_expires_at'),
+    startedAt: timestamp('started_at').notNull(),
+    finishedAt: timestamp('finished_at'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('migration_runs_state_values', sql`${t.state} in ('running', 'completed', 'failed', 'interrupted')`),
+    index('migration_runs_started_at_idx').on(t.startedAt),
+  ],
+);

@@ -4,7 +4,7 @@
  * Money is stored as canonical decimal text ("1234.50"), never a float; timestamps are UTC epoch ms.
  */
 import { sql } from 'drizzle-orm';
-import { check, index, integer, sqliteTable, text, unique } from 'drizzle-orm/sqlite-core';
+import { check, index, integer, sqliteTable, text, unique, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { firm } from '../../src/config/firm.ts';
 
 const id = () => text('id').primaryKey().$defaultFn(() => crypto.randomUUID());
@@ -133,6 +133,8 @@ export const appointments = sqliteTable(
     check('appointments_status_values', sql`${t.status} in ('scheduled', 'confirmed', 'cancelled', 'completed')`),
     check('appointments_duration_positive', sql`${t.duration} > 0`),
     index('appointments_scheduled_date_idx').on(t.scheduledDate),
+    // Issue 7: one appointment per calendar event (a Calendly webhook delivered twice books once).
+    uniqueIndex('appointments_external_event_id_unique').on(t.externalEventId),
   ],
 );
 
@@ -224,6 +226,43 @@ export const externalBlogArticles = sqliteTable(
   (t) => [unique('external_blog_articles_source_url_unique').on(t.sourceId, t.url)],
 );
 
+/**
+ * Issue 7, docs/decisions/010: the outbox of work for the outside world (e-mails, calendar events).
+ * A row is written when something happens (a booking, a message) and a worker delivers it, retrying
+ * with backoff; the row is the delivery log. `dedupeKey` makes "exactly once" a database rule (one
+ * reminder per appointment). No foreign key to appointments: a deleted appointment's calendar event
+ * must still be deleted, so the payload carries what the delivery needs.
+ */
+export const deliveries = sqliteTable(
+  'deliveries',
+  {
+    id: id(),
+    channel: text('channel').notNull(),
+    purpose: text('purpose').notNull(),
+    appointmentId: text('appointment_id'),
+    integrationId: text('integration_id'),
+    recipient: text('recipient'),
+    payload: text('payload').notNull(),
+    dedupeKey: text('dedupe_key').unique(),
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at').notNull(),
+    leaseExpiresAt: timestamp('lease_expires_at'),
+    lastError: text('last_error'),
+    externalRef: text('external_ref'),
+    sentAt: timestamp('sent_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('deliveries_channel_values', sql`${t.channel} in ('email', 'calendar')`),
+    check('deliveries_status_values', sql`${t.status} in ('pending', 'sending', 'sent', 'failed', 'skipped')`),
+    index('deliveries_due_idx').on(t.status, t.nextAttemptAt),
+    index('deliveries_appointment_idx').on(t.appointmentId),
+    index('deliveries_created_at_idx').on(t.createdAt),
+  ],
+);
+
 export const componentVisibilitySettings = sqliteTable('component_visibility_settings', {
   id: id(),
   componentKey: text('component_key').notNull().unique(),
@@ -233,3 +272,29 @@ export const componentVisibilitySettings = sqliteTable('component_visibility_set
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
+
+/**
+ * Issue 8, docs/decisions/011: one row per run of the one-way migration to DynamoDB. `progress` is JSON
+ * text: per kind, done and total and the checkpoint (the last id written with every id before it), so
+ * a run resumes where it stopped and the wizard's progress bars survive a reload. `owner` and the
+ * lease say which process is running it; a 'running' run whose lease ran out was interrupted.
+ */
+export const migrationRuns = sqliteTable(
+  'migration_runs',
+  {
+    id: id(),
+    tableName: text('table_name').notNull(),
+    state: text('state').notNull().default('running'),
+    progress: text('progress').notNull(),
+    error: text('error'),
+    owner: text('owner'),
+    leaseExpiresAt: timestamp('lease_expires_at'),
+    startedAt: timestamp('started_at').notNull(),
+    finishedAt: timestamp('finished_at'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('migration_runs_state_values', sql`${t.state} in ('running', 'completed', 'failed', 'interrupted')`),
+    index('migration_runs_started_at_idx').on(t.startedAt),
+  ],
+);

@@ -115,6 +115,8 @@ async function chooseStatus(page: Page, scope: Locator, status: string) {
 }
 
 test('a booking from the public site is confirmed, changed and deleted', async ({ page, adminApi }, info) => {
+  // The longest flow here (a booking, three changes, axe twice): slow phone runs on a busy CI machine need more than 30 s.
+  test.setTimeout(60_000);
   const consoleErrors = watchConsole(page);
   const id = tag(info, 'flow');
   await openScreen(page);

@@ -119,6 +119,8 @@ test.describe('signed out', () => {
 // Last, as the brief asks: other screens may still be in progress. Each failing screen is reported by
 // name (soft assertions), and the test fails if any does.
 test('no admin screen scrolls sideways, at phone width or at this project’s own width', async ({ page }) => {
+  // Every screen at two widths: the time grows with the table of screens.
+  test.setTimeout(20_000 + screens.length * 2 * 6_000);
   const own = page.viewportSize()!;
   const widths = [...new Set([390, own.width])];
   const failures: string[] = [];

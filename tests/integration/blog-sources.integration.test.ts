@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
-import { expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
+import { backgroundFetchesSettled } from '../../api/blog-sources/blog-source-fetcher.ts';
 import { forEachDialect, NON_ADMIN_TOKEN, type TestContext } from '../support/test-app.ts';
 
 const apiToken = 'news-api-token-5f4e3d2c1b0a9988';
@@ -45,6 +46,10 @@ async function insertArticles(ctx: TestContext, sourceId: string, rows: ArticleR
 }
 
 forEachDialect('blog sources and external articles', (ctx) => {
+  // Creating a source starts its first fetch in the background (these addresses do not exist, so it
+  // fails): each test waits for it, so no fetch outlives its test or overwrites what a test wrote.
+  afterEach(() => backgroundFetchesSettled(ctx().deps));
+
   it('starts with no sources and no external articles', async () => {
     expect((await ctx().admin('GET', '/api/admin/blog-sources')).body).toEqual([]);
     const pub = await ctx().call('GET', '/api/external-blog-articles');
@@ -55,8 +60,11 @@ forEachDialect('blog sources and external articles', (ctx) => {
   it('creates a source active, with type rss, displayLimit 5 and config null by default', async () => {
     const res = await ctx().admin('POST', '/api/admin/blog-sources', { ...valid, name: '  State Bar News  ' });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ id: expect.any(String), name: 'State Bar News', url: valid.url, type: 'rss', displayLimit: 5, isActive: true, config: null });
-    expect(await sourceById(ctx(), res.body.id)).toMatchObject({ name: 'State Bar News', url: valid.url, type: 'rss', displayLimit: 5, isActive: true, config: null, lastFetched: null });
+    expect(res.body).toMatchObject({ id: expect.any(String), name: 'State Bar News', url: valid.url, type: 'rss', displayLimit: 5, isActive: true, config: null, lastFetched: null });
+    expect(await sourceById(ctx(), res.body.id)).toMatchObject({ name: 'State Bar News', url: valid.url, type: 'rss', displayLimit: 5, isActive: true, config: null });
+    // Its first fetch was attempted (tests/integration/blog-source-fetching.integration.test.ts covers fetching).
+    await backgroundFetchesSettled(ctx().deps);
+    expect((await sourceById(ctx(), res.body.id))!.lastFetched).toBeInstanceOf(Date);
   });
 
   it('stores the given type, display limit (1 to 10) and JSON config; a blank config becomes null', async () => {
@@ -112,6 +120,7 @@ forEachDialect('blog sources and external articles', (ctx) => {
     });
     expect(created.status).toBe(201);
     expect(JSON.stringify(created.body)).not.toContain(apiToken);
+    await backgroundFetchesSettled(ctx().deps);
 
     // A failed fetch may quote the URL in the error the fetcher records.
     const { db, t } = ctx().database;

@@ -9,10 +9,8 @@ import { createInterface } from 'node:readline';
 import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../api/app.ts';
-import { createContentEvents } from '../../api/content-events.ts';
-import { createLogger } from '../../api/logger.ts';
 import { openDatabase, type Database } from '../../db/client.ts';
-import { countRows, forEachDialect, testIdentity, testVerifier, type TestContext } from '../support/test-app.ts';
+import { countRows, forEachDialect, testDeps, type TestContext } from '../support/test-app.ts';
 
 /** Monday 1 April 2030, 9:00 AM at the firm (PDT). */
 const NOW = '2030-04-01T16:00:00.000Z';
@@ -65,15 +63,7 @@ const slotsOf = (date: string) =>
 async function secondApp(ctx: TestContext): Promise<{ app: App; database: Database }> {
   const location = ctx.database.location;
   const database = await openDatabase(ctx.dialect === 'sqlite' ? { sqlitePath: location } : { databaseUrl: location, poolSize: 20 });
-  const app = createApp({
-    database,
-    clock: ctx.clock,
-    verifier: testVerifier,
-    log: createLogger({ silent: true }),
-    events: createContentEvents(),
-    migration: { awsConfigured: false, awsRegion: null },
-    identity: testIdentity,
-  });
+  const app = createApp(testDeps(database, { clock: ctx.clock }));
   return { app, database };
 }
 
@@ -88,16 +78,11 @@ function bookingProcess(location: string, now: string): { child: ChildProcess; r
     import { createInterface } from 'node:readline';
     import { openDatabase } from ${JSON.stringify(moduleUrl('../../db/client.ts'))};
     import { createApp } from ${JSON.stringify(moduleUrl('../../api/app.ts'))};
-    import { createContentEvents } from ${JSON.stringify(moduleUrl('../../api/content-events.ts'))};
-    import { createLogger } from ${JSON.stringify(moduleUrl('../../api/logger.ts'))};
+    import { testDeps } from ${JSON.stringify(moduleUrl('../support/test-deps.ts'))};
     const location = process.env.BOOKING_DATABASE;
     const database = await openDatabase(location.startsWith('postgres') ? { databaseUrl: location, poolSize: 20 } : { sqlitePath: location });
     const now = new Date(process.env.BOOKING_NOW);
-    const app = createApp({
-      database, clock: { now: () => now }, verifier: { verify: async () => null }, log: createLogger({ silent: true }),
-      events: createContentEvents(), migration: { awsConfigured: false, awsRegion: null },
-      identity: { userPoolId: 'p', clientId: 'c', region: null, localEndpoint: null },
-    });
+    const app = createApp(testDeps(database, { clock: { now: () => now } }));
     await app.request('/api/appointments/availability?date=2030-04-02'); // warm up: the first request compiles the route
     console.log('ready');
     for await (const line of createInterface({ input: process.stdin })) {

@@ -35,6 +35,8 @@ const customConfig = JSON.stringify({
 });
 
 const valid = { provider: 'calendly', config: calendlyConfig, webhookUrl: 'https://firm.example.com/hooks/calendly', apiKey: secrets.apiKey };
+/** Issue 7: a custom integration posts signed events, so it needs a webhook URL and an API key. */
+const customRequired = { webhookUrl: 'https://hooks.example.com/calendar', apiKey: 'custom-signing-secret-0001' };
 
 async function stored(ctx: TestContext) {
   const { db, t } = ctx.database;
@@ -80,7 +82,7 @@ forEachDialect('calendar settings', (ctx) => {
       ['outlook', outlookConfig],
       ['custom', '{}'],
     ] as const) {
-      const res = await ctx().admin('POST', '/api/admin/calendar-settings', { provider, config });
+      const res = await ctx().admin('POST', '/api/admin/calendar-settings', { provider, config, ...(provider === 'custom' ? customRequired : {}) });
       expect(res.status, provider).toBe(201);
       expect((await storedById(ctx(), res.body.id))).toMatchObject({ provider, config, isActive: false });
     }
@@ -94,13 +96,13 @@ forEachDialect('calendar settings', (ctx) => {
     const missing = await ctx().admin('POST', '/api/admin/calendar-settings', { provider: 'outlook', config: outlookConfig });
     expect(missing.status).toBe(201);
     expect(await storedById(ctx(), missing.body.id)).toMatchObject({ webhookUrl: null, apiKey: null });
-    const explicitNull = await ctx().admin('POST', '/api/admin/calendar-settings', { provider: 'custom', config: '{}', webhookUrl: null, apiKey: null });
+    const explicitNull = await ctx().admin('POST', '/api/admin/calendar-settings', { provider: 'calendly', config: '{}', webhookUrl: null, apiKey: null });
     expect(explicitNull.status).toBe(201);
     expect(await storedById(ctx(), explicitNull.body.id)).toMatchObject({ webhookUrl: null, apiKey: null });
   });
 
   it('stores the config as given: SPEC §5 does not check it as JSON', async () => {
-    const res = await ctx().admin('POST', '/api/admin/calendar-settings', { provider: 'custom', config: 'token=plain-text-config-secret-77' });
+    const res = await ctx().admin('POST', '/api/admin/calendar-settings', { provider: 'custom', config: 'token=plain-text-config-secret-77', ...customRequired });
     expect(res.status).toBe(201);
     expect((await storedById(ctx(), res.body.id))!.config).toBe('token=plain-text-config-secret-77');
     // Text that is not JSON cannot be masked key by key, so it is withheld from every GET.
@@ -122,6 +124,7 @@ forEachDialect('calendar settings', (ctx) => {
       { ...valid, webhookUrl: 'ftp://firm.example.com/hook' },
       { ...valid, webhookUrl: 'javascript:alert(1)' },
       { ...valid, apiKey: 42 },
+      { ...valid, provider: 'custom', webhookUrl: '', apiKey: '' },
       {},
     ]) {
       const res = await ctx().admin('POST', '/api/admin/calendar-settings', body);
@@ -149,6 +152,7 @@ forEachDialect('calendar settings', (ctx) => {
         provider: 'custom',
         config: customConfig,
         webhookUrl: `https://user:${secrets.nestedPassword}@hooks.example.com/cal?token=${secrets.webhookToken}&team=family`,
+        apiKey: secrets.shortSecret,
       }),
     ];
     for (const res of created) expect(res.status).toBe(201);
@@ -191,7 +195,7 @@ forEachDialect('calendar settings', (ctx) => {
   it('activates one integration and deactivates every other one', async () => {
     const a = await ctx().admin('POST', '/api/admin/calendar-settings', { provider: 'google', config: googleConfig });
     const b = await ctx().admin('POST', '/api/admin/calendar-settings', { provider: 'outlook', config: outlookConfig });
-    const bystander = await ctx().admin('POST', '/api/admin/calendar-settings', { provider: 'custom', config: '{}' });
+    const bystander = await ctx().admin('POST', '/api/admin/calendar-settings', { provider: 'custom', config: '{}', ...customRequired });
     const bystanderBefore = (await storedById(ctx(), bystander.body.id))!.updatedAt.getTime();
 
     const first = await ctx().admin('PUT', `/api/admin/calendar-settings/${a.body.id}/activate`);
@@ -222,7 +226,7 @@ forEachDialect('calendar settings', (ctx) => {
 
   it('leaves exactly one integration active when several activations race', async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 40; i++) ids.push((await ctx().admin('POST', '/api/admin/calendar-settings', { provider: 'custom', config: `{"n":${i}}` })).body.id);
+    for (let i = 0; i < 40; i++) ids.push((await ctx().admin('POST', '/api/admin/calendar-settings', { provider: 'custom', config: `{"n":${i}}`, ...customRequired })).body.id);
     // On PostgreSQL, full-table updates racing deadlocked (a 500 after deadlock_timeout) once the
     // rows had several versions: enough rows and rounds make that show most runs.
     for (let round = 0; round < 15; round++) {

@@ -1,8 +1,6 @@
 import { expect, it } from 'vitest';
 import { createApp } from '../../api/app.ts';
-import { ADMIN_TOKEN, forEachDialect, NON_ADMIN_TOKEN, testIdentity, testVerifier } from '../support/test-app.ts';
-import { createContentEvents } from '../../api/content-events.ts';
-import { createLogger } from '../../api/logger.ts';
+import { ADMIN_TOKEN, forEachDialect, NON_ADMIN_TOKEN, testDeps } from '../support/test-app.ts';
 
 forEachDialect(
   'migration status without AWS settings',
@@ -10,7 +8,7 @@ forEachDialect(
     it('reports the relational database connected, the key-value database not configured, and not ready', async () => {
       const res = await ctx().admin('GET', '/api/admin/migration/status');
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ postgresConfigured: true, awsConfigured: false, awsRegion: null, ready: false, database: ctx().dialect });
+      expect(res.body).toEqual({ postgresConfigured: true, awsConfigured: false, awsRegion: null, ready: false, database: ctx().dialect, tableName: 'firm-site' });
     });
 
     it('is an admin call', async () => {
@@ -41,10 +39,21 @@ forEachDialect(
     it('reports the region and ready', async () => {
       const res = await ctx().admin('GET', '/api/admin/migration/status');
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ postgresConfigured: true, awsConfigured: true, awsRegion: 'us-west-2', ready: true, database: ctx().dialect });
+      expect(res.body).toEqual({ postgresConfigured: true, awsConfigured: true, awsRegion: 'us-west-2', ready: true, database: ctx().dialect, tableName: 'firm-site' });
     });
   },
   { migration: { awsConfigured: true, awsRegion: 'us-west-2' } },
+);
+
+forEachDialect(
+  'migration status with another table name',
+  (ctx) => {
+    it('names the DynamoDB table of DYNAMODB_TABLE', async () => {
+      const res = await ctx().admin('GET', '/api/admin/migration/status');
+      expect(res.body).toMatchObject({ ready: true, tableName: 'firm-site-staging' });
+    });
+  },
+  { migration: { awsConfigured: true, awsRegion: 'us-west-2', tableName: 'firm-site-staging' } },
 );
 
 forEachDialect(
@@ -53,18 +62,10 @@ forEachDialect(
     it('reports it not connected and not ready, even with AWS configured', async () => {
       // The same database, but its ping fails, as when the server went away.
       const database = { ...ctx().database, ping: () => Promise.reject(new Error('connection refused')) };
-      const app = createApp({
-        database,
-        clock: { now: () => new Date() },
-        verifier: testVerifier,
-        log: createLogger({ silent: true }),
-        events: createContentEvents(),
-        migration: { awsConfigured: true, awsRegion: 'us-west-2' },
-        identity: testIdentity,
-      });
+      const app = createApp(testDeps(database, { migration: { awsConfigured: true, awsRegion: 'us-west-2' } }));
       const res = await app.request('/api/admin/migration/status', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
       expect(res.status).toBe(200);
-      expect(await res.json()).toEqual({ postgresConfigured: false, awsConfigured: true, awsRegion: 'us-west-2', ready: false, database: ctx().dialect });
+      expect(await res.json()).toEqual({ postgresConfigured: false, awsConfigured: true, awsRegion: 'us-west-2', ready: false, database: ctx().dialect, tableName: 'firm-site' });
     });
   },
   { migration: { awsConfigured: true, awsRegion: 'us-west-2' } },

@@ -6,31 +6,14 @@ import { afterAll, beforeAll, describe } from 'vitest';
 import type { Dialect } from '../../db/client.ts';
 import { seedDatabase } from '../../db/seed/seed.ts';
 import { createApp, type App } from '../../api/app.ts';
-import type { AccessTokenVerifier, AdminPrincipal } from '../../api/auth/verifier.ts';
+import type { AccessTokenVerifier } from '../../api/auth/verifier.ts';
 import { createContentEvents, type ContentChange } from '../../api/content-events.ts';
-import type { Clock, Deps } from '../../api/deps.ts';
-import { createLogger } from '../../api/logger.ts';
+import type { Clock, Deps, IntegrationSettings } from '../../api/deps.ts';
+import { startBackgroundWork, type BackgroundWork } from '../../api/integrations/background.ts';
+import { ADMIN_TOKEN, testDeps, testIdentity, testIntegrations, testVerifier } from './test-deps.ts';
+
+export { ADMIN_TOKEN, NON_ADMIN_TOKEN, testDeps, testIdentity, testIntegrations, testVerifier } from './test-deps.ts';
 import { createTestDatabase, type TestDatabase } from './test-database.ts';
-
-/** Test tokens for the injected verifier (the Cognito verifier has tests of its own). */
-export const ADMIN_TOKEN = 'test-admin-token';
-export const NON_ADMIN_TOKEN = 'test-user-token';
-
-const principal = (isAdmin: boolean): AdminPrincipal => ({
-  sub: isAdmin ? 'admin-sub' : 'user-sub',
-  username: isAdmin ? 'admin' : 'someone',
-  email: isAdmin ? 'admin@example.com' : 'someone@example.com',
-  groups: isAdmin ? ['admin'] : [],
-  isAdmin,
-});
-
-export const testVerifier: AccessTokenVerifier = {
-  async verify(token) {
-    if (token === ADMIN_TOKEN) return principal(true);
-    if (token === NON_ADMIN_TOKEN) return principal(false);
-    return null;
-  },
-};
 
 export interface CallResult<T = any> {
   status: number;
@@ -45,6 +28,10 @@ export interface TestContext {
   /** Content-change events the services announced, in order. */
   changes: ContentChange[];
   clock: { now(): Date; set(date: Date | string): void };
+  /** What createApp was given (the outbox, the delivery queue, the integration settings). */
+  deps: Deps;
+  /** Mail, calendar sync, reminders and feeds, run by hand (nothing is scheduled in tests). */
+  background: BackgroundWork;
   /** JSON request to the app; `token` defaults to none. */
   call<T = any>(method: string, path: string, options?: { body?: unknown; rawBody?: string; token?: string; headers?: Record<string, string> }): Promise<CallResult<T>>;
   /** The same, as the admin. */
@@ -56,9 +43,9 @@ export interface ContextOptions {
   migration?: Deps['migration'];
   identity?: Deps['identity'];
   verifier?: AccessTokenVerifier;
+  integrations?: Partial<IntegrationSettings>;
 }
 
-export const testIdentity: Deps['identity'] = { userPoolId: 'test-pool', clientId: 'test-client', region: null, localEndpoint: null };
 
 export async function createTestContext(dialect: Dialect, options: ContextOptions = {}): Promise<TestContext> {
   const database = await createTestDatabase(dialect);
@@ -75,15 +62,16 @@ export async function createTestContext(dialect: Dialect, options: ContextOption
   events.subscribe((change) => {
     changes.push(change);
   });
-  const app = createApp({
-    database,
+  const deps = testDeps(database, {
     clock,
     verifier: options.verifier ?? testVerifier,
-    log: createLogger({ silent: true }),
     events,
     migration: options.migration ?? { awsConfigured: false, awsRegion: null },
     identity: options.identity ?? testIdentity,
+    integrations: testIntegrations(options.integrations),
   });
+  const app = createApp(deps);
+  const background = startBackgroundWork(deps, { schedule: false });
   const call: TestContext['call'] = async (method, path, opts = {}) => {
     const headers: Record<string, string> = { ...opts.headers };
     let body: string | undefined;
@@ -107,6 +95,8 @@ export async function createTestContext(dialect: Dialect, options: ContextOption
     database,
     changes,
     clock,
+    deps,
+    background,
     call,
     admin: (method, path, body) => call(method, path, { body, token: ADMIN_TOKEN }),
   };
@@ -123,6 +113,7 @@ export function forEachDialect(name: string, suite: (ctx: () => TestContext) => 
         context = await createTestContext(dialect, options);
       });
       afterAll(async () => {
+        await context?.background.stop();
         await context?.database.drop();
       });
       suite(() => {

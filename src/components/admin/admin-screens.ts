@@ -25,11 +25,13 @@ export const adminScreens: Readonly<Record<string, AdminScreen>> = {
   },
   '/admin/appointments': { title: 'Appointments', nav: 'Appointments', load: () => import('./appointments/AppointmentsScreen.tsx') },
   '/admin/themes': { title: 'Themes', nav: 'Themes', load: () => import('./themes/ThemesScreen.tsx') },
+  '/admin/integrations': { title: 'Integrations', nav: 'Integrations', load: () => import('./integrations/IntegrationsScreen.tsx') },
   '/admin/component-visibility': {
     title: 'Component Visibility',
     nav: 'Component Visibility',
     load: () => import('./component-visibility/ComponentVisibilityScreen.tsx'),
   },
+  '/admin/migration': { title: 'Data Migration', nav: 'Migration', load: () => import('./migration/MigrationScreen.tsx') },
 };
 
 export function normalizeAdminPath(pathname: string): string {

@@ -12,12 +12,13 @@
  */
 import * as Dialog from '@radix-ui/react-dialog';
 import { ArrowLeft, CalendarCheck, CalendarDays, Check, LoaderCircle, X } from 'lucide-react';
-import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type BaseSyntheticEvent, type FormEvent } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { apiRequest } from '../../lib/api-client.ts';
 import { toast } from '../../lib/toast.ts';
 import type { FirmDate } from '../../shared/booking/firm-time.ts';
 import type { ConsultationType } from '../../shared/constants.ts';
+import { honeypotOf } from '../ui/Honeypot.tsx';
 import type { BookingFormOutput } from './booking-form.schema.ts';
 import {
   bookedConsultation,
@@ -142,9 +143,10 @@ export default function BookingModal({ open, onOpenChange, returnFocusTo }: Prop
     onOpenChange(next);
   };
 
-  const submit = async (values: BookingFormOutput) => {
+  const submit = async (values: BookingFormOutput, event?: BaseSyntheticEvent) => {
     try {
-      const res = await apiRequest('POST', '/api/appointments', toAppointmentPayload(values));
+      // Issue 9: the details step's honeypot goes along only if something filled it in.
+      const res = await apiRequest('POST', '/api/appointments', { ...toAppointmentPayload(values), ...honeypotOf(event?.target) });
       const created = (await res.json()) as { consultationType: string; scheduledDate: string; duration: number };
       setBooked(bookedConsultation(created, values));
       toast(bookingToasts.success);

@@ -7,6 +7,7 @@
 import type { FormEvent, ReactNode } from 'react';
 import type { FieldErrors, UseFormRegister } from 'react-hook-form';
 import { FormField, RequiredFieldsNote } from '../ui/FormField.tsx';
+import { Honeypot } from '../ui/Honeypot.tsx';
 import { bookingPracticeAreaOptions, type BookingFormValues } from './booking-form.ts';
 
 interface Props {
@@ -56,6 +57,7 @@ export default function DetailsStep({ formId, register, errors, onSubmit, summar
       <FormField label="Notes" hint="Optional" error={errors.notes?.message}>
         {(props) => <textarea rows={3} {...props} className={`${props.className} h-auto py-2`} {...register('notes')} />}
       </FormField>
+      <Honeypot />
       <p className="rounded-md border border-border bg-muted p-3 text-sm text-muted-foreground">
         Booking a consultation does not create an attorney-client relationship. Please do not include confidential information until we have
         agreed to represent you.

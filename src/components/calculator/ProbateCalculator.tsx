@@ -11,6 +11,7 @@ import { useEffect, useId, useLayoutEffect, useRef, useState, type ChangeEvent, 
 import { apiRequest } from '../../lib/api-client.ts';
 import { toast } from '../../lib/toast.ts';
 import { formatUsd, livingTrust, type ProbateEstimate } from '../../shared/probate.ts';
+import { Honeypot, honeypotOf } from '../ui/Honeypot.tsx';
 import { applyAmountEdit } from './amount-input.ts';
 import { estimateFromFields, INVALID_ESTATE_VALUE, type CalculatorErrors, type CalculatorFields } from './calculation.ts';
 
@@ -41,9 +42,11 @@ export default function ProbateCalculator({ headingLevel = 2 }: Props) {
   const Heading = `h${headingLevel}` as const;
   const SubHeading = `h${headingLevel + 1}` as 'h3' | 'h4';
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (saving) return;
+    // Issue 9: read before the first await (React clears currentTarget after the event).
+    const trap = honeypotOf(event.currentTarget);
     const outcome = estimateFromFields(fields);
     if (!outcome.ok) {
       setErrors(outcome.errors);
@@ -67,7 +70,7 @@ export default function ProbateCalculator({ headingLevel = 2 }: Props) {
       }
       setErrors({});
       setEstimate(outcome.estimate);
-      await apiRequest('POST', '/api/probate-calculator', checked.payload);
+      await apiRequest('POST', '/api/probate-calculator', { ...checked.payload, ...trap });
       toast({ title: 'Calculation Saved', description: 'Your probate calculation has been saved successfully.' });
     } catch {
       setEstimate(outcome.estimate);
@@ -132,6 +135,7 @@ export default function ProbateCalculator({ headingLevel = 2 }: Props) {
             hint="Optional: enter your email to save this estimate. Without one, nothing is saved."
             error={errors.email}
           />
+          <Honeypot />
           <button
             type="submit"
             disabled={!ready || saving}

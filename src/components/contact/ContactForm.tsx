@@ -10,6 +10,7 @@ import { useForm, type Resolver, type UseFormRegisterReturn } from 'react-hook-f
 import { ApiError, apiRequest } from '../../lib/api-client.ts';
 import { toast } from '../../lib/toast.ts';
 import { FieldError, FormField, RequiredFieldsNote, RequiredMark } from '../ui/FormField.tsx';
+import { Honeypot, honeypotOf } from '../ui/Honeypot.tsx';
 import type { ContactFormOutput } from './contact-form.schema.ts';
 import { emptyContactForm, fieldErrorsFrom, practiceAreaOptions, serviceFromQuery, toContactPayload, type ContactFormValues } from './contact-form.ts';
 
@@ -48,9 +49,10 @@ export default function ContactForm() {
     setReady(true);
   }, [form]);
 
-  const onSubmit = form.handleSubmit(async (values) => {
+  const onSubmit = form.handleSubmit(async (values, event) => {
     try {
-      await apiRequest('POST', '/api/contact', toContactPayload(values));
+      // Issue 9: the honeypot goes along only if something filled it in.
+      await apiRequest('POST', '/api/contact', { ...toContactPayload(values), ...honeypotOf(event?.target) });
       toast({ title: 'Message Sent Successfully', description: "Thank you for contacting us. We'll get back to you within 24 hours." });
       form.reset(defaults.current);
     } catch (err) {
@@ -123,6 +125,7 @@ export default function ContactForm() {
           {(props) => <textarea rows={5} {...props} className={`${props.className} h-auto py-2`} {...field.message} />}
         </FormField>
 
+        <Honeypot />
         <Consent registration={field.consent} error={errors.consent?.message} />
 
         <p className="rounded-md border border-border bg-muted p-3 text-sm text-muted-foreground">

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isFirmDate } from '../booking/firm-time.ts';
 import { appointmentStatuses, bookingPracticeAreas, consultationTypeValues } from '../constants.ts';
 import { email, optionalText, phone, requiredText } from './fields.ts';
+import { honeypotField } from './honeypot.ts';
 
 /**
  * The consultation's start (SPEC §3: a date, or a string converted to a date). A string must be an
@@ -46,8 +47,11 @@ export const appointmentInput = z.object({
   duration: z.number().optional().catch(undefined),
   status: z.literal('scheduled', { error: 'A new appointment is always scheduled' }).default('scheduled'),
   reminderSent: z.literal(false, { error: 'A new appointment has no reminder sent' }).default(false),
+  // Issue 9: empty from a person; a bot's booking is answered 201 and takes no slot.
+  website: honeypotField,
 });
-export type AppointmentInput = z.input<typeof appointmentInput>;
+/** What a booking holds (the honeypot is the form's trap, not part of the booking). */
+export type AppointmentInput = Omit<z.input<typeof appointmentInput>, 'website'>;
 
 /** PUT /api/admin/appointments/{id}. */
 export const appointmentStatusUpdate = z.object({

@@ -4,6 +4,9 @@ import { blogCategories } from '../constants.ts';
 import { isSlug } from '../slug.ts';
 import { requiredText } from './fields.ts';
 
+const MIN_PUBLISH_YEAR = 1900;
+const MAX_PUBLISH_YEAR = 9999;
+
 /** POST and PUT /api/admin/blog-posts (SPEC §7). An empty slug is generated from the title (SPEC §4). */
 export const blogPostInput = z.object({
   title: requiredText('Title', 200),
@@ -27,6 +30,13 @@ export const blogPostInput = z.object({
       const d = v instanceof Date ? v : new Date(v.trim());
       if (Number.isNaN(d.getTime())) {
         ctx.addIssue({ code: 'custom', message: 'Publish date must be a valid date' });
+        return z.NEVER;
+      }
+      // Issue 9: PostgreSQL cannot hold year 0 or years past 9999 (a 500), and reads years before 100
+      // back as 19xx/20xx; no article of the firm's is dated outside these.
+      const year = d.getUTCFullYear();
+      if (year < MIN_PUBLISH_YEAR || year > MAX_PUBLISH_YEAR) {
+        ctx.addIssue({ code: 'custom', message: `Publish date must be between the years ${MIN_PUBLISH_YEAR} and ${MAX_PUBLISH_YEAR}` });
         return z.NEVER;
       }
       return d;

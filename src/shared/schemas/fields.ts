@@ -1,6 +1,11 @@
 /** Field builders shared by every payload schema, so messages and bounds read the same everywhere. */
 import { z } from 'zod';
 
+// Issue 9 (docs/decisions/012): no eval in the browser. zod probes `new Function` once to pick its
+// compiled parsers; the site's Content-Security-Policy refuses it, and the browser reports the refusal
+// as a violation. The server keeps the compiled parsers.
+if (typeof document !== 'undefined') z.config({ jitless: true });
+
 export const requiredText = (label: string, max: number) =>
   z
     .string({ error: `${label} is required` })
@@ -85,6 +90,22 @@ export function normalizeMoney(v: string): string {
   return `${BigInt(whole).toString()}.${(frac + '00').slice(0, 2)}`;
 }
 
+/** Configs are a few levels deep; deeper JSON is refused (and withheld when read back: api/integrations/secrets.ts). */
+export const MAX_JSON_DEPTH = 32;
+
+/** How deeply a parsed JSON value nests (a scalar is 0), without recursion: a "JSON bomb" of 10,000 levels must not exhaust the stack. */
+export function jsonDepth(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    deepest = Math.max(deepest, depth + 1);
+    for (const item of Array.isArray(v) ? v : Object.values(v)) stack.push([item, depth + 1]);
+  }
+  return deepest;
+}
+
 /** JSON text holding an object (configs, theme variables). */
 export const jsonObjectText = (label: string, max = 20_000) =>
   z
@@ -92,13 +113,15 @@ export const jsonObjectText = (label: string, max = 20_000) =>
     .trim()
     .min(1, `${label} is required`)
     .max(max, `${label} must be at most ${max} characters`)
-    .refine((v) => {
+    .superRefine((v, ctx) => {
+      let parsed: unknown;
       try {
-        const parsed: unknown = JSON.parse(v);
-        return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+        parsed = JSON.parse(v);
       } catch {
-        return false;
+        parsed = undefined;
       }
-    }, `${label} must be a JSON object`);
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) ctx.addIssue({ code: 'custom', message: `${label} must be a JSON object` });
+      else if (jsonDepth(parsed) > MAX_JSON_DEPTH) ctx.addIssue({ code: 'custom', message: `${label} is nested too deeply` });
+    });
 
 export const idParam = z.object({ id: z.string().min(1).max(64) });

@@ -2,14 +2,34 @@ import { z } from 'zod';
 import { blogSourceDisplayLimit, blogSourceTypes, calendarProviders, emailProviders } from '../constants.ts';
 import { httpUrl, jsonObjectText, optionalHttpUrl, optionalText, requiredText } from './fields.ts';
 
-/** POST /api/admin/calendar-settings: created inactive (SPEC §4); config is not checked as JSON (SPEC §5). */
-export const calendarSettingInput = z.object({
-  provider: z.enum(calendarProviders, { error: 'Please choose a provider' }),
-  isActive: z.literal(false, { error: 'A calendar integration is created inactive; activate it afterwards' }).default(false),
-  config: requiredText('Configuration', 20_000),
-  webhookUrl: optionalHttpUrl('Webhook URL'),
-  apiKey: optionalText('API key', 2000),
-});
+/** Issue 7: what a custom integration cannot work without (it POSTs to the URL, signed with the key). */
+export const customCalendarMessages = {
+  webhookUrl: 'Webhook URL is required for a custom integration: calendar events are posted to it',
+  apiKey: 'API key is required for a custom integration: it signs the webhook posts',
+} as const;
+
+/**
+ * POST /api/admin/calendar-settings: created inactive (SPEC §4); config is not checked as JSON (SPEC §5).
+ * Webhook URL and API key are optional (SPEC §5), except for the custom provider (issue 7): its
+ * events go to that URL, signed with that key, so without them it could never sync.
+ */
+export const calendarSettingInput = z
+  .object({
+    provider: z.enum(calendarProviders, { error: 'Please choose a provider' }),
+    isActive: z.literal(false, { error: 'A calendar integration is created inactive; activate it afterwards' }).default(false),
+    config: requiredText('Configuration', 20_000),
+    webhookUrl: optionalHttpUrl('Webhook URL'),
+    apiKey: optionalText('API key', 2000),
+  })
+  .superRefine(
+    (value, ctx) => {
+      if (value.webhookUrl === null) ctx.addIssue({ code: 'custom', path: ['webhookUrl'], message: customCalendarMessages.webhookUrl });
+      if (value.apiKey === null) ctx.addIssue({ code: 'custom', path: ['apiKey'], message: customCalendarMessages.apiKey });
+    },
+    // Also while another field is still wrong, so the form shows every missing field at once. A field
+    // that failed its own check keeps its raw input here, never null, so it is not reported twice.
+    { when: (payload) => (payload.value as { provider?: unknown } | undefined)?.provider === 'custom' },
+  );
 
 /** POST /api/admin/email-settings: saved active, replacing any existing configuration (SPEC §4). */
 export const emailSettingInput = z.object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { money, optionalEmail } from './fields.ts';
+import { honeypotField } from './honeypot.ts';
 
 /** POST /api/probate-calculator (SPEC §7): all amounts as strings, userEmail optional. */
 export const probateCalculationInput = z.object({
@@ -12,5 +13,8 @@ export const probateCalculationInput = z.object({
   trustCost: money('Trust cost'),
   savings: money('Savings'),
   userEmail: optionalEmail,
+  // Issue 9: empty from a person; a bot's save is answered 201 and kept nowhere.
+  website: honeypotField,
 });
-export type ProbateCalculationInput = z.input<typeof probateCalculationInput>;
+/** What a saved calculation holds (the honeypot is the form's trap, not part of it). */
+export type ProbateCalculationInput = Omit<z.input<typeof probateCalculationInput>, 'website'>;

@@ -1,0 +1,15 @@
+import type { Deps } from '../deps.ts';
+import { router, type FeatureRoutes } from '../http/routes.ts';
+import { CALENDLY_SIGNATURE_HEADER, calendlyWebhooks } from './calendly.ts';
+
+/** Issue 7: what calendar providers call. Public (Calendly signs instead of signing in). */
+export function calendarSyncRoutes(deps: Deps): FeatureRoutes {
+  const calendly = calendlyWebhooks(deps);
+  return {
+    public: router().post('/integrations/calendly/webhook', async (c) => {
+      // The raw text: the signature covers the exact bytes Calendly sent.
+      const { status, body } = await calendly.receive(await c.req.text(), c.req.header(CALENDLY_SIGNATURE_HEADER));
+      return c.json(body, status);
+    }),
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * Calendar sync (issue 7 item 3). The listener hears bookings, status changes and deletions and
+ * queues one calendar delivery per integration that should hear of it; the handler delivers it
+ * through the integration's provider, re-read at send time:
+ *   custom   a signed JSON webhook per change (custom-webhook.ts)
+ *   google   one event per appointment, created, updated and deleted (google.ts)
+ *   outlook  the same through Microsoft Graph (outlook.ts)
+ *   calendly inbound only (calendly.ts): nothing is sent, the delivery is recorded as skipped
+ * A cancelled appointment removes its event (the custom webhook hears 'appointment.cancelled').
+ * Creates and updates go only to the integration active when they happened, and are skipped if it
+ * was deactivated before they went out; removals go to every integration that holds an event for
+ * the appointment, active or not, so switching provider leaves no stale consultations behind.
+ */
+import type { ActivityListener, AppointmentRow } from '../activity.ts';
+import { appointmentsRepository } from '../appointments/appointments.repository.ts';
+import type { Delivery, DeliveryHandler, DeliveryOutcome } from '../deliveries/deliveries.ts';
+import type { Deps } from '../deps.ts';
+import { isInboundRef, purposeOf, readPayload, snapshot, type CalendarAction, type CalendarPayload } from './calendar-event.ts';
+import { calendarSyncRepository, type CalendarSetting } from './calendar-sync.repository.ts';
+import { CALENDLY_INBOUND_ONLY } from './calendly.ts';
+import { sendCustomWebhook } from './custom-webhook.ts';
+import { googleCalendar } from './google.ts';
+import { outlookCalendar } from './outlook.ts';
+import { createTokenCache, type CalendarApi } from './provider.ts';
+
+const providerLabels: Record<string, string> = { custom: 'custom webhook', google: 'Google Calendar', outlook: 'Outlook', calendly: 'Calendly' };
+const labelOf = (setting: CalendarSetting) => providerLabels[setting.provider] ?? setting.provider;
+
+/** Where a delivery goes, for the delivery log (masked there): the webhook URL, or the provider and calendar. */
+function recipientOf(setting: CalendarSetting): string {
+  if (setting.provider === 'custom') return setting.webhookUrl ?? 'custom webhook (no URL)';
+  let config: Record<string, unknown> = {};
+  try {
+    config = JSON.parse(setting.config) as Record<string, unknown>;
+  } catch {
+    /* the handler reports a bad config */
+  }
+  const where = setting.provider === 'google' ? config.calendar_id ?? 'primary' : setting.provider === 'outlook' ? config.user_email : null;
+  return typeof where === 'string' && where ? `${labelOf(setting)}: ${where}` : labelOf(setting);
+}
+
+const removes = (action: CalendarAction) => action === 'cancel' || action === 'delete';
+const removedBy = (purpose: string) => purpose === purposeOf('cancel') || purpose === purposeOf('delete');
+
+export function calendarListener(deps: Deps): ActivityListener {
+  const repo = calendarSyncRepository(deps.database);
+  const enqueue = async (setting: CalendarSetting, appointment: AppointmentRow, action: CalendarAction, previousStatus: string | null) => {
+    const payload: CalendarPayload = { action, occurredAt: deps.clock.now().toISOString(), previousStatus, appointment: snapshot(appointment) };
+    await deps.deliveries.enqueue({
+      channel: 'calendar',
+      purpose: purposeOf(action),
+      appointmentId: appointment.id,
+      integrationId: setting.id,
+      recipient: recipientOf(setting),
+      payload,
+    });
+  };
+  return async (activity) => {
+    if (activity.type === 'contact-received') return;
+    const action: CalendarAction =
+      activity.type === 'appointment-booked' ? 'create' : activity.type === 'appointment-deleted' ? 'delete' : activity.appointment.status === 'cancelled' ? 'cancel' : 'update';
+    const previousStatus = activity.type === 'appointment-changed' ? activity.previousStatus : null;
+    const targets = new Map<string, CalendarSetting>();
+    const active = await repo.activeSetting();
+    if (active) targets.set(active.id, active);
+    if (removes(action)) for (const setting of await repo.settingsThatSent(activity.appointment.id)) if (setting.provider !== 'calendly') targets.set(setting.id, setting);
+    for (const setting of targets.values()) await enqueue(setting, activity.appointment, action, previousStatus);
+  };
+}
+
+export function calendarHandler(deps: Deps): DeliveryHandler {
+  const repo = calendarSyncRepository(deps.database);
+  const appointments = appointmentsRepository(deps.database);
+  // Access tokens live in this process's memory only, until shortly before they expire.
+  const tokens = createTokenCache(deps.clock);
+  const google = googleCalendar(deps, tokens);
+  const outlook = outlookCalendar(deps, tokens);
+
+  /** Google and Outlook: one event per appointment, found again through the delivery log. */
+  async function syncEvent(api: CalendarApi, setting: CalendarSetting, delivery: Delivery, payload: CalendarPayload): Promise<DeliveryOutcome> {
+    const appointmentId = payload.appointment.id;
+    const known = await repo.lastEventRef(appointmentId, setting.id);
+    if (removes(payload.action)) {
+      if (!known) return { status: 'skipped', reason: `No ${api.label} event was created for this appointment.` };
+      if (removedBy(known.purpose)) return { status: 'skipped', reason: `The ${api.label} event was already removed.` };
+      await api.remove(known.eventId);
+      return { status: 'sent', externalRef: known.eventId };
+    }
+    // A create or an update sends the appointment as it is now: an older change retried late must
+    // not overwrite a newer one.
+    const current = await appointments.findById(appointmentId);
+    if (!current) return { status: 'skipped', reason: 'The appointment was deleted before its event was sent.' };
+    if (current.status === 'cancelled') return { status: 'skipped', reason: 'The appointment was cancelled before its event was sent.' };
+    const appointment = snapshot(current);
+    if (known && !removedBy(known.purpose)) {
+      if (await api.update(known.eventId, appointment)) return { status: 'sent', externalRef: known.eventId };
+      return { status: 'skipped', reason: `The ${api.label} event no longer exists (it was deleted there); it is not recreated.` };
+    }
+    // No event in this calendar yet (a create, or an update after the integration changed): make it.
+    const eventId = await api.create(appointment, delivery.id);
+    if (!isInboundRef(current.externalEventId)) await appointments.setExternalEventId(current.id, eventId);
+    return { status: 'sent', externalRef: eventId };
+  }
+
+  return async (delivery, raw) => {
+    const payload = readPayload(raw);
+    const setting = delivery.integrationId ? await repo.settingById(delivery.integrationId) : null;
+    if (!setting) return { status: 'skipped', reason: 'The calendar integration this change was meant for no longer exists.' };
+    if (setting.provider === 'calendly') return { status: 'skipped', reason: CALENDLY_INBOUND_ONLY };
+    if (!setting.isActive && !removes(payload.action)) {
+      return { status: 'skipped', reason: `The ${labelOf(setting)} integration is no longer the active one; only the active integration receives new and changed appointments.` };
+    }
+    if (setting.provider === 'custom') return sendCustomWebhook(deps, setting, delivery, payload);
+    if (setting.provider === 'google') return syncEvent(google.forSetting(setting), setting, delivery, payload);
+    if (setting.provider === 'outlook') return syncEvent(outlook.forSetting(setting), setting, delivery, payload);
+    return { status: 'skipped', reason: `Unknown calendar provider "${setting.provider}".` };
+  };
+}

@@ -1,0 +1,132 @@
+import { and, asc, desc, eq, isNull, lt, lte, not, or, sql } from 'drizzle-orm';
+import type { Database, Tables } from '../../db/client.ts';
+
+export type Delivery = Tables['deliveries']['$inferSelect'];
+export type DeliveryChannel = 'email' | 'calendar';
+export type DeliveryStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'skipped';
+
+export interface NewDelivery {
+  channel: DeliveryChannel;
+  /** What the delivery is for, in a word or two: 'booking-confirmation', 'reminder', 'event-create'. */
+  purpose: string;
+  payload: unknown;
+  appointmentId?: string | null;
+  integrationId?: string | null;
+  /** Who or where it goes (an address, a provider): shown in the delivery log. */
+  recipient?: string | null;
+  /** A second delivery with the same key is not stored (exactly-once by database rule). */
+  dedupeKey?: string | null;
+  /** Not before this instant (default: now). */
+  notBefore?: Date;
+}
+
+let lastMs = 0;
+let sequence = 0;
+
+/**
+ * A time-ordered id (the layout of a UUIDv7: milliseconds, then a per-process sequence, then random),
+ * so deliveries enqueued in the same millisecond keep their order: a channel's deliveries run, and the
+ * log lists them, by (createdAt, id), and a confirmation queued before a notification goes first.
+ */
+export function timeOrderedId(now = Date.now()): string {
+  if (now > lastMs) {
+    lastMs = now;
+    sequence = 0;
+  } else if (++sequence > 0xfff) {
+    lastMs += 1; // more than 4,096 in one millisecond: borrow the next one
+    sequence = 0;
+  }
+  const random = crypto.getRandomValues(new Uint8Array(8));
+  const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  const time = lastMs.toString(16).padStart(12, '0');
+  const variant = ((random[0]! & 0x3f) | 0x80).toString(16) + hex(random.subarray(1, 2));
+  return `${time.slice(0, 8)}-${time.slice(8)}-7${sequence.toString(16).padStart(3, '0')}-${variant}-${hex(random.subarray(2))}`;
+}
+
+export function deliveriesRepository({ db, t }: Database) {
+  const table = t.deliveries;
+  return {
+    /** The stored row, or null when its dedupeKey was already taken. */
+    async insert(values: NewDelivery, now: Date): Promise<Delivery | null> {
+      const [row] = await db
+        .insert(table)
+        .values({
+          id: timeOrderedId(),
+          channel: values.channel,
+          purpose: values.purpose,
+          payload: JSON.stringify(values.payload ?? null),
+          appointmentId: values.appointmentId ?? null,
+          integrationId: values.integrationId ?? null,
+          recipient: values.recipient ?? null,
+          dedupeKey: values.dedupeKey ?? null,
+          nextAttemptAt: values.notBefore ?? now,
+        })
+        .onConflictDoNothing()
+        .returning();
+      return row ?? null;
+    },
+
+    /**
+     * Deliveries ready to run: pending and due, or left 'sending' by a process that stopped before
+     * finishing (its lease ran out). Oldest first. One appointment's deliveries on a channel run in
+     * order: a row waits while an earlier one for the same appointment is unfinished (an update must
+     * not overtake its event's create). Filtered here, not after the fetch, so rows that wait never
+     * fill a batch and starve the others.
+     */
+    due(now: Date, limit: number) {
+      const earlierUnfinished = sql`exists (select 1 from ${table} as earlier where earlier.channel = ${table.channel} and earlier.appointment_id = ${table.appointmentId} and earlier.status in ('pending', 'sending') and (earlier.created_at < ${table.createdAt} or (earlier.created_at = ${table.createdAt} and earlier.id < ${table.id})))`;
+      return db
+        .select()
+        .from(table)
+        .where(
+          and(
+            or(and(eq(table.status, 'pending'), lte(table.nextAttemptAt, now)), and(eq(table.status, 'sending'), lt(table.leaseExpiresAt, now))),
+            or(isNull(table.appointmentId), not(earlierUnfinished)),
+          ),
+        )
+        .orderBy(asc(table.createdAt), asc(table.id))
+        .limit(limit);
+    },
+
+    /** Compare-and-set claim: only one process gets a delivery. The row as claimed, or null. */
+    async claim(row: Delivery, now: Date, leaseMs: number): Promise<Delivery | null> {
+      const [claimed] = await db
+        .update(table)
+        .set({ status: 'sending', leaseExpiresAt: new Date(now.getTime() + leaseMs), attempts: sql`${table.attempts} + 1` as unknown as number })
+        .where(and(eq(table.id, row.id), eq(table.status, row.status), eq(table.attempts, row.attempts)))
+        .returning();
+      return claimed ?? null;
+    },
+
+    async finish(id: string, status: Extract<DeliveryStatus, 'sent' | 'skipped' | 'failed'>, fields: { now: Date; lastError?: string | null; externalRef?: string | null }) {
+      await db
+        .update(table)
+        .set({
+          status,
+          leaseExpiresAt: null,
+          lastError: fields.lastError ?? null,
+          ...(fields.externalRef !== undefined ? { externalRef: fields.externalRef } : {}),
+          ...(status === 'sent' ? { sentAt: fields.now } : {}),
+        })
+        .where(eq(table.id, id));
+    },
+
+    async retryLater(id: string, nextAttemptAt: Date, lastError: string) {
+      await db.update(table).set({ status: 'pending', leaseExpiresAt: null, nextAttemptAt, lastError }).where(eq(table.id, id));
+    },
+
+    list(filter: { channel?: DeliveryChannel; appointmentId?: string; integrationId?: string; limit: number }) {
+      const where = and(
+        filter.channel ? eq(table.channel, filter.channel) : undefined,
+        filter.appointmentId ? eq(table.appointmentId, filter.appointmentId) : undefined,
+        filter.integrationId ? eq(table.integrationId, filter.integrationId) : undefined,
+      );
+      return db.select().from(table).where(where).orderBy(desc(table.createdAt), desc(table.id)).limit(filter.limit);
+    },
+
+    async findById(id: string) {
+      const [row] = await db.select().from(table).where(eq(table.id, id));
+      return row ?? null;
+    },
+  };
+}

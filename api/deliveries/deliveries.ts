@@ -1,0 +1,143 @@
+/**
+ * The delivery queue (issue 7, docs/decisions/010): services enqueue work for the outside world, the
+ * runner delivers it. A handler per channel does the sending; it returns what happened, or throws:
+ * a thrown error is retried with backoff (and recorded), a PermanentDeliveryError is not retried.
+ * Delivery is at least once: a process that dies mid-send leaves the row 'sending', and once its
+ * lease runs out another run sends it again, so peers that can dedupe get an idempotency key
+ * (the delivery id).
+ */
+import type { Database } from '../../db/client.ts';
+import type { Clock } from '../deps.ts';
+import type { Logger } from '../logger.ts';
+import { maskUrlsInText } from '../integrations/secrets.ts';
+import { deliveriesRepository, type Delivery, type DeliveryChannel, type NewDelivery } from './deliveries.repository.ts';
+
+export type { Delivery, DeliveryChannel, NewDelivery };
+
+/** Waits between attempts: 30 s, 2 min, 10 min, 30 min, 2 h, 6 h; after the 7th attempt it has failed. */
+export const RETRY_DELAYS_MS = [30_000, 120_000, 600_000, 1_800_000, 7_200_000, 21_600_000] as const;
+export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+/** How long a claimed delivery is held before another run may take it over. */
+export const LEASE_MS = 120_000;
+
+/** A failure that retrying cannot fix (bad credentials, a refused address): recorded, not retried. */
+export class PermanentDeliveryError extends Error {}
+
+export type DeliveryOutcome = { status: 'sent'; externalRef?: string | null } | { status: 'skipped'; reason: string };
+export type DeliveryHandler = (delivery: Delivery, payload: unknown) => Promise<DeliveryOutcome>;
+
+export interface DeliveryQueue {
+  /** Stores a delivery (null when its dedupeKey exists already) and wakes the runner. */
+  enqueue(delivery: NewDelivery): Promise<Delivery | null>;
+  /** Called after each enqueue (the runner listens, to deliver at once). */
+  onEnqueued(listener: () => void): () => void;
+}
+
+export function createDeliveryQueue({ database, clock }: { database: Database; clock: Clock }): DeliveryQueue {
+  const repo = deliveriesRepository(database);
+  const listeners = new Set<() => void>();
+  return {
+    async enqueue(delivery) {
+      const row = await repo.insert(delivery, clock.now());
+      if (row) for (const listener of listeners) listener();
+      return row;
+    },
+    onEnqueued(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+/** Error text kept in the log: one line, bounded, URLs' secrets masked. */
+export function describeError(err: unknown): string {
+  const text = err instanceof Error ? err.message || err.name : String(err);
+  return maskUrlsInText(text.replace(/\s+/g, ' ').trim().slice(0, 500))!;
+}
+
+export interface DeliveryRunner {
+  /** Delivers everything due now; resolves with how many deliveries it ran. One run at a time. */
+  runDue(): Promise<number>;
+}
+
+export function createDeliveryRunner({
+  database,
+  clock,
+  log,
+  handlers,
+  batchSize = 25,
+  stopped = () => false,
+}: {
+  database: Database;
+  clock: Clock;
+  log: Logger;
+  handlers: Record<DeliveryChannel, DeliveryHandler>;
+  batchSize?: number;
+  /** True once the server is shutting down: a run ends after the delivery in hand (issue 9), the rest waits for the next start. */
+  stopped?: () => boolean;
+}): DeliveryRunner {
+  const repo = deliveriesRepository(database);
+  let running: Promise<number> | null = null;
+  let again = false;
+
+  async function deliver(row: Delivery): Promise<boolean> {
+    const claimed = await repo.claim(row, clock.now(), LEASE_MS);
+    if (!claimed) return false;
+    try {
+      const outcome = await handlers[claimed.channel as DeliveryChannel](claimed, JSON.parse(claimed.payload));
+      if (outcome.status === 'sent') await repo.finish(claimed.id, 'sent', { now: clock.now(), externalRef: outcome.externalRef ?? null });
+      else await repo.finish(claimed.id, 'skipped', { now: clock.now(), lastError: outcome.reason });
+      log.info('delivery done', { deliveryId: claimed.id, channel: claimed.channel, purpose: claimed.purpose, status: outcome.status, attempt: claimed.attempts });
+    } catch (err) {
+      const lastError = describeError(err);
+      const permanent = err instanceof PermanentDeliveryError;
+      if (permanent || claimed.attempts >= MAX_ATTEMPTS) {
+        await repo.finish(claimed.id, 'failed', { now: clock.now(), lastError });
+        log.error('delivery failed', { deliveryId: claimed.id, channel: claimed.channel, purpose: claimed.purpose, attempt: claimed.attempts, err: lastError });
+      } else {
+        const wait = RETRY_DELAYS_MS[claimed.attempts - 1] ?? RETRY_DELAYS_MS.at(-1)!;
+        await repo.retryLater(claimed.id, new Date(clock.now().getTime() + wait), lastError);
+        log.warn('delivery will be retried', { deliveryId: claimed.id, channel: claimed.channel, purpose: claimed.purpose, attempt: claimed.attempts, inMs: wait, err: lastError });
+      }
+    }
+    return true;
+  }
+
+  async function runOnce(): Promise<number> {
+    let ran = 0;
+    for (;;) {
+      const rows = await repo.due(clock.now(), batchSize);
+      let progressed = 0;
+      for (const row of rows) {
+        if (stopped()) return ran + progressed;
+        if (await deliver(row)) progressed++;
+      }
+      ran += progressed;
+      // Another pass while anything ran: a delivery just finished may have released the next one in line.
+      if (progressed === 0) return ran;
+    }
+  }
+
+  return {
+    runDue() {
+      if (running) {
+        // Something was enqueued during a run: run once more afterwards rather than miss it.
+        again = true;
+        return running;
+      }
+      running = (async () => {
+        let total = 0;
+        try {
+          do {
+            again = false;
+            total += await runOnce();
+          } while (again && !stopped());
+        } finally {
+          running = null;
+        }
+        return total;
+      })();
+      return running;
+    },
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * The server's background work (issue 7), in one place: delivering the outbox (at once after each
+ * enqueue, and every few seconds for retries), queueing reminders as appointments come within 24
+ * hours, and fetching blog sources when they are due. `schedule: false` (tests) wires the listeners
+ * but runs nothing by itself: the test calls runDeliveries() and the others when it wants them.
+ * Several API containers may run this side by side: deliveries are claimed row by row, reminders are
+ * deduplicated by key, and a source fetched twice stores its articles once.
+ */
+import { backgroundFetchesSettled, fetchDueSources } from '../blog-sources/blog-source-fetcher.ts';
+import { calendarHandler, calendarListener } from '../calendar-sync/calendar-sync.ts';
+import { createDeliveryRunner } from '../deliveries/deliveries.ts';
+import type { Deps } from '../deps.ts';
+import { emailHandler, mailListener, scanReminders } from '../mail/mail.ts';
+
+export interface BackgroundWork {
+  runDeliveries(): Promise<number>;
+  scanReminders(): Promise<number>;
+  fetchDueSources(): Promise<number>;
+  /** Stops the timers and waits for work in progress. */
+  stop(): Promise<void>;
+}
+
+const DELIVERY_POLL_MS = 5_000;
+const REMINDER_SCAN_MS = 60_000;
+const FEED_CHECK_MS = 60_000;
+
+export function startBackgroundWork(deps: Deps, { schedule }: { schedule: boolean }): BackgroundWork {
+  const unsubscribe = [deps.activity.subscribe(mailListener(deps)), deps.activity.subscribe(calendarListener(deps))];
+  // Set by stop(): a delivery run in progress ends after the delivery in hand, so a backlog of
+  // hundreds cannot hold a shutdown (issue 9); what is left is delivered after the next start.
+  let halted = false;
+  const runner = createDeliveryRunner({
+    database: deps.database,
+    clock: deps.clock,
+    log: deps.log,
+    handlers: { email: emailHandler(deps), calendar: calendarHandler(deps) },
+    stopped: () => halted,
+  });
+  const work: BackgroundWork = {
+    runDeliveries: () => runner.runDue(),
+    scanReminders: () => scanReminders(deps),
+    fetchDueSources: () => fetchDueSources(deps),
+    async stop() {
+      halted = true;
+      for (const u of unsubscribe) u();
+      // A new source's first fetch (started by its create) may still be running.
+      await backgroundFetchesSettled(deps);
+    },
+  };
+  if (!schedule) return work;
+
+  const inFlight = new Set<Promise<unknown>>();
+  let stopped = false;
+  const run = (name: string, job: () => Promise<unknown>) => {
+    if (stopped) return;
+    const p = job()
+      .catch((err) => deps.log.error('background job failed', { job: name, err: err instanceof Error ? err.message : String(err) }))
+      .finally(() => inFlight.delete(p));
+    inFlight.add(p);
+  };
+  const every = (ms: number, name: string, job: () => Promise<unknown>) => {
+    const timer = setInterval(() => run(name, job), ms);
+    timer.unref();
+    return timer;
+  };
+  const timers = [
+    every(DELIVERY_POLL_MS, 'deliveries', work.runDeliveries),
+    every(REMINDER_SCAN_MS, 'reminders', async () => {
+      if (await work.scanReminders()) await work.runDeliveries();
+    }),
+    every(FEED_CHECK_MS, 'blog-sources', work.fetchDueSources),
+  ];
+  unsubscribe.push(deps.deliveries.onEnqueued(() => setImmediate(() => run('deliveries', work.runDeliveries))));
+  // Once at start: what came due while the server was down.
+  setImmediate(() => {
+    run('reminders', async () => {
+      await work.scanReminders();
+      await work.runDeliveries();
+    });
+    run('blog-sources', work.fetchDueSources);
+  });
+  return {
+    ...work,
+    async stop() {
+      stopped = true;
+      halted = true;
+      for (const t of timers) clearInterval(t);
+      for (const u of unsubscribe) u();
+      await Promise.allSettled([...inFlight]);
+      await backgroundFetchesSettled(deps);
+    },
+  };
+}

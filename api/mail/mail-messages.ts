@@ -1,0 +1,313 @@
+/**
+ * The texts of the e-mails (issue 7): each message as plain text and simple HTML, the same words in
+ * both. Times are the firm's (America/Los_Angeles, named "Pacific Time"), whatever the server's zone
+ * or the reader's: a consultation is at the office. Every value a visitor typed is escaped in the
+ * HTML and flattened to one line in a subject. Messages to visitors carry the inquiry disclaimer
+ * (DOMAIN "Attorney advertising", ABA Formal Op. 10-457) and the firm's name and office address
+ * (Cal. RPC 7.2(c)).
+ */
+import { firm, firmAddressLine } from '../../src/config/firm.ts';
+import { addDays, firmDateOf, firmTimeOf, FIRM_TIME_ZONE, FIRM_TIME_ZONE_LABEL, slotLabel } from '../../src/shared/booking/firm-time.ts';
+import { consultationTypeLabel, practiceAreaLabel } from '../../src/shared/constants.ts';
+import type { AppointmentSnapshot } from '../activity.ts';
+import { buildIcs } from './ics.ts';
+
+/** What a message about an appointment needs, as stored in a delivery's payload (JSON). */
+export type AppointmentDetails = Omit<AppointmentSnapshot, 'externalEventId'>;
+
+export interface ContactDetails {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string | null;
+  practiceArea: string;
+  message: string;
+  /** ISO instant (UTC). */
+  createdAt: string;
+}
+
+export interface MailAttachment {
+  filename: string;
+  /** Full MIME type, parameters included ('text/calendar; charset=utf-8; method=REQUEST'). */
+  contentType: string;
+  /** Text content (UTF-8). */
+  content: string;
+}
+
+export interface MailAddress {
+  email: string;
+  name?: string | null;
+}
+
+export interface OutgoingMail {
+  to: MailAddress;
+  replyTo?: MailAddress | null;
+  subject: string;
+  text: string;
+  html: string;
+  attachments: MailAttachment[];
+}
+
+export const INQUIRY_DISCLAIMER =
+  'Booking a consultation does not create an attorney-client relationship. Please do not send confidential information until we have agreed to represent you.';
+
+/** The domain of the firm's own address: calendar UIDs and Message-IDs are named under it. */
+export const firmMailDomain = firm.email.split('@')[1]!;
+
+/** The calendar event of an appointment: the same UID in every message about it. */
+export const appointmentUid = (appointmentId: string) => `appointment-${appointmentId}@${firmMailDomain}`;
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/** A subject line: no line breaks or control characters (a visitor's name goes into some). */
+export function oneLine(value: string, max = 200): string {
+  const flat = value.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+let dateFormatter: Intl.DateTimeFormat | undefined;
+/** 'Monday, May 6, 2030' in the firm's zone. */
+export function firmLongDate(instant: Date): string {
+  dateFormatter ??= new Intl.DateTimeFormat('en-US', { timeZone: FIRM_TIME_ZONE, weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' });
+  return dateFormatter.format(instant);
+}
+
+/** '10:30 AM Pacific Time (San Diego)'. */
+export function firmTimeWithZone(instant: Date): string {
+  return `${slotLabel(firmTimeOf(instant))} ${FIRM_TIME_ZONE_LABEL}`;
+}
+
+const fullName = (p: { firstName: string; lastName: string }) => `${p.firstName} ${p.lastName}`.trim();
+const minutes = (n: number) => `${n} minutes`;
+const officeLocation = `${firm.name}, ${firmAddressLine}`;
+const adminLink = (siteUrl: string, path: string) => new URL(path, siteUrl).href;
+
+/** One labelled detail; null values are left out of the message. */
+type Row = [label: string, value: string | null];
+
+function textRows(rows: Row[]): string {
+  return rows
+    .filter(([, v]) => v !== null)
+    .map(([label, value]) => (value!.includes('\n') ? `${label}:\n${indent(value!)}` : `${label}: ${value}`))
+    .join('\n');
+}
+
+const indent = (text: string) =>
+  text
+    .split(/\r?\n/)
+    .map((line) => `  ${line}`)
+    .join('\n');
+
+function htmlRows(rows: Row[]): string {
+  const cells = rows
+    .filter(([, v]) => v !== null)
+    .map(
+      ([label, value]) =>
+        `<tr><th align="left" valign="top" style="padding:4px 12px 4px 0;white-space:nowrap">${escapeHtml(label)}</th><td style="padding:4px 0">${multiline(value!)}</td></tr>`,
+    )
+    .join('');
+  return `<table role="presentation" style="border-collapse:collapse;margin:12px 0">${cells}</table>`;
+}
+
+/** Escaped, line breaks kept. */
+const multiline = (text: string) => escapeHtml(text).replace(/\r?\n/g, '<br>');
+
+/** A paragraph in both forms; `html` defaults to the escaped text. */
+type Block = { text: string; html?: string } | { rows: Row[] } | { small: string };
+
+function render(blocks: Block[]): { text: string; html: string } {
+  const text = blocks.map((b) => ('rows' in b ? textRows(b.rows) : 'small' in b ? b.small : b.text)).join('\n\n');
+  const body = blocks
+    .map((b) =>
+      'rows' in b
+        ? htmlRows(b.rows)
+        : 'small' in b
+          ? `<p style="font-size:12px;color:#555">${multiline(b.small)}</p>`
+          : `<p>${b.html ?? multiline(b.text)}</p>`,
+    )
+    .join('\n');
+  const html = `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"></head><body style="font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.5;color:#1a1a1a">\n${body}\n</body></html>\n`;
+  return { text: `${text}\n`, html };
+}
+
+/** The firm's signature, on every message to a visitor. */
+const signature: Block[] = [
+  { text: `${firm.name}\n${firmAddressLine}\n${firm.phone} · ${firm.email}` },
+];
+
+function appointmentRows(a: AppointmentDetails): Row[] {
+  const start = new Date(a.scheduledDate);
+  return [
+    ['Consultation', consultationTypeLabel(a.consultationType)],
+    ['Date', firmLongDate(start)],
+    ['Time', firmTimeWithZone(start)],
+    ['Duration', minutes(a.duration)],
+    ['Practice area', practiceAreaLabel(a.practiceArea)],
+    ['Where', officeLocation],
+  ];
+}
+
+const changePlans: Block = {
+  text: `Need to reschedule or cancel? Please call our office at ${firm.phone} (${firm.hours.weekdays}).`,
+  html: `Need to reschedule or cancel? Please call our office at <a href="${escapeHtml(firm.phoneHref)}">${escapeHtml(firm.phone)}</a> (${escapeHtml(firm.hours.weekdays)}).`,
+};
+
+function calendarFile(a: AppointmentDetails, method: 'REQUEST' | 'CANCEL', now: Date): MailAttachment {
+  const type = consultationTypeLabel(a.consultationType);
+  const content = buildIcs({
+    uid: appointmentUid(a.id),
+    method,
+    // The cancellation supersedes the invitation: a calendar applies a change only with a higher SEQUENCE.
+    sequence: method === 'CANCEL' ? 1 : 0,
+    start: new Date(a.scheduledDate),
+    durationMinutes: a.duration,
+    stamp: now,
+    summary: `${type} with ${firm.name}`,
+    location: officeLocation,
+    description: [
+      `${type} (${minutes(a.duration)}) at ${firm.name}.`,
+      `To reschedule or cancel, call ${firm.phone}.`,
+      INQUIRY_DISCLAIMER,
+    ].join('\n'),
+    organizer: { name: firm.name, email: firm.email },
+    attendee: { name: fullName(a), email: a.email },
+  });
+  return {
+    filename: method === 'CANCEL' ? 'consultation-cancelled.ics' : 'consultation.ics',
+    contentType: `text/calendar; charset=utf-8; method=${method}`,
+    content,
+  };
+}
+
+const whenShort = (start: Date) => `${firmLongDate(start)} at ${slotLabel(firmTimeOf(start))}`;
+
+/** To the visitor, at booking: what, when (firm time), where, how to change it; the .ics. */
+export function bookingConfirmation(a: AppointmentDetails, { now }: { now: Date }): OutgoingMail {
+  const start = new Date(a.scheduledDate);
+  const body = render([
+    { text: `Dear ${a.firstName},` },
+    { text: `Thank you for scheduling a consultation with ${firm.name}. Your consultation is booked:` },
+    { rows: appointmentRows(a) },
+    { text: 'The attached calendar file (consultation.ics) adds the consultation to your calendar.' },
+    changePlans,
+    ...signature,
+    { small: INQUIRY_DISCLAIMER },
+  ]);
+  return {
+    to: { email: a.email, name: fullName(a) },
+    replyTo: { email: firm.email, name: firm.name },
+    subject: oneLine(`Your consultation with ${firm.name}: ${whenShort(start)} ${FIRM_TIME_ZONE_LABEL}`),
+    ...body,
+    attachments: [calendarFile(a, 'REQUEST', now)],
+  };
+}
+
+/** To the visitor, about a day before: when it is, relative to today in firm time. */
+export function appointmentReminder(a: AppointmentDetails, { now }: { now: Date }): OutgoingMail {
+  const start = new Date(a.scheduledDate);
+  const day = firmDateOf(start);
+  const relative = day === firmDateOf(now) ? 'today' : day === addDays(firmDateOf(now), 1) ? 'tomorrow' : `on ${firmLongDate(start)}`;
+  const body = render([
+    { text: `Dear ${a.firstName},` },
+    { text: `This is a reminder of your consultation with ${firm.name} ${relative} at ${firmTimeWithZone(start)}.` },
+    { rows: appointmentRows(a) },
+    changePlans,
+    ...signature,
+    { small: INQUIRY_DISCLAIMER },
+  ]);
+  return {
+    to: { email: a.email, name: fullName(a) },
+    replyTo: { email: firm.email, name: firm.name },
+    subject: oneLine(`Reminder: your consultation ${relative} at ${slotLabel(firmTimeOf(start))} ${FIRM_TIME_ZONE_LABEL}`),
+    ...body,
+    attachments: [calendarFile(a, 'REQUEST', now)],
+  };
+}
+
+/**
+ * To the visitor, when the firm cancels: the .ics removes the event from their calendar. Without
+ * `withCalendar` (a booking made through an external scheduler, which sent its own invitation), the
+ * notice goes without one: a CANCEL for an event the visitor never received from us would only confuse.
+ */
+export function appointmentCancellation(a: AppointmentDetails, { now, siteUrl, withCalendar = true }: { now: Date; siteUrl: string; withCalendar?: boolean }): OutgoingMail {
+  const start = new Date(a.scheduledDate);
+  const contactUrl = adminLink(siteUrl, '/contact');
+  const body = render([
+    { text: `Dear ${a.firstName},` },
+    { text: `Your ${consultationTypeLabel(a.consultationType)} with ${firm.name} on ${firmLongDate(start)} at ${firmTimeWithZone(start)} has been cancelled.` },
+    {
+      text: `To book another time, please call our office at ${firm.phone} (${firm.hours.weekdays}) or schedule online at ${contactUrl}.`,
+      html: `To book another time, please call our office at <a href="${escapeHtml(firm.phoneHref)}">${escapeHtml(firm.phone)}</a> (${escapeHtml(firm.hours.weekdays)}) or <a href="${escapeHtml(contactUrl)}">schedule online</a>.`,
+    },
+    ...(withCalendar ? [{ text: 'The attached calendar file (consultation-cancelled.ics) removes the consultation from your calendar.' }] : []),
+    ...signature,
+    { small: INQUIRY_DISCLAIMER },
+  ]);
+  return {
+    to: { email: a.email, name: fullName(a) },
+    replyTo: { email: firm.email, name: firm.name },
+    subject: oneLine(`Cancelled: your consultation on ${whenShort(start)} ${FIRM_TIME_ZONE_LABEL}`),
+    ...body,
+    attachments: withCalendar ? [calendarFile(a, 'CANCEL', now)] : [],
+  };
+}
+
+/** To the firm, at booking: every detail, notes included, and where to find it in the admin portal. */
+export function bookingNotification(a: AppointmentDetails, { to, siteUrl }: { to: string; siteUrl: string }): OutgoingMail {
+  const start = new Date(a.scheduledDate);
+  const link = adminLink(siteUrl, '/admin/appointments');
+  const body = render([
+    { text: 'A consultation was booked on the website.' },
+    {
+      rows: [
+        ['Name', fullName(a)],
+        ['Email', a.email],
+        ['Phone', a.phone ?? 'Not given'],
+        ['Consultation', `${consultationTypeLabel(a.consultationType)} (${minutes(a.duration)})`],
+        ['Date', firmLongDate(start)],
+        ['Time', firmTimeWithZone(start)],
+        ['Practice area', practiceAreaLabel(a.practiceArea)],
+        ['Notes', a.notes ?? 'None'],
+        ['Appointment id', a.id],
+      ],
+    },
+    { text: `See it in the admin portal: ${link}`, html: `See it in the admin portal: <a href="${escapeHtml(link)}">${escapeHtml(link)}</a>` },
+  ]);
+  return {
+    to: { email: to, name: firm.name },
+    replyTo: { email: a.email, name: fullName(a) },
+    subject: oneLine(`New consultation: ${fullName(a)}, ${consultationTypeLabel(a.consultationType)}, ${whenShort(start)}`),
+    ...body,
+    attachments: [],
+  };
+}
+
+/** To the firm, for each contact form message (SPEC §9: answered within 24 hours). */
+export function contactNotification(s: ContactDetails, { to, siteUrl }: { to: string; siteUrl: string }): OutgoingMail {
+  const received = new Date(s.createdAt);
+  const link = adminLink(siteUrl, '/admin/contact-submissions');
+  const body = render([
+    { text: 'A message was sent through the website contact form. The visitor was promised an answer within 24 hours.' },
+    {
+      rows: [
+        ['Name', fullName(s)],
+        ['Email', s.email],
+        ['Phone', s.phone ?? 'Not given'],
+        ['Practice area', practiceAreaLabel(s.practiceArea)],
+        ['Received', `${firmLongDate(received)} at ${firmTimeWithZone(received)}`],
+        ['Message', s.message],
+      ],
+    },
+    { text: `See it in the admin portal: ${link}`, html: `See it in the admin portal: <a href="${escapeHtml(link)}">${escapeHtml(link)}</a>` },
+  ]);
+  return {
+    to: { email: to, name: firm.name },
+    replyTo: { email: s.email, name: fullName(s) },
+    subject: oneLine(`New contact message: ${fullName(s)} (${practiceAreaLabel(s.practiceArea)})`),
+    ...body,
+    attachments: [],
+  };
+}

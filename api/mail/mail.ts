@@ -1,0 +1,186 @@
+/**
+ * Email that is sent (issue 7). Bookings, cancellations and contact messages are heard from the
+ * activity events (api/activity.ts) and queued as deliveries (api/deliveries); the runner then calls
+ * emailHandler, which renders the message and sends it through the active email setting, or keeps it
+ * in the development outbox when none is configured. A failure is retried and recorded by the runner;
+ * it never reaches the visitor who booked or wrote.
+ *
+ * What a delivery's payload holds, and why: for the confirmation, the firm's notification and the
+ * cancellation, a snapshot of the appointment (or contact submission) as it was when it happened;
+ * the text is rendered at send time. The snapshot makes the message say what was booked or
+ * cancelled even if the row changes or is deleted before the send (deliveries have no foreign key);
+ * rendering late keeps payloads small (no attachments stored in the database) and lets a retry use
+ * the current sender settings. A reminder holds only the appointment id: it must reflect the
+ * appointment as it is at send time, and is skipped if it was cancelled, completed or deleted.
+ * Each delivery has a dedupeKey (`<purpose>:<id>`), so nothing is queued twice for one event.
+ */
+import { desc, eq } from 'drizzle-orm';
+import { appointmentSnapshot, type ActivityListener, type AppointmentRow, type ContactSubmissionRow } from '../activity.ts';
+import { PermanentDeliveryError, type DeliveryHandler } from '../deliveries/deliveries.ts';
+import type { Deps } from '../deps.ts';
+import {
+  appointmentCancellation,
+  appointmentReminder,
+  bookingConfirmation,
+  bookingNotification,
+  contactNotification,
+  type AppointmentDetails,
+  type ContactDetails,
+  type OutgoingMail,
+} from './mail-messages.ts';
+import { senderFor } from './mail-sender.ts';
+import { bookedExternally, REMINDABLE_STATUSES, scanReminders as scan, settleReminderAtBooking, type ReminderPayload } from './reminders.ts';
+
+export type MailPurpose = 'booking-confirmation' | 'booking-notification' | 'cancellation' | 'contact-notification' | 'reminder';
+
+/**
+ * Payloads by purpose (stored as JSON in the delivery). `external`: booked through an external
+ * scheduler (Calendly), which sent the visitor its own invitation.
+ */
+export type AppointmentMailPayload = { to: string; appointment: AppointmentDetails; external?: boolean };
+export type ContactMailPayload = { to: string; submission: ContactDetails };
+
+export const appointmentDetails: (row: AppointmentRow) => AppointmentDetails = appointmentSnapshot;
+
+function contactDetails(row: ContactSubmissionRow): ContactDetails {
+  return {
+    id: row.id,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    email: row.email,
+    phone: row.phone,
+    practiceArea: row.practiceArea,
+    message: row.message,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** Hears bookings, cancellations and contact messages and queues their e-mails. */
+export function mailListener(deps: Deps): ActivityListener {
+  const { deliveries, integrations } = deps;
+  const forAppointment = (purpose: MailPurpose, to: string, row: AppointmentRow) =>
+    deliveries.enqueue({
+      channel: 'email',
+      purpose,
+      payload: { to, appointment: appointmentDetails(row), external: bookedExternally(row) } satisfies AppointmentMailPayload,
+      appointmentId: row.id,
+      recipient: to,
+      dedupeKey: `${purpose}:${row.id}`,
+    });
+  return async (activity) => {
+    switch (activity.type) {
+      case 'appointment-booked': {
+        const row = activity.appointment;
+        // A booking through an external scheduler (Calendly) was confirmed to the visitor by it, with
+        // its own calendar invitation: a second confirmation would add a second event. The firm is
+        // told either way.
+        if (!bookedExternally(row)) await forAppointment('booking-confirmation', row.email, row);
+        await forAppointment('booking-notification', integrations.firmNotificationEmail, row);
+        await settleReminderAtBooking(deps, row);
+        return;
+      }
+      case 'appointment-changed': {
+        // SPEC §4: cancelled is terminal, so this happens once per appointment. Also for an external
+        // booking (the cancellation may have been made here, where the scheduler does not hear of
+        // it), but then without a calendar file (see appointmentCancellation).
+        if (activity.appointment.status === 'cancelled' && activity.previousStatus !== 'cancelled') {
+          await forAppointment('cancellation', activity.appointment.email, activity.appointment);
+        }
+        return;
+      }
+      case 'contact-received': {
+        const row = activity.submission;
+        const to = integrations.firmNotificationEmail;
+        await deliveries.enqueue({
+          channel: 'email',
+          purpose: 'contact-notification',
+          payload: { to, submission: contactDetails(row) } satisfies ContactMailPayload,
+          recipient: to,
+          dedupeKey: `contact-notification:${row.id}`,
+        });
+        return;
+      }
+      default:
+        // appointment-deleted: an admin removing a record sends nothing; a pending reminder finds
+        // the appointment gone and is skipped.
+        return;
+    }
+  };
+}
+
+/** The active email setting, read at send time (a new save applies to mail already queued). */
+async function activeEmailSetting({ database: { db, t } }: Pick<Deps, 'database'>) {
+  const table = t.emailSettings;
+  const [row] = await db
+    .select({ provider: table.provider, config: table.config })
+    .from(table)
+    .where(eq(table.isActive, true))
+    .orderBy(desc(table.createdAt), desc(table.id))
+    .limit(1);
+  return row ?? null;
+}
+
+type Composed = { mail: OutgoingMail } | { skip: string };
+
+async function compose(deps: Deps, purpose: string, payload: unknown): Promise<Composed> {
+  const now = deps.clock.now();
+  const { siteUrl } = deps.integrations;
+  switch (purpose) {
+    case 'booking-confirmation':
+      return { mail: bookingConfirmation((payload as AppointmentMailPayload).appointment, { now }) };
+    case 'booking-notification': {
+      const p = payload as AppointmentMailPayload;
+      return { mail: bookingNotification(p.appointment, { to: p.to, siteUrl }) };
+    }
+    case 'cancellation': {
+      const p = payload as AppointmentMailPayload;
+      return { mail: appointmentCancellation(p.appointment, { now, siteUrl, withCalendar: !p.external }) };
+    }
+    case 'contact-notification': {
+      const p = payload as ContactMailPayload;
+      return { mail: contactNotification(p.submission, { to: p.to, siteUrl }) };
+    }
+    case 'reminder': {
+      const { appointmentId } = payload as ReminderPayload;
+      const { db, t } = deps.database;
+      const [row] = await db.select().from(t.appointments).where(eq(t.appointments.id, appointmentId));
+      if (!row) return { skip: 'The appointment was deleted' };
+      if (bookedExternally(row)) return { skip: 'Booked through an external scheduler, which sends its own reminders' };
+      if (!(REMINDABLE_STATUSES as readonly string[]).includes(row.status)) return { skip: `The appointment is ${row.status}` };
+      if (row.scheduledDate.getTime() <= now.getTime()) return { skip: 'The appointment has already started' };
+      return { mail: appointmentReminder(appointmentDetails(row), { now }) };
+    }
+    default:
+      throw new PermanentDeliveryError(`Unknown e-mail purpose "${purpose}"`);
+  }
+}
+
+/** Sends one queued e-mail through the active email setting, or into the development outbox. */
+export function emailHandler(deps: Deps): DeliveryHandler {
+  return async (delivery, payload) => {
+    const composed = await compose(deps, delivery.purpose, payload);
+    if ('skip' in composed) return { status: 'skipped', reason: composed.skip };
+    const { mail } = composed;
+    const setting = await activeEmailSetting(deps);
+    if (!setting) {
+      // Nowhere configured to send: kept where an admin can read it (GET /api/admin/email-outbox),
+      // and said once in the server log, without the address or the text.
+      const kept = deps.outbox.deliver({
+        to: mail.to.email,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        attachments: mail.attachments,
+      });
+      deps.log.info('e-mail kept in the development outbox (no email setting is configured)', { deliveryId: delivery.id, purpose: delivery.purpose, outboxId: kept.id });
+      return { status: 'sent', externalRef: 'outbox' };
+    }
+    const result = await senderFor(setting, deps).send(mail, delivery.id);
+    return { status: 'sent', externalRef: result.externalRef };
+  };
+}
+
+/** Queues the reminders that are due (see reminders.ts for the rules). */
+export function scanReminders(deps: Deps): Promise<number> {
+  return scan(deps);
+}

@@ -1,0 +1,27 @@
+CREATE TABLE "deliveries" (
+	"id" text PRIMARY KEY NOT NULL,
+	"channel" text NOT NULL,
+	"purpose" text NOT NULL,
+	"appointment_id" text,
+	"integration_id" text,
+	"recipient" text,
+	"payload" text NOT NULL,
+	"dedupe_key" text,
+	"status" text DEFAULT 'pending' NOT NULL,
+	"attempts" integer DEFAULT 0 NOT NULL,
+	"next_attempt_at" timestamp with time zone NOT NULL,
+	"lease_expires_at" timestamp with time zone,
+	"last_error" text,
+	"external_ref" text,
+	"sent_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "deliveries_dedupe_key_unique" UNIQUE("dedupe_key"),
+	CONSTRAINT "deliveries_channel_values" CHECK ("deliveries"."channel" in ('email', 'calendar')),
+	CONSTRAINT "deliveries_status_values" CHECK ("deliveries"."status" in ('pending', 'sending', 'sent', 'failed', 'skipped'))
+);
+--> statement-breakpoint
+CREATE INDEX "deliveries_due_idx" ON "deliveries" USING btree ("status","next_attempt_at");--> statement-breakpoint
+CREATE INDEX "deliveries_appointment_idx" ON "deliveries" USING btree ("appointment_id");--> statement-breakpoint
+CREATE INDEX "deliveries_created_at_idx" ON "deliveries" USING btree ("created_at");--> statement-breakpoint
+CREATE UNIQUE INDEX "appointments_external_event_id_unique" ON "appointments" USING btree ("external_event_id");

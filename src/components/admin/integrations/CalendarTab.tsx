@@ -1,0 +1,174 @@
+/**
+ * Calendar Integrations (SPEC §2, §4 Calendar integration, §7, §8): Add Integration opens the dialog;
+ * an Active banner names the active provider, currently syncing appointments; one card per
+ * integration with its provider, creation date (firm time), and an Active badge or an Activate
+ * button (activating one makes it the only active one). Each card also shows its latest sync
+ * deliveries, so an admin can see syncing work or fail. Empty: 'No Calendar Integrations'.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { CalendarX2, CircleCheck, Plus, Zap } from 'lucide-react';
+import { useState } from 'react';
+import { sendJson, useAdminList, useAdminMutation } from '../admin-api.ts';
+import { Button } from '../ui/button.tsx';
+import { Badge, Card } from '../ui/card.tsx';
+import { formatFirmDateTime } from '../ui/firm-datetime.ts';
+import { EmptyState, ListState } from '../ui/states.tsx';
+import CalendarIntegrationDialog, { calendarListKeys } from './CalendarIntegrationDialog.tsx';
+import DeliveryLog from './DeliveryLog.tsx';
+import { activeIntegration, calendarProviderLabel, integrationKeys, isDeliveriesKey, prettyConfig, type CalendarIntegration } from './integrations.ts';
+import SectionHeader from './SectionHeader.tsx';
+
+const headingId = (id: string) => `calendar-integration-${id}`;
+
+export default function CalendarTab() {
+  const list = useAdminList<CalendarIntegration>(integrationKeys.calendarSettings);
+  const queryClient = useQueryClient();
+  const [adding, setAdding] = useState(false);
+
+  const activate = useAdminMutation<CalendarIntegration, CalendarIntegration>({
+    mutationFn: (row) => sendJson('PUT', `/api/admin/calendar-settings/${encodeURIComponent(row.id)}/activate`),
+    invalidates: calendarListKeys,
+    success: 'Calendar integration activated',
+    // SPEC §8 gives activation no failure handling; saying that it failed is still better than silence.
+    failure: 'Failed to activate calendar integration',
+    onSuccess: (row) => {
+      void queryClient.invalidateQueries({ predicate: (q) => isDeliveriesKey(q.queryKey) });
+      // The Activate button that had the focus is gone: keep the keyboard user's place on that card.
+      requestAnimationFrame(() => {
+        if (document.activeElement && document.activeElement !== document.body) return;
+        document.getElementById(headingId(row.id))?.focus();
+      });
+    },
+  });
+
+  const rows = list.data ?? [];
+  const active = activeIntegration(rows);
+
+  return (
+    <section aria-labelledby="calendar-integrations-title" className="space-y-4">
+      <SectionHeader
+        id="calendar-integrations-title"
+        title="Calendar Integrations"
+        description="Consultations booked, changed or cancelled on the website are sent to the active integration’s calendar."
+        action={
+          <CalendarIntegrationDialog
+            open={adding}
+            onOpenChange={setAdding}
+            trigger={
+              <Button>
+                <Plus aria-hidden="true" className="size-4" />
+                Add Integration
+              </Button>
+            }
+          />
+        }
+      />
+      {active && (
+        <div data-testid="active-calendar-banner" className="flex items-start gap-3 rounded-lg border-2 border-emerald-700 bg-card p-4 dark:border-emerald-500">
+          <CircleCheck aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-emerald-700 dark:text-emerald-400" />
+          <p>
+            <span className="font-semibold">Active: {calendarProviderLabel(active.provider)}</span>
+            <span className="block text-sm text-muted-foreground">
+              {calendarProviderLabel(active.provider)} is currently syncing appointments.
+            </span>
+          </p>
+        </div>
+      )}
+      {!active && rows.length > 0 && (
+        <p className="rounded-lg border border-dashed border-border p-4 text-sm text-muted-foreground">
+          No integration is active, so appointments are not synced. Activate one below.
+        </p>
+      )}
+      <ListState
+        query={list}
+        what="calendar integrations"
+        empty={
+          <EmptyState
+            icon={CalendarX2}
+            title="No Calendar Integrations"
+            description="Add an integration to send consultations booked on the website to Google Calendar, Outlook or your own webhook, or to take bookings from Calendly."
+          />
+        }
+      >
+        {(integrations) => (
+          <ul className="grid gap-4 lg:grid-cols-2" aria-label="Calendar integrations">
+            {integrations.map((row) => (
+              <IntegrationCard
+                key={row.id}
+                row={row}
+                activating={activate.isPending && activate.variables?.id === row.id}
+                busy={activate.isPending}
+                onActivate={() => activate.mutate(row)}
+              />
+            ))}
+          </ul>
+        )}
+      </ListState>
+    </section>
+  );
+}
+
+function IntegrationCard({ row, activating, busy, onActivate }: { row: CalendarIntegration; activating: boolean; busy: boolean; onActivate: () => void }) {
+  const label = calendarProviderLabel(row.provider);
+  const added = formatFirmDateTime(row.createdAt);
+  return (
+    <li>
+      <Card className="flex h-full flex-col gap-3 p-4 sm:p-5" data-testid="calendar-integration" data-integration-id={row.id}>
+        <div className="flex flex-wrap items-start justify-between gap-2">
+          <div className="min-w-0">
+            <h3 id={headingId(row.id)} tabIndex={-1} className="rounded-sm text-base font-semibold focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring">
+              {label}
+            </h3>
+            <p className="text-sm text-muted-foreground">
+              Added <time dateTime={row.createdAt}>{added}</time>
+            </p>
+          </div>
+          {row.isActive ? (
+            <Badge variant="success">Active</Badge>
+          ) : (
+            <Button variant="outline" size="sm" className="h-10" disabled={busy} aria-busy={activating || undefined} onClick={onActivate}>
+              <Zap aria-hidden="true" className="size-4" />
+              {activating ? 'Activating...' : 'Activate'}
+              <span className="sr-only">
+                {' '}
+                {label} integration added {added}
+              </span>
+            </Button>
+          )}
+        </div>
+        <dl className="grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
+          <dt className="font-medium text-muted-foreground">Webhook URL</dt>
+          <dd className="min-w-0 break-all">{row.webhookUrl ?? 'Not set'}</dd>
+          <dt className="font-medium text-muted-foreground">API Key</dt>
+          <dd className="min-w-0 break-all" data-testid="api-key">
+            {row.apiKey ?? 'Not set'}
+          </dd>
+        </dl>
+        {row.config && (
+          <details className="text-sm">
+            <summary className="inline-flex min-h-6 cursor-pointer items-center rounded-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring">
+              Configuration (secrets hidden)
+            </summary>
+            <pre className="mt-2 whitespace-pre-wrap break-all rounded-md bg-muted p-3 font-mono text-xs">{prettyConfig(row.config)}</pre>
+          </details>
+        )}
+        <div className="border-t border-border pt-3">
+          {row.provider === 'calendly' ? (
+            // Calendly is inbound only (api/calendar-sync/calendly.ts): nothing is delivered to it.
+            <p className="text-sm text-muted-foreground">Calendly is inbound only: bookings made at Calendly arrive here by webhook while it is active; nothing is sent to Calendly.</p>
+          ) : (
+            <DeliveryLog
+              channel="calendar"
+              integrationId={row.id}
+              limit={5}
+              title="Latest sync deliveries"
+              context={`for ${label} added ${added}`}
+              headingLevel="h4"
+              empty={row.isActive ? 'Nothing synced yet: the next booking, change or cancellation is sent here.' : 'Nothing synced: an integration syncs only while it is active.'}
+            />
+          )}
+        </div>
+      </Card>
+    </li>
+  );
+}

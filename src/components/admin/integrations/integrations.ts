@@ -1,0 +1,338 @@
+/**
+ * The integrations screen's rules, apart from the React code so they are unit tested: the rows the
+ * admin API returns, the provider names and the SPEC §3 config templates prefilled on choosing a
+ * provider, the SPEC §5 Integrations validation (which missing field gives the 'Validation Error'
+ * toast, then the shared zod schemas the API uses), the blog source's number of articles (a
+ * non-numeric entry becomes 5), the delivery log's wording and when to poll for a new source's
+ * first fetch.
+ */
+import { z } from 'zod';
+import { blogSourceDisplayLimit, blogSourceTypes, calendarProviders, emailProviders } from '../../../shared/constants.ts';
+import type { DeliveryLogEntry } from '../../../shared/schemas/deliveries.ts';
+import { blogSourceInput, calendarSettingInput, customCalendarMessages, emailSettingInput } from '../../../shared/schemas/integrations.ts';
+
+export type { DeliveryLogEntry } from '../../../shared/schemas/deliveries.ts';
+
+export type CalendarProvider = (typeof calendarProviders)[number];
+export type EmailProvider = (typeof emailProviders)[number];
+export type BlogSourceType = (typeof blogSourceTypes)[number];
+
+/** A row of GET /api/admin/calendar-settings: config, webhook URL and API key come back masked. */
+export interface CalendarIntegration {
+  id: string;
+  provider: string;
+  isActive: boolean;
+  config: string | null;
+  webhookUrl: string | null;
+  apiKey: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** GET /api/calendar-settings/active and /api/email-settings/active: the active one, or null. */
+export interface ActiveSetting {
+  provider: string;
+  isActive: boolean;
+}
+
+/** GET /api/admin/email-settings: the current configuration, its secrets masked (null when none). */
+export interface EmailSetting {
+  id: string;
+  provider: string;
+  isActive: boolean;
+  config: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A message of GET /api/admin/email-outbox: mail kept while no email integration is configured. */
+export interface OutboxMessage {
+  id?: string;
+  to: string;
+  subject: string;
+  text: string;
+  createdAt: string;
+  attachments?: { filename: string; contentType: string }[];
+}
+
+/** A row of GET /api/admin/blog-sources (url, config and lastError masked by the server). */
+export interface BlogSource {
+  id: string;
+  name: string;
+  url: string;
+  type: string;
+  isActive: boolean;
+  displayLimit: number;
+  config: string | null;
+  lastFetched: string | null;
+  lastError?: string | null;
+  /** How many articles are stored for the source (issue 7, from the feeds helper). */
+  articleCount?: number;
+  createdAt: string;
+  updatedAt?: string;
+}
+
+export const integrationKeys = {
+  calendarSettings: ['/api/admin/calendar-settings'],
+  activeCalendar: ['/api/calendar-settings/active'],
+  activeEmail: ['/api/email-settings/active'],
+  emailSetting: ['/api/admin/email-settings'],
+  emailOutbox: ['/api/admin/email-outbox'],
+  blogSources: ['/api/admin/blog-sources'],
+  externalArticles: ['/api/external-blog-articles'],
+} as const;
+
+/** The delivery log of one channel (and integration), newest first: the query key is the path (SPEC §7). */
+export function deliveriesKey({ channel, integrationId, limit }: { channel: 'email' | 'calendar'; integrationId?: string; limit: number }): [string] {
+  const query = new URLSearchParams({ channel });
+  if (integrationId) query.set('integrationId', integrationId);
+  query.set('limit', String(limit));
+  return [`/api/admin/deliveries?${query.toString()}`];
+}
+
+/** Every delivery log on the screen starts with this, so one invalidation refreshes them all. */
+export const isDeliveriesKey = (key: readonly unknown[]) => typeof key[0] === 'string' && key[0].startsWith('/api/admin/deliveries');
+
+// ---------------------------------------------------------------------------------------------
+// Providers and SPEC §3 config templates
+
+export const calendarProviderLabels: Record<CalendarProvider, string> = {
+  calendly: 'Calendly',
+  google: 'Google Calendar',
+  outlook: 'Outlook',
+  custom: 'Custom webhook',
+};
+
+export const emailProviderLabels: Record<EmailProvider, string> = {
+  sendgrid: 'SendGrid',
+  smtp: 'SMTP',
+};
+
+export const blogSourceTypeLabels: Record<BlogSourceType, string> = {
+  rss: 'RSS',
+  api: 'API',
+  scraper: 'Scraper',
+};
+
+const isOneOf = <T extends string>(list: readonly T[], value: string): value is T => (list as readonly string[]).includes(value);
+export const isCalendarProvider = (value: string): value is CalendarProvider => isOneOf(calendarProviders, value);
+export const isEmailProvider = (value: string): value is EmailProvider => isOneOf(emailProviders, value);
+
+export const calendarProviderLabel = (provider: string) => (isCalendarProvider(provider) ? calendarProviderLabels[provider] : provider);
+export const emailProviderLabel = (provider: string) => (isEmailProvider(provider) ? emailProviderLabels[provider] : provider);
+/** SPEC §2: the type is shown in upper case. */
+export const blogSourceTypeText = (type: string) => type.toUpperCase();
+
+/** SPEC §3 "Config templates prefilled on choosing a provider". */
+export const configTemplates: Record<CalendarProvider | EmailProvider, Record<string, unknown>> = {
+  calendly: { username: '', personal_access_token: '', webhook_signing_key: '' },
+  google: { client_id: '', client_secret: '', redirect_uri: '', calendar_id: 'primary' },
+  outlook: { client_id: '', client_secret: '', tenant_id: '' },
+  custom: {},
+  sendgrid: { api_key: '', from_email: '', from_name: '' },
+  smtp: { host: '', port: 587, secure: false, auth: { user: '', pass: '' } },
+};
+
+/** The template as the textarea shows it. */
+export function templateText(provider: CalendarProvider | EmailProvider): string {
+  return JSON.stringify(configTemplates[provider], null, 2);
+}
+
+const allTemplateTexts = new Set(Object.keys(configTemplates).map((p) => templateText(p as CalendarProvider | EmailProvider)));
+
+/** True when the text is empty or still one of the templates, untouched: nothing of the admin's would be lost. */
+export function isUntouchedConfig(text: string): boolean {
+  return text.trim() === '' || allTemplateTexts.has(text);
+}
+
+/**
+ * The config after choosing a provider: its template, unless the admin has already typed their own
+ * configuration (then it is kept, and the form offers the template on a button instead).
+ */
+export function configAfterProviderChange(current: string, next: CalendarProvider | EmailProvider | ''): string {
+  if (!next) return current;
+  return isUntouchedConfig(current) ? templateText(next) : current;
+}
+
+// ---------------------------------------------------------------------------------------------
+// SPEC §5 Integrations: validation
+
+export const VALIDATION_TITLE = 'Validation Error';
+export const REQUIRED_FIELDS_MESSAGE = 'Please fill in all required fields.';
+export const EMAIL_CONFIG_REQUIRED_MESSAGE = 'Please provide configuration settings.';
+
+/**
+ * A form's verdict: `missing` is SPEC §5's case (the 'Validation Error' toast, nothing sent), with a
+ * message per missing field for beside the fields; `invalid` is the shared schema refusing a value
+ * (shown beside the field); else the payload to send.
+ */
+export type FormCheck<T> = { kind: 'missing'; fields: Record<string, string> } | { kind: 'invalid'; fields: Record<string, string> } | { kind: 'ok'; payload: T };
+
+function schemaCheck<S extends z.ZodType>(schema: S, input: unknown): FormCheck<z.output<S>> {
+  const result = schema.safeParse(input);
+  if (result.success) return { kind: 'ok', payload: result.data };
+  const fields: Record<string, string> = {};
+  for (const issue of result.error.issues) {
+    const key = String(issue.path[0] ?? '');
+    if (key && !(key in fields)) fields[key] = issue.message;
+  }
+  return { kind: 'invalid', fields };
+}
+
+const blank = (v: string | null | undefined) => !v || v.trim() === '';
+
+export interface CalendarFormValues {
+  provider: CalendarProvider | '';
+  config: string;
+  webhookUrl: string;
+  apiKey: string;
+}
+
+export type CalendarPayload = z.output<typeof calendarSettingInput>;
+
+/** A custom webhook is signed with the API key, so it needs both (the calendar sync refuses it otherwise). */
+export const customNeedsSigning = (provider: string) => provider === 'custom';
+
+/**
+ * SPEC §5: provider and config are required ('Validation Error' / 'Please fill in all required
+ * fields.'); the config is not checked as JSON. A custom webhook also needs its URL and signing key.
+ * SPEC §7: sent with isActive false.
+ */
+export function checkCalendarForm(values: CalendarFormValues): FormCheck<CalendarPayload> {
+  const missing: Record<string, string> = {};
+  if (!values.provider) missing.provider = 'Please choose a provider';
+  if (blank(values.config)) missing.config = 'Configuration is required';
+  if (customNeedsSigning(values.provider)) {
+    if (blank(values.webhookUrl)) missing.webhookUrl = customCalendarMessages.webhookUrl;
+    if (blank(values.apiKey)) missing.apiKey = customCalendarMessages.apiKey;
+  }
+  if (Object.keys(missing).length) return { kind: 'missing', fields: missing };
+  return schemaCheck(calendarSettingInput, { provider: values.provider, isActive: false, config: values.config, webhookUrl: values.webhookUrl, apiKey: values.apiKey });
+}
+
+export interface EmailFormValues {
+  provider: EmailProvider;
+  config: string;
+}
+
+export type EmailPayload = z.output<typeof emailSettingInput>;
+
+/** SPEC §5: config required ('Please provide configuration settings.'); SPEC §7: sent with isActive true. */
+export function checkEmailForm(values: EmailFormValues): FormCheck<EmailPayload> {
+  if (blank(values.config)) return { kind: 'missing', fields: { config: 'Configuration is required' } };
+  return schemaCheck(emailSettingInput, { provider: values.provider, isActive: true, config: values.config });
+}
+
+export interface BlogSourceFormValues {
+  name: string;
+  url: string;
+  type: BlogSourceType;
+  /** As typed: text, so that a non-numeric entry can become 5 (SPEC §5). */
+  displayLimit: string;
+  config: string;
+}
+
+export type BlogSourcePayload = z.output<typeof blogSourceInput>;
+
+/** SPEC §5: a non-numeric number of articles becomes 5 (the default); a number is kept, and checked against 1-10. */
+export function parseDisplayLimit(text: string): number {
+  const n = Number.parseInt(text.trim(), 10);
+  return Number.isNaN(n) ? blogSourceDisplayLimit.default : n;
+}
+
+export const blogSourceFormDefaults = (): BlogSourceFormValues => ({ name: '', url: '', type: 'rss', displayLimit: String(blogSourceDisplayLimit.default), config: '' });
+
+/** SPEC §5: name and url required; SPEC §7: sent with isActive true. */
+export function checkBlogSourceForm(values: BlogSourceFormValues): FormCheck<BlogSourcePayload> {
+  const missing: Record<string, string> = {};
+  if (blank(values.name)) missing.name = 'Name is required';
+  if (blank(values.url)) missing.url = 'URL is required';
+  if (Object.keys(missing).length) return { kind: 'missing', fields: missing };
+  return schemaCheck(blogSourceInput, {
+    name: values.name,
+    url: values.url,
+    type: values.type,
+    displayLimit: parseDisplayLimit(values.displayLimit),
+    config: values.config,
+    isActive: true,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lists
+
+/** SPEC §2: the Active banner names the active provider (only one is shown). */
+export function activeIntegration(rows: readonly CalendarIntegration[]): CalendarIntegration | null {
+  return rows.find((r) => r.isActive) ?? null;
+}
+
+/** The outbox newest first (file names sort oldest first on the server). */
+export function newestFirst<T extends { createdAt: string }>(rows: readonly T[]): T[] {
+  return [...rows].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
+}
+
+/** A (masked) config as the admin reads it: indented JSON, or the text as it is. */
+export function prettyConfig(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+export const articlesText = (n: number) => `Shows ${n} article${n === 1 ? '' : 's'}`;
+export const storedArticlesText = (n: number) => `${n} article${n === 1 ? '' : 's'} stored`;
+
+/** Fetch now's toast: the call succeeds even when the source could not be read (its lastError says why). */
+export function fetchOutcomeToast(name: string, result: Pick<BlogSource, 'lastError' | 'articleCount'>): { title: string; description: string } {
+  if (result.lastError) return { title: 'Fetch Failed', description: `${name}: ${result.lastError}` };
+  const stored = typeof result.articleCount === 'number' ? `: ${storedArticlesText(result.articleCount)}` : '';
+  return { title: 'Success', description: `${name} fetched${stored}` };
+}
+
+// ---------------------------------------------------------------------------------------------
+// A new source's first fetch
+
+/** Brief for issue 7: while a new source has never been fetched, the list is reloaded every ~2 s for up to ~30 s. */
+export const FIRST_FETCH_POLL_MS = 2_000;
+export const FIRST_FETCH_WAIT_MS = 30_000;
+
+/**
+ * How often to reload the blog sources: every 2 s while a source created on this page (`watched`:
+ * id -> when it was created, by the browser's clock) has not been fetched yet and is less than 30 s
+ * old; otherwise not at all (SPEC §7: no interval refetch).
+ */
+export function firstFetchPollInterval(rows: readonly Pick<BlogSource, 'id' | 'lastFetched' | 'lastError'>[] | undefined, watched: ReadonlyMap<string, number>, now: number): number | false {
+  if (!rows) return false;
+  const waiting = rows.some((r) => {
+    const since = watched.get(r.id);
+    return since !== undefined && now - since < FIRST_FETCH_WAIT_MS && !r.lastFetched && !r.lastError;
+  });
+  return waiting ? FIRST_FETCH_POLL_MS : false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Delivery log wording
+
+export const deliveryStatusLabels: Record<DeliveryLogEntry['status'], string> = {
+  pending: 'Pending',
+  sending: 'Sending',
+  sent: 'Sent',
+  failed: 'Failed',
+  skipped: 'Skipped',
+};
+
+export const deliveryStatusLabel = (status: string) => deliveryStatusLabels[status as DeliveryLogEntry['status']] ?? status;
+
+/** 'booking-confirmation' -> 'Booking confirmation', 'event_create' -> 'Event create'. */
+export function purposeLabel(purpose: string): string {
+  const words = purpose.replace(/[-_]+/g, ' ').trim();
+  return words ? words[0]!.toUpperCase() + words.slice(1) : purpose;
+}
+
+/** 'Attempts: 1' etc. only when it helps: a retry or a failure. */
+export function attemptsText(entry: Pick<DeliveryLogEntry, 'attempts' | 'status'>): string | null {
+  if (entry.attempts <= 0) return null;
+  if (entry.attempts === 1 && entry.status === 'sent') return null;
+  return `${entry.attempts} attempt${entry.attempts === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,549 @@
+/**
+ * Email that is sent (issue 7), on SQLite and PostgreSQL, against real peers started here: an SMTP
+ * server (smtp-server, login required, messages parsed with postal-mime) and a SendGrid v3 receiver
+ * (node:http). Nothing runs by itself: the test books, writes, moves the clock and runs the
+ * deliveries and the reminder scan when it wants them.
+ */
+import ICAL from 'ical.js';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import type { IntegrationSettings } from '../../api/deps.ts';
+import { RETRY_DELAYS_MS } from '../../api/deliveries/deliveries.ts';
+import type { Logger } from '../../api/logger.ts';
+import { scanReminders } from '../../api/mail/mail.ts';
+import { addDays, firmInstant } from '../../src/shared/booking/firm-time.ts';
+import { startSendgridReceiver, startSmtpPeer, type HttpReceiver, type ReceivedMail, type SmtpPeer } from '../support/mail-peers.ts';
+import { forEachDialect, NON_ADMIN_TOKEN, type TestContext } from '../support/test-app.ts';
+
+/** Monday 1 April 2030, 9:00 AM at the firm (PDT). */
+const NOW = new Date('2030-04-01T16:00:00.000Z');
+const FIRM_INBOX = 'intake@firm.example';
+const HOUR = 3_600_000;
+
+let smtp: SmtpPeer;
+let sendgrid: HttpReceiver;
+/** Read when each dialect's context is made, after the receiver has started (beforeAll order). */
+const integrations: Partial<IntegrationSettings> = { firmNotificationEmail: FIRM_INBOX, siteUrl: 'https://www.example-firm.com' };
+
+beforeAll(async () => {
+  smtp = await startSmtpPeer();
+  sendgrid = await startSendgridReceiver();
+  integrations.sendgridApiBase = `${sendgrid.url}/sendgrid`;
+});
+afterAll(async () => {
+  await smtp?.close();
+  await sendgrid?.close();
+});
+
+const SENDGRID_KEY = 'SG.test-sendgrid-key-abcdefghijklmnop';
+
+const smtpConfig = (pass = smtp.pass) =>
+  JSON.stringify({ host: '127.0.0.1', port: smtp.port, secure: false, auth: { user: smtp.user, pass }, from_email: 'office@firm.example', from_name: 'Pacific Crest Law Group' });
+
+async function configure(ctx: TestContext, provider: 'smtp' | 'sendgrid', config: string) {
+  const res = await ctx.admin('POST', '/api/admin/email-settings', { provider, isActive: true, config });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+}
+const configureSmtp = (ctx: TestContext, pass?: string) => configure(ctx, 'smtp', smtpConfig(pass));
+const configureSendgrid = (ctx: TestContext) =>
+  configure(ctx, 'sendgrid', JSON.stringify({ api_key: SENDGRID_KEY, from_email: 'office@firm.example', from_name: 'Pacific Crest Law Group' }));
+
+/** A weekday 10:00 AM slot of its own for each booking, from Monday 6 May 2030 on. */
+let slotDay = 0;
+function freeSlot(): Date {
+  let date = addDays('2030-05-06', slotDay++);
+  while ([6, 0].includes(new Date(`${date}T12:00:00Z`).getUTCDay())) date = addDays('2030-05-06', slotDay++);
+  return firmInstant(date, '10:00');
+}
+
+let visitors = 0;
+async function book(ctx: TestContext, patch: Record<string, unknown> = {}) {
+  const email = `visitor${++visitors}@example.com`;
+  const scheduledDate = (patch.scheduledDate as string | undefined) ?? freeSlot().toISOString();
+  const res = await ctx.call('POST', '/api/appointments', {
+    body: {
+      firstName: 'Maria',
+      lastName: `Lopez ${visitors}`,
+      email,
+      phone: '(619) 555-0142',
+      consultationType: 'estate-planning',
+      practiceArea: 'trust-administration',
+      notes: 'Questions about my late father’s trust & the house.',
+      scheduledDate,
+      ...patch,
+    },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return { id: res.body.id as string, email, start: new Date(res.body.scheduledDate as string), lastName: `Lopez ${visitors}` };
+}
+
+async function deliveriesOf(ctx: TestContext, appointmentId: string) {
+  const res = await ctx.admin('GET', `/api/admin/deliveries?appointmentId=${appointmentId}`);
+  expect(res.status).toBe(200);
+  return res.body as { purpose: string; status: string; attempts: number; lastError: string | null; recipient: string | null }[];
+}
+
+async function storedDeliveries(ctx: TestContext, appointmentId: string) {
+  const { db, t } = ctx.database;
+  return db.select().from(t.deliveries).where(eq(t.deliveries.appointmentId, appointmentId));
+}
+
+function calendarOf(mail: ReceivedMail) {
+  const ics = mail.parsed.attachments.filter((a) => a.mimeType === 'text/calendar');
+  expect(ics, 'one text/calendar attachment').toHaveLength(1);
+  return parseIcs(ics[0]!.content as string, ics[0]!.filename);
+}
+
+/** ical.js reads the file, with the file's own VTIMEZONE registered. */
+function parseIcs(text: string, filename: string | null = null) {
+  const calendar = new ICAL.Component(ICAL.parse(text));
+  const vtimezone = calendar.getFirstSubcomponent('vtimezone');
+  expect(vtimezone, 'a VTIMEZONE').not.toBeNull();
+  ICAL.TimezoneService.reset();
+  ICAL.TimezoneService.register(new ICAL.Timezone(vtimezone!));
+  const vevent = calendar.getFirstSubcomponent('vevent')!;
+  const event = new ICAL.Event(vevent);
+  return {
+    filename,
+    text,
+    method: calendar.getFirstPropertyValue('method'),
+    uid: event.uid,
+    sequence: event.sequence,
+    status: vevent.getFirstPropertyValue('status'),
+    tzid: vevent.getFirstProperty('dtstart')!.getParameter('tzid'),
+    start: event.startDate.toJSDate(),
+    end: event.endDate.toJSDate(),
+  };
+}
+
+const subjects = (mails: ReceivedMail[]) => mails.map((m) => m.parsed.subject);
+
+forEachDialect(
+  'e-mail',
+  (ctx) => {
+    beforeEach(async () => {
+      const { db, t } = ctx().database;
+      await db.delete(t.deliveries);
+      await db.delete(t.emailSettings);
+      ctx().clock.set(NOW);
+      smtp.reset();
+      sendgrid.reset();
+    });
+
+    it('sends the visitor a confirmation with a valid .ics in firm time, and the firm its notification, through SMTP', async () => {
+      await configureSmtp(ctx());
+      // The Monday after daylight time ends: 9:00 AM PST is 17:00 UTC.
+      const booked = await book(ctx(), { scheduledDate: '2030-11-04T09:00:00-08:00', consultationType: 'family-law' });
+      expect(booked.start.toISOString()).toBe('2030-11-04T17:00:00.000Z');
+      expect(smtp.messages).toEqual([]); // queued, not sent during the request
+
+      expect(await ctx().background.runDeliveries()).toBe(2);
+      const [confirmation, ...moreToVisitor] = smtp.to(booked.email);
+      expect(moreToVisitor).toEqual([]);
+      expect(confirmation!.user).toBe(smtp.user);
+      expect(confirmation!.parsed.from).toMatchObject({ address: 'office@firm.example', name: 'Pacific Crest Law Group' });
+      expect(confirmation!.parsed.subject).toBe('Your consultation with Pacific Crest Law Group: Monday, November 4, 2030 at 9:00 AM Pacific Time (San Diego)');
+      const text = confirmation!.parsed.text!;
+      for (const part of ['Family Law Consultation', 'Monday, November 4, 2030', '9:00 AM Pacific Time (San Diego)', '45 minutes', '600 West Broadway, Suite 1200, San Diego, CA 92101', '(619) 555-0123', 'does not create an attorney-client relationship']) {
+        expect(text).toContain(part);
+      }
+      expect(confirmation!.parsed.html).toContain('9:00 AM Pacific Time (San Diego)');
+
+      const ics = calendarOf(confirmation!);
+      expect(ics.filename).toBe('consultation.ics');
+      expect(ics.method).toBe('REQUEST');
+      expect(ics.tzid).toBe('America/Los_Angeles');
+      expect(ics.text).toContain('DTSTART;TZID=America/Los_Angeles:20301104T090000');
+      expect(ics.start.toISOString()).toBe(booked.start.toISOString());
+      expect(ics.end.getTime() - ics.start.getTime()).toBe(45 * 60_000);
+      expect(ics.uid).toContain(booked.id);
+
+      const [notification, ...moreToFirm] = smtp.to(FIRM_INBOX);
+      expect(moreToFirm).toEqual([]);
+      const firmText = notification!.parsed.text!;
+      for (const part of [`Maria ${booked.lastName}`, booked.email, '(619) 555-0142', 'Family Law Consultation (45 minutes)', '9:00 AM Pacific Time (San Diego)', 'Trust Administration', 'Questions about my late father’s trust & the house.', 'https://www.example-firm.com/admin/appointments']) {
+        expect(firmText).toContain(part);
+      }
+      expect(notification!.parsed.html).toContain('trust &amp; the house');
+      expect(notification!.parsed.replyTo?.[0]).toMatchObject({ address: booked.email });
+
+      // Recorded as sent, with the Message-ID the SMTP client used; a second run sends nothing again.
+      const log = await deliveriesOf(ctx(), booked.id);
+      expect(log.map((d) => [d.purpose, d.status, d.attempts]).sort()).toEqual([
+        ['booking-confirmation', 'sent', 1],
+        ['booking-notification', 'sent', 1],
+      ]);
+      const stored = await storedDeliveries(ctx(), booked.id);
+      const confirmationRow = stored.find((d) => d.purpose === 'booking-confirmation')!;
+      expect(confirmationRow.externalRef).toBe(confirmation!.parsed.messageId);
+      expect(await ctx().background.runDeliveries()).toBe(0);
+      expect(smtp.messages).toHaveLength(2);
+    });
+
+    it('gives the firm a notification of each contact message', async () => {
+      await configureSmtp(ctx());
+      const res = await ctx().call('POST', '/api/contact', {
+        body: { firstName: 'Ana', lastName: 'Ruiz', email: 'ana.ruiz@example.com', phone: '', practiceArea: 'estate-planning', message: 'I would like a living trust.\nPlease call me.' },
+      });
+      expect(res.status).toBe(201);
+      expect(await ctx().background.runDeliveries()).toBe(1);
+      expect(smtp.messages).toHaveLength(1);
+      const [mail] = smtp.to(FIRM_INBOX);
+      expect(mail!.parsed.subject).toBe('New contact message: Ana Ruiz (Estate Planning)');
+      for (const part of ['Ana Ruiz', 'ana.ruiz@example.com', 'I would like a living trust.', 'Please call me.', 'https://www.example-firm.com/admin/contact-submissions']) {
+        expect(mail!.parsed.text).toContain(part);
+      }
+      expect(mail!.parsed.replyTo?.[0]).toMatchObject({ address: 'ana.ruiz@example.com' });
+    });
+
+    it('sends exactly one reminder about 24 hours before, with the invitation, however often and however many scan', async () => {
+      await configureSmtp(ctx());
+      const booked = await book(ctx());
+      await ctx().background.runDeliveries();
+      expect(await ctx().background.scanReminders()).toBe(0); // weeks ahead: not yet
+
+      ctx().clock.set(new Date(booked.start.getTime() - 25 * HOUR));
+      expect(await ctx().background.scanReminders()).toBe(0); // 25 hours ahead: not yet
+
+      ctx().clock.set(new Date(booked.start.getTime() - 23 * HOUR));
+      // Two servers scanning at the same moment queue it once between them.
+      const counts = await Promise.all([scanReminders(ctx().deps), ctx().background.scanReminders()]);
+      expect(counts.reduce((a, b) => a + b, 0)).toBe(1);
+      expect(await ctx().background.runDeliveries()).toBe(1);
+      expect(await ctx().background.scanReminders()).toBe(0);
+      expect(await ctx().background.runDeliveries()).toBe(0);
+      ctx().clock.set(new Date(booked.start.getTime() - 1 * HOUR));
+      expect(await ctx().background.scanReminders()).toBe(0);
+      expect(await ctx().background.runDeliveries()).toBe(0);
+
+      const toVisitor = smtp.to(booked.email);
+      const reminders = toVisitor.filter((m) => m.parsed.subject?.startsWith('Reminder'));
+      expect(reminders).toHaveLength(1);
+      expect(reminders[0]!.parsed.subject).toBe('Reminder: your consultation tomorrow at 10:00 AM Pacific Time (San Diego)');
+      const ics = calendarOf(reminders[0]!);
+      expect(ics.start.toISOString()).toBe(booked.start.toISOString());
+      expect(ics.uid).toBe(calendarOf(toVisitor.find((m) => m.parsed.subject?.startsWith('Your consultation'))!).uid);
+
+      const { db, t } = ctx().database;
+      const [row] = await db.select().from(t.appointments).where(eq(t.appointments.id, booked.id));
+      expect(row!.reminderSent).toBe(true);
+      expect((await deliveriesOf(ctx(), booked.id)).filter((d) => d.purpose === 'reminder').map((d) => d.status)).toEqual(['sent']);
+    });
+
+    it('sends no reminder for a consultation booked less than 26 hours ahead (the confirmation just went out)', async () => {
+      await configureSmtp(ctx());
+      const start = freeSlot();
+      ctx().clock.set(new Date(start.getTime() - 25 * HOUR));
+      const booked = await book(ctx(), { scheduledDate: start.toISOString() });
+      await ctx().background.runDeliveries();
+      ctx().clock.set(new Date(start.getTime() - 23 * HOUR));
+      expect(await ctx().background.scanReminders()).toBe(0);
+      await ctx().background.runDeliveries();
+      expect(subjects(smtp.to(booked.email))).toEqual([expect.stringMatching(/^Your consultation/)]);
+    });
+
+    it('never reminds about a consultation cancelled before the scan, and tells the visitor it is cancelled, with METHOD:CANCEL', async () => {
+      await configureSmtp(ctx());
+      const booked = await book(ctx());
+      await ctx().background.runDeliveries();
+      const cancel = await ctx().admin('PUT', `/api/admin/appointments/${booked.id}`, { status: 'cancelled' });
+      expect(cancel.status).toBe(200);
+      expect(await ctx().background.runDeliveries()).toBe(1);
+
+      ctx().clock.set(new Date(booked.start.getTime() - 23 * HOUR));
+      expect(await ctx().background.scanReminders()).toBe(0);
+      expect(await ctx().background.runDeliveries()).toBe(0);
+
+      const toVisitor = smtp.to(booked.email);
+      expect(subjects(toVisitor)).toEqual([expect.stringMatching(/^Your consultation/), expect.stringMatching(/^Cancelled: your consultation/)]);
+      const invitation = calendarOf(toVisitor[0]!);
+      const cancellation = calendarOf(toVisitor[1]!);
+      expect(cancellation.method).toBe('CANCEL');
+      expect(cancellation.status).toBe('CANCELLED');
+      expect(cancellation.uid).toBe(invitation.uid);
+      expect(cancellation.sequence).toBeGreaterThan(invitation.sequence);
+      expect(cancellation.start.toISOString()).toBe(booked.start.toISOString());
+    });
+
+    it('skips a reminder queued before the cancellation: it is never sent', async () => {
+      await configureSmtp(ctx());
+      const booked = await book(ctx());
+      await ctx().background.runDeliveries();
+      ctx().clock.set(new Date(booked.start.getTime() - 23 * HOUR));
+      expect(await ctx().background.scanReminders()).toBe(1);
+      expect((await ctx().admin('PUT', `/api/admin/appointments/${booked.id}`, { status: 'cancelled' })).status).toBe(200);
+      await ctx().background.runDeliveries();
+
+      expect(subjects(smtp.to(booked.email))).toEqual([expect.stringMatching(/^Your consultation/), expect.stringMatching(/^Cancelled/)]);
+      const reminder = (await deliveriesOf(ctx(), booked.id)).find((d) => d.purpose === 'reminder')!;
+      expect(reminder).toMatchObject({ status: 'skipped', lastError: 'The appointment is cancelled' });
+    });
+
+    it('skips a queued reminder when the appointment was completed or deleted meanwhile', async () => {
+      await configureSmtp(ctx());
+      const completed = await book(ctx());
+      const deleted = await book(ctx());
+      await ctx().background.runDeliveries();
+      // The slots are on different weekdays: each one's reminder is queued at its own time.
+      ctx().clock.set(new Date(completed.start.getTime() - 23 * HOUR));
+      expect(await ctx().background.scanReminders()).toBe(1);
+      ctx().clock.set(new Date(deleted.start.getTime() - 23 * HOUR));
+      expect(await ctx().background.scanReminders()).toBe(1);
+      expect((await ctx().admin('PUT', `/api/admin/appointments/${completed.id}`, { status: 'completed' })).status).toBe(200);
+      expect((await ctx().admin('DELETE', `/api/admin/appointments/${deleted.id}`)).status).toBe(204);
+      await ctx().background.runDeliveries();
+
+      expect(smtp.messages.filter((m) => m.parsed.subject?.startsWith('Reminder'))).toEqual([]);
+      expect((await deliveriesOf(ctx(), completed.id)).find((d) => d.purpose === 'reminder')).toMatchObject({ status: 'skipped', lastError: 'The appointment is completed' });
+      expect((await deliveriesOf(ctx(), deleted.id)).find((d) => d.purpose === 'reminder')).toMatchObject({ status: 'skipped', lastError: 'The appointment was deleted' });
+    });
+
+    it('for a booking made through Calendly, tells the firm but leaves the confirmation and reminder to Calendly', async () => {
+      await configureSmtp(ctx());
+      // What the Calendly webhook stores and announces (api/calendar-sync/calendly.ts).
+      const { db, t } = ctx().database;
+      const start = freeSlot();
+      const [row] = await db
+        .insert(t.appointments)
+        .values({
+          firstName: 'Cal',
+          lastName: 'Invitee',
+          email: 'cal.invitee@example.com',
+          phone: null,
+          consultationType: 'initial',
+          practiceArea: 'other',
+          notes: null,
+          scheduledDate: start,
+          duration: 30,
+          status: 'scheduled',
+          reminderSent: false,
+          externalEventId: 'https://api.calendly.com/scheduled_events/EV1/invitees/INV1',
+        })
+        .returning();
+      await ctx().deps.activity.emit({ type: 'appointment-booked', appointment: row! });
+      await ctx().background.runDeliveries();
+      expect(smtp.to('cal.invitee@example.com')).toEqual([]);
+      expect(subjects(smtp.to(FIRM_INBOX))).toEqual([expect.stringMatching(/^New consultation: Cal Invitee/)]);
+
+      ctx().clock.set(new Date(start.getTime() - 23 * HOUR));
+      expect(await ctx().background.scanReminders()).toBe(0);
+
+      // Cancelled here (Calendly does not hear of it): the visitor is told, without a calendar file
+      // for an event we never sent.
+      expect((await ctx().admin('PUT', `/api/admin/appointments/${row!.id}`, { status: 'cancelled' })).status).toBe(200);
+      await ctx().background.runDeliveries();
+      const [notice, ...more] = smtp.to('cal.invitee@example.com');
+      expect(more).toEqual([]);
+      expect(notice!.parsed.subject).toMatch(/^Cancelled: your consultation/);
+      expect(notice!.parsed.attachments).toEqual([]);
+    });
+
+    it('fails for good, and says what to fix, when the saved configuration cannot be used', async () => {
+      await configure(ctx(), 'smtp', JSON.stringify({ port: 587, auth: { user: 'office@firm.example', pass: 'unused-secret-value' } }));
+      const booked = await book(ctx());
+      await ctx().background.runDeliveries();
+      const confirmation = (await deliveriesOf(ctx(), booked.id)).find((d) => d.purpose === 'booking-confirmation')!;
+      expect(confirmation).toMatchObject({ status: 'failed', attempts: 1 });
+      expect(confirmation.lastError).toMatch(/smtp email configuration is not valid \(host: is required\)/);
+      expect(confirmation.lastError).not.toContain('unused-secret-value');
+      expect(smtp.messages).toEqual([]);
+    });
+
+    it('retries a message the SMTP server refused once, after the backoff, and records the failure meanwhile', async () => {
+      await configureSmtp(ctx());
+      smtp.refuseNext(1, 451, 'Mailbox busy, try again later');
+      const booked = await book(ctx());
+      await ctx().background.runDeliveries();
+      expect(smtp.refusals).toEqual(['data 451']);
+      expect(smtp.messages).toEqual([]);
+
+      const failed = (await deliveriesOf(ctx(), booked.id)).find((d) => d.purpose === 'booking-confirmation')!;
+      expect(failed).toMatchObject({ status: 'pending', attempts: 1 });
+      expect(failed.lastError).toContain('451');
+      expect(failed.lastError).toContain('Mailbox busy');
+
+      // Not before the backoff.
+      ctx().clock.set(new Date(NOW.getTime() + RETRY_DELAYS_MS[0] - 1000));
+      await ctx().background.runDeliveries();
+      expect(smtp.messages).toEqual([]);
+
+      ctx().clock.set(new Date(NOW.getTime() + RETRY_DELAYS_MS[0]));
+      await ctx().background.runDeliveries();
+      expect(subjects(smtp.to(booked.email))).toEqual([expect.stringMatching(/^Your consultation/)]);
+      expect(smtp.to(FIRM_INBOX)).toHaveLength(1);
+      const log = await deliveriesOf(ctx(), booked.id);
+      expect(log.find((d) => d.purpose === 'booking-confirmation')).toMatchObject({ status: 'sent', attempts: 2 });
+    });
+
+    it('fails for good with a wrong SMTP password, without retrying, and the booking still succeeds', async () => {
+      const wrong = 'wrong-password-9876543210';
+      await configureSmtp(ctx(), wrong);
+      const booked = await book(ctx()); // book() asserts the 201
+      await ctx().background.runDeliveries();
+      expect(smtp.messages).toEqual([]);
+      expect(smtp.refusals.filter((r) => r === 'auth').length).toBeGreaterThanOrEqual(1);
+
+      const log = await deliveriesOf(ctx(), booked.id);
+      expect(log.map((d) => [d.purpose, d.status, d.attempts]).sort()).toEqual([
+        ['booking-confirmation', 'failed', 1],
+        ['booking-notification', 'failed', 1],
+      ]);
+      for (const d of log) {
+        expect(d.lastError).toMatch(/refused the login/);
+        expect(d.lastError).toContain('535');
+        expect(d.lastError).not.toContain(wrong);
+      }
+      // Failed stays failed: a later run tries nothing.
+      ctx().clock.set(new Date(NOW.getTime() + 24 * HOUR));
+      await ctx().background.runDeliveries();
+      expect(smtp.refusals.filter((r) => r === 'auth')).toHaveLength(log.length);
+      expect(JSON.stringify(await ctx().admin('GET', '/api/admin/deliveries'))).not.toContain(wrong);
+    });
+
+    it('sends through the SendGrid API with the key as a Bearer token and the .ics as a base64 attachment', async () => {
+      await configureSendgrid(ctx());
+      const booked = await book(ctx());
+      expect(await ctx().background.runDeliveries()).toBe(2);
+      expect(sendgrid.requests).toHaveLength(2);
+      for (const req of sendgrid.requests) {
+        expect(req.method).toBe('POST');
+        expect(req.url).toBe('/sendgrid/v3/mail/send');
+        expect(req.headers.authorization).toBe(`Bearer ${SENDGRID_KEY}`);
+        expect(req.headers['content-type']).toBe('application/json');
+      }
+      const bodies = sendgrid.requests.map((r) => r.json());
+      const confirmation = bodies.find((b) => b.personalizations[0].to[0].email === booked.email)!;
+      expect(confirmation).toMatchObject({
+        personalizations: [{ to: [{ email: booked.email, name: `Maria ${booked.lastName}` }] }],
+        from: { email: 'office@firm.example', name: 'Pacific Crest Law Group' },
+        subject: expect.stringMatching(/^Your consultation with Pacific Crest Law Group: /),
+        content: [
+          { type: 'text/plain', value: expect.stringContaining('10:00 AM Pacific Time (San Diego)') },
+          { type: 'text/html', value: expect.stringContaining('10:00 AM Pacific Time (San Diego)') },
+        ],
+        attachments: [{ filename: 'consultation.ics', type: 'text/calendar; charset=utf-8; method=REQUEST', disposition: 'attachment', content: expect.any(String) }],
+      });
+      const ics = parseIcs(Buffer.from(confirmation.attachments[0].content, 'base64').toString('utf8'));
+      expect(ics.tzid).toBe('America/Los_Angeles');
+      expect(ics.start.toISOString()).toBe(booked.start.toISOString());
+      const notification = bodies.find((b) => b.personalizations[0].to[0].email === FIRM_INBOX)!;
+      expect(notification.content[0].value).toContain(booked.email);
+      expect(notification.reply_to).toMatchObject({ email: booked.email });
+      expect(notification.attachments).toBeUndefined();
+
+      // SendGrid's X-Message-Id is kept as the delivery's reference.
+      const refs = (await storedDeliveries(ctx(), booked.id)).map((d) => d.externalRef).sort();
+      expect(refs).toEqual([expect.stringMatching(/^sg-message-\d+$/), expect.stringMatching(/^sg-message-\d+$/)]);
+    });
+
+    it('retries after SendGrid answers 500, and a refused key fails at once', async () => {
+      await configureSendgrid(ctx());
+      sendgrid.failNext(1, 500);
+      const res = await ctx().call('POST', '/api/contact', {
+        body: { firstName: 'Ana', lastName: 'Ruiz', email: 'ana.ruiz@example.com', practiceArea: 'family-law', message: 'Custody question.' },
+      });
+      expect(res.status).toBe(201);
+      await ctx().background.runDeliveries();
+      expect(sendgrid.requests).toHaveLength(1);
+      const { db, t } = ctx().database;
+      const [pending] = await db.select().from(t.deliveries).where(eq(t.deliveries.purpose, 'contact-notification'));
+      expect(pending).toMatchObject({ status: 'pending', attempts: 1, lastError: expect.stringContaining('SendGrid answered 500') });
+
+      ctx().clock.set(new Date(NOW.getTime() + RETRY_DELAYS_MS[0]));
+      await ctx().background.runDeliveries();
+      expect(sendgrid.requests).toHaveLength(2);
+      expect(sendgrid.requests[1]!.body).toBe(sendgrid.requests[0]!.body);
+      const [sent] = await db.select().from(t.deliveries).where(eq(t.deliveries.id, pending!.id));
+      expect(sent).toMatchObject({ status: 'sent', attempts: 2, externalRef: 'sg-message-1' });
+
+      sendgrid.failNext(1, 401, JSON.stringify({ errors: [{ message: 'The provided authorization grant is invalid, expired, or revoked', field: null }] }));
+      const booked = await book(ctx());
+      await ctx().background.runDeliveries();
+      const log = await deliveriesOf(ctx(), booked.id);
+      const confirmation = log.find((d) => d.purpose === 'booking-confirmation')!;
+      expect(confirmation).toMatchObject({ status: 'failed', attempts: 1 });
+      expect(confirmation.lastError).toMatch(/SendGrid refused the API key \(401\)/);
+      expect(confirmation.lastError).not.toContain(SENDGRID_KEY);
+    });
+
+    it('keeps mail in the development outbox when no email setting exists, and shows it to the admin, newest first', async () => {
+      const lines: { msg: string; fields?: Record<string, unknown> }[] = [];
+      const quiet = ctx().deps.log;
+      const recording: Logger = { info: (msg, fields) => lines.push({ msg, fields }), warn: (msg, fields) => lines.push({ msg, fields }), error: (msg, fields) => lines.push({ msg, fields }) };
+      ctx().deps.log = recording;
+      try {
+        const booked = await book(ctx());
+        expect(await ctx().background.runDeliveries()).toBe(2);
+        expect(smtp.messages).toEqual([]);
+        expect(sendgrid.requests).toEqual([]);
+
+        const stored = await storedDeliveries(ctx(), booked.id);
+        expect(stored.map((d) => [d.status, d.externalRef])).toEqual([
+          ['sent', 'outbox'],
+          ['sent', 'outbox'],
+        ]);
+        const kept = lines.filter((l) => l.msg.includes('development outbox'));
+        expect(kept).toHaveLength(2);
+        const logged = JSON.stringify(lines);
+        for (const personal of [booked.email, booked.lastName, 'Maria']) expect(logged).not.toContain(personal);
+
+        const res = await ctx().admin('GET', '/api/admin/email-outbox');
+        expect(res.status).toBe(200);
+        const [newest, previous] = res.body as { id: string; to: string; subject: string; text: string; createdAt: string; attachments: { filename: string; contentType: string }[] }[];
+        expect(newest).toMatchObject({ to: FIRM_INBOX, subject: expect.stringMatching(/^New consultation: /), attachments: [] });
+        expect(previous).toMatchObject({
+          id: expect.any(String),
+          to: booked.email,
+          subject: expect.stringMatching(/^Your consultation/),
+          text: expect.stringContaining('10:00 AM Pacific Time (San Diego)'),
+          createdAt: expect.any(String),
+          attachments: [{ filename: 'consultation.ics', contentType: 'text/calendar; charset=utf-8; method=REQUEST' }],
+        });
+        expect(Object.keys(previous!).sort()).toEqual(['attachments', 'createdAt', 'id', 'subject', 'text', 'to']);
+        // The file keeps the calendar itself, for a developer to open.
+        const file = ctx().deps.outbox.list().find((m) => m.id === previous!.id)!;
+        expect(parseIcs(file.attachments![0]!.content).start.toISOString()).toBe(booked.start.toISOString());
+      } finally {
+        ctx().deps.log = quiet;
+      }
+    });
+
+    it('lists at most 50 outbox messages, and only to admins', async () => {
+      for (let i = 0; i < 55; i++) ctx().deps.outbox.deliver({ to: `bulk${i}@example.com`, subject: `Bulk ${i}`, text: 'x' });
+      const res = await ctx().admin('GET', '/api/admin/email-outbox');
+      expect(res.body).toHaveLength(50);
+      expect(res.body[0].subject).toBe('Bulk 54');
+      expect(res.body[49].subject).toBe('Bulk 5');
+      expect((await ctx().call('GET', '/api/admin/email-outbox')).status).toBe(401);
+      expect((await ctx().call('GET', '/api/admin/email-outbox', { token: NON_ADMIN_TOKEN })).status).toBe(403);
+    });
+
+    it('shows the configured setting with its secrets masked, never the SMTP password or the SendGrid key', async () => {
+      expect((await ctx().admin('GET', '/api/admin/email-settings')).body).toBeNull();
+
+      await configureSmtp(ctx());
+      const smtpView = await ctx().admin('GET', '/api/admin/email-settings');
+      expect(smtpView.status).toBe(200);
+      expect(smtpView.body).toMatchObject({ id: expect.any(String), provider: 'smtp', isActive: true });
+      expect(JSON.parse(smtpView.body.config)).toEqual({
+        host: '127.0.0.1',
+        port: smtp.port,
+        secure: false,
+        auth: { user: smtp.user, pass: `••••${smtp.pass.slice(-4)}` },
+        from_email: 'office@firm.example',
+        from_name: 'Pacific Crest Law Group',
+      });
+      expect(JSON.stringify(smtpView.body)).not.toContain(smtp.pass);
+
+      await configureSendgrid(ctx());
+      const sendgridView = await ctx().admin('GET', '/api/admin/email-settings');
+      expect(sendgridView.body.provider).toBe('sendgrid');
+      expect(JSON.parse(sendgridView.body.config)).toEqual({ api_key: `••••${SENDGRID_KEY.slice(-4)}`, from_email: 'office@firm.example', from_name: 'Pacific Crest Law Group' });
+      expect(JSON.stringify(sendgridView.body)).not.toContain(SENDGRID_KEY);
+
+      expect((await ctx().call('GET', '/api/admin/email-settings')).status).toBe(401);
+      expect((await ctx().call('GET', '/api/admin/email-settings', { token: NON_ADMIN_TOKEN })).status).toBe(403);
+    });
+  },
+  { integrations },
+);

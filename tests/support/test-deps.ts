@@ -1,0 +1,79 @@
+/**
+ * The API's dependencies for tests (no vitest import: a second Node process racing the tests loads it
+ * too). `testDeps(database)` is what createApp needs, with test tokens, a silent log and a fresh outbox.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createActivityEvents } from '../../api/activity.ts';
+import type { AccessTokenVerifier, AdminPrincipal } from '../../api/auth/verifier.ts';
+import { createContentEvents } from '../../api/content-events.ts';
+import { createDeliveryQueue } from '../../api/deliveries/deliveries.ts';
+import type { Deps, IntegrationSettings } from '../../api/deps.ts';
+import { noRateLimits } from '../../api/http/rate-limit.ts';
+import { createLogger } from '../../api/logger.ts';
+import { createDevOutbox } from '../../api/mail/dev-outbox.ts';
+import type { Database } from '../../db/client.ts';
+
+/** Test tokens for the injected verifier (the Cognito verifier has tests of its own). */
+export const ADMIN_TOKEN = 'test-admin-token';
+export const NON_ADMIN_TOKEN = 'test-user-token';
+
+const principal = (isAdmin: boolean): AdminPrincipal => ({
+  sub: isAdmin ? 'admin-sub' : 'user-sub',
+  username: isAdmin ? 'admin' : 'someone',
+  email: isAdmin ? 'admin@example.com' : 'someone@example.com',
+  groups: isAdmin ? ['admin'] : [],
+  isAdmin,
+});
+
+export const testVerifier: AccessTokenVerifier = {
+  async verify(token) {
+    if (token === ADMIN_TOKEN) return principal(true);
+    if (token === NON_ADMIN_TOKEN) return principal(false);
+    return null;
+  },
+};
+
+/**
+ * Integration settings for tests: loopback peers allowed (the tests start them), provider endpoints
+ * pointing nowhere until a test sets them.
+ */
+export const testIntegrations = (overrides: Partial<IntegrationSettings> = {}): IntegrationSettings => ({
+  allowPrivateNetworks: true,
+  firmNotificationEmail: 'intake@firm.example',
+  siteUrl: 'http://localhost:4321',
+  sendgridApiBase: 'http://127.0.0.1:9/sendgrid',
+  googleCalendarApiBase: 'http://127.0.0.1:9/google',
+  googleTokenUrl: 'http://127.0.0.1:9/google-token',
+  microsoftGraphApiBase: 'http://127.0.0.1:9/graph',
+  microsoftLoginBase: 'http://127.0.0.1:9/login',
+  blogSourceRefreshMinutes: 60,
+  ...overrides,
+});
+
+/**
+ * Everything createApp needs, for a test: silent log, test verifier, a fresh outbox in a temp folder,
+ * and no rate limits (issue 9: tests of other features send many requests from one "client";
+ * tests/integration/abuse-limits.integration.test.ts turns them on).
+ */
+export function testDeps(database: Database, overrides: Partial<Deps> = {}): Deps {
+  const clock = overrides.clock ?? { now: () => new Date() };
+  return {
+    database,
+    clock,
+    verifier: testVerifier,
+    log: createLogger({ silent: true }),
+    events: createContentEvents(),
+    migration: { awsConfigured: false, awsRegion: null },
+    identity: testIdentity,
+    activity: createActivityEvents(),
+    deliveries: createDeliveryQueue({ database, clock }),
+    outbox: createDevOutbox(mkdtempSync(join(tmpdir(), 'firm-outbox-'))),
+    integrations: testIntegrations(),
+    rateLimits: { rules: noRateLimits, trustedProxies: [] },
+    ...overrides,
+  };
+}
+
+export const testIdentity: Deps['identity'] = { userPoolId: 'test-pool', clientId: 'test-client', region: null, localEndpoint: null };
