@@ -3,6 +3,8 @@
  * status change, a deleted appointment, a contact message. Services announce it after the write has
  * committed and wait for the listeners (mail, calendar sync), which only enqueue deliveries
  * (api/deliveries): quick, and a listener's failure is logged, never turned into the visitor's error.
+ * A booking or message whose announcement was lost (the process stopped, a listener failed) is
+ * announced again by api/activity-recovery.ts.
  */
 import type { Tables } from '../db/client.ts';
 

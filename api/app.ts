@@ -1,6 +1,7 @@
 /**
  * The API: createApp(deps) returns a Hono app serving every call of SPEC §7 under /api. Tests call it
- * in-process (app.request), api/server.ts serves it beside the site, or alone (--api-only).
+ * in-process (app.request), api/server.ts serves it beside the site, or alone (--api-only), and calls
+ * its stop() on shutdown: work the features run beyond a request (a migration run) ends with it.
  */
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -78,14 +79,21 @@ export function createApp(deps: Deps) {
   app.use('/api/admin/*', adminGuard(deps.verifier));
   app.use('/api/admin', adminGuard(deps.verifier));
 
+  const stops: (() => Promise<void>)[] = [];
   for (const feature of features.map((f) => f(deps))) {
     if (feature.public) app.route('/api', feature.public);
     if (feature.admin) app.route('/api/admin', feature.admin);
+    if (feature.stop) stops.push(feature.stop);
   }
 
   app.notFound((c) => errorBody(c, 404, 'Not found'));
   app.onError(handleError(deps.log));
-  return app;
+  return Object.assign(app, {
+    /** Stops the features' work beyond requests (api/server.ts, on shutdown), before the database closes. */
+    async stop(): Promise<void> {
+      await Promise.all(stops.map((stop) => stop()));
+    },
+  });
 }
 
 export type App = ReturnType<typeof createApp>;

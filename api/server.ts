@@ -29,7 +29,10 @@ export interface RunningServer {
   url: string;
   database: Database;
   log: Logger;
-  /** Refuses new connections, answers every request in flight, then stops background work and closes the database. */
+  /**
+   * Refuses new connections, answers every request in flight, stops a migration run (interrupted,
+   * resumable) and background work, then closes the database.
+   */
   stop(): Promise<void>;
 }
 
@@ -140,8 +143,13 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean } = {}
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       log.info('shutting down', { requestsInFlight: inFlight.size }); // once new connections are refused
+      // At once, beside the drain: a migration run stops after its batches in flight and records its
+      // checkpoints, so it shows interrupted now rather than when its 30 s lease runs out (decision 011).
+      const appStopped = app.stop();
+      appStopped.catch(() => {}); // reported where it is awaited, after the drain
       await closed;
       await background.stop();
+      await appStopped;
       await identity.stop();
       await database.close();
       log.info('stopped');

@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, lt, sql } from 'drizzle-orm';
-import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
-import type { Database, Db } from '../../db/client.ts';
+import type { Database } from '../../db/client.ts';
+import { atomically, inTransaction } from '../../db/transactions.ts';
 
 export type AppointmentValues = {
   firstName: string;
@@ -52,81 +52,10 @@ function isExternalEventIdTaken(err: unknown): boolean {
   return false;
 }
 
-type Results<T extends readonly unknown[]> = { -readonly [K in keyof T]: Awaited<T[K]> };
-type Build<T extends readonly PromiseLike<unknown>[]> = (tx: Db) => [...T];
-
-/** better-sqlite3 runs statements synchronously: `.all()` executes and returns the rows (`returning`). */
-const runNow = <T extends readonly PromiseLike<unknown>[]>(tx: unknown, build: Build<T>) =>
-  build(tx as Db).map((statement) => (statement as unknown as { all(): unknown }).all()) as Results<T>;
-
-/**
- * Runs the statements `build` makes, in order, in ONE transaction, and returns each one's rows: all
- * of them commit or none does. The exception to decision 002's "no multi-statement transactions",
- * recorded in decision 008. better-sqlite3 transactions are synchronous, so the statements are built
- * first and then run inside it; IMMEDIATE takes the write lock at BEGIN, so a writer in another
- * process waits (busy_timeout) rather than failing half-way. PostgreSQL runs them on one pooled
- * client. Every statement must have a `returning` clause (SQLite's `.all()` needs rows).
- */
-async function inTransaction<T extends readonly PromiseLike<unknown>[]>({ dialect, db }: Database, build: Build<T>): Promise<Results<T>> {
-  if (dialect === 'sqlite') return (db as unknown as BetterSQLite3Database).transaction((tx) => runNow(tx, build), { behavior: 'immediate' });
-  return db.transaction(async (tx) => {
-    const results: unknown[] = [];
-    for (const statement of build(tx as unknown as Db)) results.push(await statement);
-    return results as Results<T>;
-  });
-}
-
-/**
- * SQLite group commit (decision 008). synchronous = FULL makes every commit wait for the disk
- * (decision 002), and better-sqlite3 waits with the event loop blocked, so one transaction per booking
- * caps bookings at one fsync each and stalls every other request meanwhile. Bookings that arrive in
- * the same event-loop turn therefore share one IMMEDIATE transaction, each inside its own savepoint:
- * one whose claim is refused rolls back to its savepoint alone, the others commit together, with one
- * fsync, and none is answered before that commit. (PostgreSQL groups concurrent commits itself.)
- */
-function sqliteGroupCommit(db: Db) {
-  type Job = { build: Build<PromiseLike<unknown>[]>; resolve(rows: unknown[]): void; reject(err: unknown): void };
-  const sqlite = db as unknown as BetterSQLite3Database;
-  let pending: Job[] = [];
-  const flush = () => {
-    const batch = pending;
-    pending = [];
-    const outcomes: ({ rows: unknown[] } | { error: unknown })[] = [];
-    try {
-      sqlite.transaction(
-        (tx) => {
-          for (const job of batch) {
-            try {
-              outcomes.push({ rows: tx.transaction((savepoint) => runNow(savepoint, job.build)) });
-            } catch (error) {
-              outcomes.push({ error });
-            }
-          }
-        },
-        { behavior: 'immediate' },
-      );
-    } catch (error) {
-      // BEGIN or COMMIT failed (locked past busy_timeout, disk error): nothing of the batch is stored.
-      for (const job of batch) job.reject(error);
-      return;
-    }
-    batch.forEach((job, i) => {
-      const outcome = outcomes[i]!;
-      if ('rows' in outcome) job.resolve(outcome.rows);
-      else job.reject(outcome.error);
-    });
-  };
-  return <T extends readonly PromiseLike<unknown>[]>(build: Build<T>) =>
-    new Promise<Results<T>>((resolve, reject) => {
-      if (pending.push({ build: build as unknown as Job['build'], resolve: resolve as (rows: unknown[]) => void, reject }) === 1) setImmediate(flush);
-    });
-}
-
 export function appointmentsRepository(database: Database) {
-  const { db, t, dialect } = database;
+  const { db, t } = database;
   const table = t.appointments;
   const claims = t.appointmentSlotClaims;
-  const atomically = dialect === 'sqlite' ? sqliteGroupCommit(db) : <T extends readonly PromiseLike<unknown>[]>(build: Build<T>) => inTransaction(database, build);
   return {
     listAll: () => db.select().from(table).orderBy(desc(table.scheduledDate)),
     async findById(id: string) {
@@ -141,7 +70,7 @@ export function appointmentsRepository(database: Database) {
       const id = crypto.randomUUID();
       const sorted = [...cells].sort((a, b) => a.getTime() - b.getTime()); // one lock order: no deadlocks between bookings
       try {
-        const [[row]] = await atomically((tx) => [
+        const [[row]] = await atomically(database, (tx) => [
           tx.insert(table).values({ ...values, id }).returning(),
           tx.insert(claims).values(sorted.map((startsAt) => ({ startsAt, appointmentId: id }))).returning({ startsAt: claims.startsAt }),
         ]);
@@ -211,7 +140,7 @@ export function appointmentsRepository(database: Database) {
       const id = crypto.randomUUID();
       const sorted = [...cells].sort((a, b) => a.getTime() - b.getTime());
       try {
-        const [[row]] = await atomically((tx) => [
+        const [[row]] = await atomically(database, (tx) => [
           tx.insert(table).values({ ...values, id }).returning(),
           tx
             .insert(claims)

@@ -53,6 +53,9 @@ export function calendarListener(deps: Deps): ActivityListener {
       integrationId: setting.id,
       recipient: recipientOf(setting),
       payload,
+      // One event per appointment and integration, also when a lost announcement is made again
+      // (api/activity-recovery.ts). Updates and removals may legitimately repeat.
+      dedupeKey: action === 'create' ? `${purposeOf(action)}:${appointment.id}:${setting.id}` : null,
     });
   };
   return async (activity) => {

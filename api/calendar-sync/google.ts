@@ -6,11 +6,10 @@
  * Config (SPEC §3 template plus the refresh token the server needs to act without a browser):
  *   { "client_id", "client_secret", "redirect_uri", "calendar_id": "primary", "refresh_token" }
  */
-import { PermanentDeliveryError } from '../deliveries/deliveries.ts';
 import type { Deps } from '../deps.ts';
 import { endOf, eventDescription, eventTitle, FIRM_TIME_ZONE, startOf, type AppointmentSnapshot } from './calendar-event.ts';
 import type { CalendarSetting } from './calendar-sync.repository.ts';
-import { credentialsKey, oauthJsonApi, optionalKey, providerMessage, readConfig, requireKey, type CalendarApi, type TokenCache } from './provider.ts';
+import { credentialsKey, jsonEventsApi, oauthJsonApi, optionalKey, readConfig, requireKey, type CalendarApi, type TokenCache } from './provider.ts';
 
 const LABEL = 'Google Calendar';
 
@@ -55,34 +54,17 @@ export function googleCalendar(deps: Deps, tokens: TokenCache) {
       });
       const eventsUrl = `${deps.integrations.googleCalendarApiBase.replace(/\/+$/, '')}/calendars/${encodeURIComponent(calendarId)}/events`;
 
-      return {
+      return jsonEventsApi(call, {
         label: LABEL,
-        async create(a, idempotencyKey) {
+        eventsUrl,
+        resource: eventResource,
+        createBody: (a, idempotencyKey) => {
           const id = googleEventId(idempotencyKey);
-          const res = await call('POST', eventsUrl, { ...(id ? { id } : {}), ...eventResource(a) });
-          // Our own id already exists: an earlier attempt created it and its answer was lost.
-          if (res.status === 409 && id) return id;
-          if (res.status === 400) throw new PermanentDeliveryError(`${LABEL} refused the event: ${providerMessage(res)}`);
-          if (res.status === 404) throw new PermanentDeliveryError(`${LABEL} has no calendar "${calendarId}" for these credentials: ${providerMessage(res)}. Check calendar_id.`);
-          if (!res.ok) throw new Error(`${LABEL} insert failed: ${providerMessage(res)}`);
-          const created = res.json<{ id?: unknown }>();
-          if (typeof created.id !== 'string' || !created.id) throw new Error(`${LABEL} answered the insert without an event id`);
-          return created.id;
+          return { body: { ...(id ? { id } : {}), ...eventResource(a) }, ownId: id };
         },
-        async update(eventId, a) {
-          const res = await call('PATCH', `${eventsUrl}/${encodeURIComponent(eventId)}`, eventResource(a));
-          if (res.status === 404 || res.status === 410) return false;
-          if (res.status === 400) throw new PermanentDeliveryError(`${LABEL} refused the change: ${providerMessage(res)}`);
-          if (!res.ok) throw new Error(`${LABEL} update failed: ${providerMessage(res)}`);
-          return true;
-        },
-        async remove(eventId) {
-          const res = await call('DELETE', `${eventsUrl}/${encodeURIComponent(eventId)}`);
-          // 404: never there or purged; 410: already deleted. Either way the event is gone.
-          if (res.ok || res.status === 404 || res.status === 410) return;
-          throw new Error(`${LABEL} delete failed: ${providerMessage(res)}`);
-        },
-      };
+        createVerb: 'insert',
+        missing: { what: `calendar "${calendarId}" for these credentials`, configKey: 'calendar_id' },
+      });
     },
   };
 }

@@ -9,11 +9,10 @@
  * Config (SPEC §3 template plus the mailbox, which app-only access must name):
  *   { "client_id", "client_secret", "tenant_id", "user_email": "calendar@firm.example" }
  */
-import { PermanentDeliveryError } from '../deliveries/deliveries.ts';
 import type { Deps } from '../deps.ts';
 import { endOf, eventDescription, eventTitle, firmWallClock, startOf, type AppointmentSnapshot } from './calendar-event.ts';
 import type { CalendarSetting } from './calendar-sync.repository.ts';
-import { credentialsKey, oauthJsonApi, providerMessage, readConfig, requireKey, type CalendarApi, type TokenCache } from './provider.ts';
+import { credentialsKey, jsonEventsApi, oauthJsonApi, readConfig, requireKey, type CalendarApi, type TokenCache } from './provider.ts';
 
 const LABEL = 'Outlook';
 export const GRAPH_SCOPE = 'https://graph.microsoft.com/.default';
@@ -50,31 +49,15 @@ export function outlookCalendar(deps: Deps, tokens: TokenCache) {
       });
       const eventsUrl = `${deps.integrations.microsoftGraphApiBase.replace(/\/+$/, '')}/users/${encodeURIComponent(mailbox)}/events`;
 
-      return {
+      return jsonEventsApi(call, {
         label: LABEL,
-        async create(a, idempotencyKey) {
-          // transactionId: Graph's own guard against a retried POST creating the event twice.
-          const res = await call('POST', eventsUrl, { ...eventResource(a), transactionId: idempotencyKey });
-          if (res.status === 400) throw new PermanentDeliveryError(`${LABEL} refused the event: ${providerMessage(res)}`);
-          if (res.status === 404) throw new PermanentDeliveryError(`${LABEL} has no mailbox "${mailbox}" in this tenant: ${providerMessage(res)}. Check user_email.`);
-          if (!res.ok) throw new Error(`${LABEL} create failed: ${providerMessage(res)}`);
-          const created = res.json<{ id?: unknown }>();
-          if (typeof created.id !== 'string' || !created.id) throw new Error(`${LABEL} answered the create without an event id`);
-          return created.id;
-        },
-        async update(eventId, a) {
-          const res = await call('PATCH', `${eventsUrl}/${encodeURIComponent(eventId)}`, eventResource(a));
-          if (res.status === 404 || res.status === 410) return false;
-          if (res.status === 400) throw new PermanentDeliveryError(`${LABEL} refused the change: ${providerMessage(res)}`);
-          if (!res.ok) throw new Error(`${LABEL} update failed: ${providerMessage(res)}`);
-          return true;
-        },
-        async remove(eventId) {
-          const res = await call('DELETE', `${eventsUrl}/${encodeURIComponent(eventId)}`);
-          if (res.ok || res.status === 404 || res.status === 410) return;
-          throw new Error(`${LABEL} delete failed: ${providerMessage(res)}`);
-        },
-      };
+        eventsUrl,
+        resource: eventResource,
+        // transactionId: Graph's own guard against a retried POST creating the event twice.
+        createBody: (a, idempotencyKey) => ({ body: { ...eventResource(a), transactionId: idempotencyKey } }),
+        createVerb: 'create',
+        missing: { what: `mailbox "${mailbox}" in this tenant`, configKey: 'user_email' },
+      });
     },
   };
 }

@@ -1,7 +1,8 @@
 /**
  * What Google Calendar and Outlook share (issue 7 item 3): reading the admin's config JSON, OAuth
- * access tokens cached until shortly before they expire, and telling a failure retrying can fix from
- * one it cannot. Every request goes through safeFetch (docs: api/integrations/safe-fetch.ts).
+ * access tokens cached until shortly before they expire, the events collection's requests and how
+ * their answers read, and telling a failure retrying can fix from one it cannot. Every request goes
+ * through safeFetch (docs: api/integrations/safe-fetch.ts).
  */
 import { createHash } from 'node:crypto';
 import { PermanentDeliveryError } from '../deliveries/deliveries.ts';
@@ -150,11 +151,14 @@ export async function withToken(cache: TokenCache, key: string, fetchToken: () =
   return res;
 }
 
+/** A JSON request with the bearer token (`body` undefined: none). */
+export type OAuthCall = (method: string, url: string, body?: unknown) => Promise<SafeResponse>;
+
 /**
  * An OAuth client's JSON API (Google Calendar, Microsoft Graph): tokens from a form-encoded grant at
  * `tokenUrl`, cached by `key`, and a `call(method, url, body?)` that sends JSON with the bearer token.
  */
-export function oauthJsonApi(deps: Deps, tokens: TokenCache, grant: { tokenUrl: string; form: Record<string, string>; label: string; key: string }) {
+export function oauthJsonApi(deps: Deps, tokens: TokenCache, grant: { tokenUrl: string; form: Record<string, string>; label: string; key: string }): OAuthCall {
   const fetchToken = async () => {
     const res = await outbound(deps, grant.tokenUrl, {
       method: 'POST',
@@ -171,4 +175,58 @@ export function oauthJsonApi(deps: Deps, tokens: TokenCache, grant: { tokenUrl: 
         body: body === undefined ? undefined : JSON.stringify(body),
       }),
     );
+}
+
+/**
+ * A JSON events collection (Google Calendar v3, Microsoft Graph): POST `eventsUrl` to create, PATCH
+ * and DELETE `eventsUrl/{id}`, whose answers both providers give the same meaning. What differs is
+ * passed in: the provider's event resource, the create's guard against a retried POST creating a
+ * second event, the name of its create call, and what a 404 on create says is missing.
+ */
+export function jsonEventsApi(
+  call: OAuthCall,
+  provider: {
+    label: string;
+    eventsUrl: string;
+    resource: (appointment: AppointmentSnapshot) => Record<string, unknown>;
+    /**
+     * The create's body for this delivery id; `ownId` when the client chose the event's id, so a 409
+     * means an earlier attempt created it and its answer was lost.
+     */
+    createBody: (appointment: AppointmentSnapshot, idempotencyKey: string) => { body: Record<string, unknown>; ownId?: string | null };
+    /** 'insert' (Google's name for it) or 'create' (Graph's), in messages. */
+    createVerb: string;
+    /** What a 404 on create means is missing, and the config key that names it. */
+    missing: { what: string; configKey: string };
+  },
+): CalendarApi {
+  const { label, eventsUrl, createVerb } = provider;
+  const eventUrl = (eventId: string) => `${eventsUrl}/${encodeURIComponent(eventId)}`;
+  return {
+    label,
+    async create(a, idempotencyKey) {
+      const { body, ownId } = provider.createBody(a, idempotencyKey);
+      const res = await call('POST', eventsUrl, body);
+      if (res.status === 409 && ownId) return ownId;
+      if (res.status === 400) throw new PermanentDeliveryError(`${label} refused the event: ${providerMessage(res)}`);
+      if (res.status === 404) throw new PermanentDeliveryError(`${label} has no ${provider.missing.what}: ${providerMessage(res)}. Check ${provider.missing.configKey}.`);
+      if (!res.ok) throw new Error(`${label} ${createVerb} failed: ${providerMessage(res)}`);
+      const created = res.json<{ id?: unknown }>();
+      if (typeof created.id !== 'string' || !created.id) throw new Error(`${label} answered the ${createVerb} without an event id`);
+      return created.id;
+    },
+    async update(eventId, a) {
+      const res = await call('PATCH', eventUrl(eventId), provider.resource(a));
+      if (res.status === 404 || res.status === 410) return false;
+      if (res.status === 400) throw new PermanentDeliveryError(`${label} refused the change: ${providerMessage(res)}`);
+      if (!res.ok) throw new Error(`${label} update failed: ${providerMessage(res)}`);
+      return true;
+    },
+    async remove(eventId) {
+      const res = await call('DELETE', eventUrl(eventId));
+      // 404: never there or purged; 410: already deleted. Either way the event is gone.
+      if (res.ok || res.status === 404 || res.status === 410) return;
+      throw new Error(`${label} delete failed: ${providerMessage(res)}`);
+    },
+  };
 }

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, isNull, lt, lte, not, or, sql } from 'drizzle-orm';
 import type { Database, Tables } from '../../db/client.ts';
+import { atomically } from '../../db/transactions.ts';
 
 export type Delivery = Tables['deliveries']['$inferSelect'];
 export type DeliveryChannel = 'email' | 'calendar';
@@ -43,26 +44,38 @@ export function timeOrderedId(now = Date.now()): string {
   return `${time.slice(0, 8)}-${time.slice(8)}-7${sequence.toString(16).padStart(3, '0')}-${variant}-${hex(random.subarray(2))}`;
 }
 
-export function deliveriesRepository({ db, t }: Database) {
+/**
+ * Every write goes through `atomically` (db/transactions.ts): on SQLite the deliveries a burst of
+ * bookings enqueues, and the claims and outcomes of deliveries running side by side, share their
+ * commits with each other and with the bookings themselves, instead of costing an fsync each.
+ */
+export function deliveriesRepository(database: Database) {
+  const { db, t } = database;
   const table = t.deliveries;
+  const write = async <T>(statement: (tx: Database['db']) => PromiseLike<T>): Promise<T> => {
+    const [result] = await atomically(database, (tx) => [statement(tx)]);
+    return result as T;
+  };
   return {
     /** The stored row, or null when its dedupeKey was already taken. */
     async insert(values: NewDelivery, now: Date): Promise<Delivery | null> {
-      const [row] = await db
-        .insert(table)
-        .values({
-          id: timeOrderedId(),
-          channel: values.channel,
-          purpose: values.purpose,
-          payload: JSON.stringify(values.payload ?? null),
-          appointmentId: values.appointmentId ?? null,
-          integrationId: values.integrationId ?? null,
-          recipient: values.recipient ?? null,
-          dedupeKey: values.dedupeKey ?? null,
-          nextAttemptAt: values.notBefore ?? now,
-        })
-        .onConflictDoNothing()
-        .returning();
+      const [row] = await write((tx) =>
+        tx
+          .insert(table)
+          .values({
+            id: timeOrderedId(),
+            channel: values.channel,
+            purpose: values.purpose,
+            payload: JSON.stringify(values.payload ?? null),
+            appointmentId: values.appointmentId ?? null,
+            integrationId: values.integrationId ?? null,
+            recipient: values.recipient ?? null,
+            dedupeKey: values.dedupeKey ?? null,
+            nextAttemptAt: values.notBefore ?? now,
+          })
+          .onConflictDoNothing()
+          .returning(),
+      );
       return row ?? null;
     },
 
@@ -90,29 +103,34 @@ export function deliveriesRepository({ db, t }: Database) {
 
     /** Compare-and-set claim: only one process gets a delivery. The row as claimed, or null. */
     async claim(row: Delivery, now: Date, leaseMs: number): Promise<Delivery | null> {
-      const [claimed] = await db
-        .update(table)
-        .set({ status: 'sending', leaseExpiresAt: new Date(now.getTime() + leaseMs), attempts: sql`${table.attempts} + 1` as unknown as number })
-        .where(and(eq(table.id, row.id), eq(table.status, row.status), eq(table.attempts, row.attempts)))
-        .returning();
+      const [claimed] = await write((tx) =>
+        tx
+          .update(table)
+          .set({ status: 'sending', leaseExpiresAt: new Date(now.getTime() + leaseMs), attempts: sql`${table.attempts} + 1` as unknown as number })
+          .where(and(eq(table.id, row.id), eq(table.status, row.status), eq(table.attempts, row.attempts)))
+          .returning(),
+      );
       return claimed ?? null;
     },
 
     async finish(id: string, status: Extract<DeliveryStatus, 'sent' | 'skipped' | 'failed'>, fields: { now: Date; lastError?: string | null; externalRef?: string | null }) {
-      await db
-        .update(table)
-        .set({
-          status,
-          leaseExpiresAt: null,
-          lastError: fields.lastError ?? null,
-          ...(fields.externalRef !== undefined ? { externalRef: fields.externalRef } : {}),
-          ...(status === 'sent' ? { sentAt: fields.now } : {}),
-        })
-        .where(eq(table.id, id));
+      await write((tx) =>
+        tx
+          .update(table)
+          .set({
+            status,
+            leaseExpiresAt: null,
+            lastError: fields.lastError ?? null,
+            ...(fields.externalRef !== undefined ? { externalRef: fields.externalRef } : {}),
+            ...(status === 'sent' ? { sentAt: fields.now } : {}),
+          })
+          .where(eq(table.id, id))
+          .returning({ id: table.id }),
+      );
     },
 
     async retryLater(id: string, nextAttemptAt: Date, lastError: string) {
-      await db.update(table).set({ status: 'pending', leaseExpiresAt: null, nextAttemptAt, lastError }).where(eq(table.id, id));
+      await write((tx) => tx.update(table).set({ status: 'pending', leaseExpiresAt: null, nextAttemptAt, lastError }).where(eq(table.id, id)).returning({ id: table.id }));
     },
 
     list(filter: { channel?: DeliveryChannel; appointmentId?: string; integrationId?: string; limit: number }) {

@@ -5,6 +5,8 @@ import type { AdminEnv } from '../auth/admin-guard.ts';
 export interface FeatureRoutes {
   public?: Hono;
   admin?: Hono<AdminEnv>;
+  /** Ends work the feature runs beyond a request (a migration run); the server calls it on shutdown. */
+  stop?(): Promise<void>;
 }
 
 export const router = () => new Hono();

@@ -1,11 +1,13 @@
 /**
  * The server's background work (issue 7), in one place: delivering the outbox (at once after each
  * enqueue, and every few seconds for retries), queueing reminders as appointments come within 24
- * hours, and fetching blog sources when they are due. `schedule: false` (tests) wires the listeners
- * but runs nothing by itself: the test calls runDeliveries() and the others when it wants them.
+ * hours, announcing again what a crash left unannounced, and fetching blog sources when they are
+ * due. `schedule: false` (tests) wires the listeners but runs nothing by itself: the test calls
+ * runDeliveries() and the others when it wants them.
  * Several API containers may run this side by side: deliveries are claimed row by row, reminders are
  * deduplicated by key, and a source fetched twice stores its articles once.
  */
+import { recoverLostAnnouncements } from '../activity-recovery.ts';
 import { backgroundFetchesSettled, fetchDueSources } from '../blog-sources/blog-source-fetcher.ts';
 import { calendarHandler, calendarListener } from '../calendar-sync/calendar-sync.ts';
 import { createDeliveryRunner } from '../deliveries/deliveries.ts';
@@ -15,6 +17,8 @@ import { emailHandler, mailListener, scanReminders } from '../mail/mail.ts';
 export interface BackgroundWork {
   runDeliveries(): Promise<number>;
   scanReminders(): Promise<number>;
+  /** Announces again the bookings and messages whose announcement a crash lost (api/activity-recovery.ts). */
+  recoverLostAnnouncements(): Promise<number>;
   fetchDueSources(): Promise<number>;
   /** Stops the timers and waits for work in progress. */
   stop(): Promise<void>;
@@ -26,7 +30,7 @@ const FEED_CHECK_MS = 60_000;
 
 export function startBackgroundWork(deps: Deps, { schedule }: { schedule: boolean }): BackgroundWork {
   const unsubscribe = [deps.activity.subscribe(mailListener(deps)), deps.activity.subscribe(calendarListener(deps))];
-  // Set by stop(): a delivery run in progress ends after the delivery in hand, so a backlog of
+  // Set by stop(): a delivery run in progress ends after the deliveries in hand, so a backlog of
   // hundreds cannot hold a shutdown (issue 9); what is left is delivered after the next start.
   let halted = false;
   const runner = createDeliveryRunner({
@@ -39,6 +43,7 @@ export function startBackgroundWork(deps: Deps, { schedule }: { schedule: boolea
   const work: BackgroundWork = {
     runDeliveries: () => runner.runDue(),
     scanReminders: () => scanReminders(deps),
+    recoverLostAnnouncements: () => recoverLostAnnouncements(deps),
     fetchDueSources: () => fetchDueSources(deps),
     async stop() {
       halted = true;
@@ -68,11 +73,14 @@ export function startBackgroundWork(deps: Deps, { schedule }: { schedule: boolea
     every(REMINDER_SCAN_MS, 'reminders', async () => {
       if (await work.scanReminders()) await work.runDeliveries();
     }),
+    // Its announcements enqueue, which runs the deliveries.
+    every(REMINDER_SCAN_MS, 'lost-announcements', work.recoverLostAnnouncements),
     every(FEED_CHECK_MS, 'blog-sources', work.fetchDueSources),
   ];
   unsubscribe.push(deps.deliveries.onEnqueued(() => setImmediate(() => run('deliveries', work.runDeliveries))));
-  // Once at start: what came due while the server was down.
+  // Once at start: what came due while the server was down, and what its stop left unannounced.
   setImmediate(() => {
+    run('lost-announcements', work.recoverLostAnnouncements);
     run('reminders', async () => {
       await work.scanReminders();
       await work.runDeliveries();

@@ -128,17 +128,19 @@ export interface BatchStats {
 
 /**
  * Puts up to 25 items, retrying what DynamoDB leaves unprocessed and what fails in a retryable way,
- * until every item is written or `maxAttempts` tries were made.
+ * until every item is written or `maxAttempts` tries were made. `signal` cuts off the call in flight;
+ * `halt` lets it finish but makes no further attempt (a graceful stop: what the call wrote counts).
  */
 export async function writeBatch(
   target: DynamoTarget,
   items: Item[],
   tuning: MigrationTuning,
-  options: { signal?: AbortSignal; stats?: BatchStats; describe?: string } = {},
+  options: { signal?: AbortSignal; halt?: AbortSignal; stats?: BatchStats; describe?: string } = {},
 ): Promise<void> {
   let pending = items.map((Item) => ({ PutRequest: { Item } }));
+  const waits = options.halt && options.signal ? AbortSignal.any([options.signal, options.halt]) : (options.halt ?? options.signal);
   for (let attempt = 1; ; attempt++) {
-    if (options.signal?.aborted) throw abortedError();
+    if (options.signal?.aborted || options.halt?.aborted) throw abortedError();
     let failure: unknown = null;
     try {
       if (options.stats) options.stats.calls++;
@@ -158,7 +160,7 @@ export async function writeBatch(
         `DynamoDB at ${target.where} left ${pending.length} item(s)${options.describe ? ` of ${options.describe}` : ''} unprocessed after ${attempt} attempts (capacity exceeded). Start the migration again: it resumes from its checkpoints.`,
       );
     }
-    await sleep(backoffMs(attempt, tuning), options.signal);
+    await sleep(backoffMs(attempt, tuning), waits);
   }
 }
 

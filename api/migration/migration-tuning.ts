@@ -21,6 +21,12 @@ export interface MigrationTuning {
   sdkMaxAttempts: number;
   /** Per-call timeout, so a peer that stops answering fails the call instead of hanging the run. */
   requestTimeoutMs: number;
+  /**
+   * On a stop (the server's shutdown), how long the batches in flight may take to finish before they
+   * are cut off: well inside the server's 10 s drain deadline (api/server.ts), which must still
+   * record the run interrupted and close the database.
+   */
+  stopGraceMs: number;
 }
 
 export const defaultTuning: MigrationTuning = {
@@ -33,6 +39,7 @@ export const defaultTuning: MigrationTuning = {
   leaseMs: 30_000,
   sdkMaxAttempts: 3,
   requestTimeoutMs: 30_000,
+  stopGraceMs: 5_000,
 };
 
 export const tuningWith = (overrides: Partial<MigrationTuning> = {}): MigrationTuning => ({ ...defaultTuning, ...overrides });

@@ -63,15 +63,45 @@ export function sourceRepository({ db, t }: Database) {
   };
 }
 
+/**
+ * The unique index migration_runs_one_running refused a second 'running' run. Only that index counts;
+ * any other failure is a real error. Drizzle wraps driver errors, so look at causes.
+ */
+function isAnotherRunRunning(err: unknown): boolean {
+  for (let e = err as { code?: string; constraint?: string; message?: string; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (e.code === '23505' && e.constraint === 'migration_runs_one_running') return true;
+    if (e.code === 'SQLITE_CONSTRAINT_UNIQUE' && e.message?.includes('migration_runs.state')) return true;
+  }
+  return false;
+}
+
 export function migrationRunsRepository({ db, t }: Database) {
   const table = t.migrationRuns;
+  /** A write that would make a second run 'running': null instead (the database keeps one). */
+  const unlessAnotherRuns = async <T>(write: Promise<T>): Promise<T | null> => {
+    try {
+      return await write;
+    } catch (err) {
+      if (isAnotherRunRunning(err)) return null;
+      throw err;
+    }
+  };
   return {
-    async insert(values: { id: string; tableName: string; progress: RunProgress; owner: string; leaseExpiresAt: Date; startedAt: Date }): Promise<RunRow> {
-      const [row] = await db
-        .insert(table)
-        .values({ ...values, state: 'running', progress: JSON.stringify(values.progress) })
-        .returning();
-      return row as RunRow;
+    /** A new running run, or null when another run is running (started by another process meanwhile). */
+    async insert(values: { id: string; tableName: string; progress: RunProgress; owner: string; leaseExpiresAt: Date; startedAt: Date }): Promise<RunRow | null> {
+      const rows = await unlessAnotherRuns(
+        db
+          .insert(table)
+          .values({ ...values, state: 'running', progress: JSON.stringify(values.progress) })
+          .returning(),
+      );
+      return (rows?.[0] as RunRow | undefined) ?? null;
+    },
+
+    /** The run being copied, if any (at most one: the unique index migration_runs_one_running). */
+    async running(): Promise<RunRow | null> {
+      const [row] = await db.select().from(table).where(eq(table.state, 'running'));
+      return (row as RunRow | undefined) ?? null;
     },
 
     async latest(): Promise<RunRow | null> {
@@ -97,14 +127,19 @@ export function migrationRunsRepository({ db, t }: Database) {
       return rows.length;
     },
 
-    /** Compare-and-set: takes over a failed or interrupted run to resume it. The row as claimed, or null. */
+    /**
+     * Compare-and-set: takes over a failed or interrupted run to resume it. The row as claimed, or null
+     * (another process claimed it, or started another run, at the same moment).
+     */
     async claim(id: string, owner: string, leaseExpiresAt: Date): Promise<RunRow | null> {
-      const [row] = await db
-        .update(table)
-        .set({ state: 'running', owner, leaseExpiresAt, error: null, finishedAt: null })
-        .where(and(eq(table.id, id), inArray(table.state, ['failed', 'interrupted'])))
-        .returning();
-      return (row as RunRow | undefined) ?? null;
+      const rows = await unlessAnotherRuns(
+        db
+          .update(table)
+          .set({ state: 'running', owner, leaseExpiresAt, error: null, finishedAt: null })
+          .where(and(eq(table.id, id), inArray(table.state, ['failed', 'interrupted'])))
+          .returning(),
+      );
+      return (rows?.[0] as RunRow | undefined) ?? null;
     },
 
     /** Progress, checkpoints and a longer lease. false when the run is no longer this process's. */

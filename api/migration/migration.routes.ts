@@ -23,5 +23,7 @@ export function migrationRoutes(deps: Deps): FeatureRoutes {
       })
       .get('/migration/run', async (c) => c.json({ run: await service.latestRun() }))
       .post('/migration/verify', async (c) => c.json(await service.verify())),
+    // A run goes on after its 202: a shutdown stops it and records it interrupted (resumable).
+    stop: () => service.stop(),
   };
 }

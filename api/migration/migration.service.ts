@@ -33,6 +33,9 @@ export interface StartedMigration {
 interface ActiveRun {
   row: RunRow;
   progress: RunProgress;
+  /** Stops the run gracefully: no new batch; the ones in flight finish and count (a shutdown). */
+  halt: AbortController;
+  /** Cuts off the calls in flight: the run was taken over, or a graceful stop ran out of time. */
   controller: AbortController;
   finished: Promise<MigrationRun>;
   stats: BatchStats;
@@ -184,26 +187,33 @@ export function createMigrationService(deps: MigrationDeps) {
     } catch (err) {
       throw httpError(err);
     }
-    const latest = await latestRow();
-    if (latest?.state === 'running') return { run: snapshot(latest), finished: null };
+    await runs.settleStale(clock.now(), owner, STALE_MESSAGE);
+    const running = await runs.running();
+    if (running) return { run: snapshot(running), finished: null };
+    const latest = await runs.latest();
     let row: RunRow | null = null;
     let progress: RunProgress;
     if (latest && latest.state !== 'completed' && latest.tableName === tableName) {
       progress = await measure(JSON.parse(latest.progress) as RunProgress);
       row = await runs.claim(latest.id, owner, leaseUntil());
-      if (!row) {
-        // Another process took it over at the same moment: report that one.
-        const now = await runs.find(latest.id);
-        return { run: snapshot(now ?? latest), finished: null };
-      }
+      if (!row) return { run: snapshot((await runs.running()) ?? (await runs.find(latest.id)) ?? latest), finished: null };
       await runs.save(row.id, owner, progress, leaseUntil());
       log.info('migration resumed', { run: row.id, table: tableName });
     } else {
       progress = await measure();
       row = await runs.insert({ id: randomUUID(), tableName, progress, owner, leaseExpiresAt: leaseUntil(), startedAt: clock.now() });
+      // Another process started one at the same instant (the database keeps one running): report it.
+      if (!row) return { run: snapshot((await runs.running()) ?? (await runs.latest())!), finished: null };
       log.info('migration started', { run: row.id, table: tableName });
     }
-    const run: ActiveRun = { row: { ...row, state: 'running', error: null, finishedAt: null }, progress, controller: new AbortController(), finished: null as never, stats: { calls: 0, unprocessedCalls: 0 } };
+    const run: ActiveRun = {
+      row: { ...row, state: 'running', error: null, finishedAt: null },
+      progress,
+      halt: new AbortController(),
+      controller: new AbortController(),
+      finished: null as never,
+      stats: { calls: 0, unprocessedCalls: 0 },
+    };
     active.set(row.id, run);
     run.finished = execute(run);
     return { run: activeSnapshot(run), finished: run.finished };
@@ -242,11 +252,11 @@ export function createMigrationService(deps: MigrationDeps) {
         const checkpoint = run.progress[kind]!;
         if (checkpoint.complete) continue;
         current = kind;
-        await copyKind({ source, target: getTarget(), tuning, signal: run.controller.signal, stats: run.stats }, kind, checkpoint);
+        await copyKind({ source, target: getTarget(), tuning, signal: run.controller.signal, halt: run.halt.signal, stats: run.stats }, kind, checkpoint);
         await flush();
       }
     } catch (err) {
-      if (run.controller.signal.aborted) {
+      if (run.halt.signal.aborted || run.controller.signal.aborted) {
         state = 'interrupted';
         error = STOPPED_MESSAGE;
       } else {
@@ -267,6 +277,7 @@ export function createMigrationService(deps: MigrationDeps) {
       return now ? snapshot(now) : activeSnapshot(run);
     }
     run.row = { ...run.row, state, error, finishedAt };
+    if (state === 'interrupted') log.info('migration stopped', { run: run.row.id, done: activeSnapshot(run).kinds.reduce((n, k) => n + k.done, 0) });
     if (state === 'completed') log.info('migration completed', { run: run.row.id, calls: run.stats.calls, unprocessedCalls: run.stats.unprocessedCalls });
     const done = activeSnapshot(run);
     emit(done);
@@ -306,11 +317,23 @@ export function createMigrationService(deps: MigrationDeps) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    /** Stops this process's runs (they become interrupted, resumable) and closes the client. */
+    /**
+     * Stops this process's runs and closes the client (the server's shutdown, the command's Ctrl-C).
+     * A run writes no new batch; the batches in flight finish (or are cut off after `stopGraceMs`, so
+     * a stalled peer cannot outlast the shutdown deadline); it then records its checkpoints and
+     * becomes interrupted at once, for Start Migration to resume, rather than when its lease runs out.
+     */
     async stop(): Promise<void> {
       stopping = true;
-      for (const run of active.values()) run.controller.abort();
-      await Promise.allSettled([...active.values()].map((run) => run.finished));
+      // A start under way registers its run before it settles: stop that one too.
+      await starting?.catch(() => {});
+      const stopped = [...active.values()];
+      for (const run of stopped) run.halt.abort();
+      const cutOff = setTimeout(() => {
+        for (const run of stopped) run.controller.abort();
+      }, tuning.stopGraceMs);
+      await Promise.allSettled(stopped.map((run) => run.finished));
+      clearTimeout(cutOff);
       target?.close();
       target = null;
     },

@@ -15,7 +15,10 @@ export interface CopyContext {
   source: ReturnType<typeof sourceRepository>;
   target: DynamoTarget;
   tuning: MigrationTuning;
+  /** Cuts off the calls in flight (the run was taken over, or a stop ran out of time). */
   signal: AbortSignal;
+  /** A graceful stop: no new batch, the ones in flight finish and count in the checkpoint. */
+  halt?: AbortSignal;
   stats?: BatchStats;
 }
 
@@ -24,7 +27,9 @@ interface Batch {
   lastId: string;
 }
 
-/** Runs until the kind is copied; `checkpoint` is updated in place as batches are confirmed. */
+/**
+ * Runs until the kind is copied, or stopped; `checkpoint` is updated in place as batches are confirmed.
+ */
 export async function copyKind(ctx: CopyContext, kind: MigrationKind, checkpoint: KindCheckpoint): Promise<void> {
   const mapping = mappingOf(kind);
   const { concurrency, pageSize } = ctx.tuning;
@@ -33,6 +38,7 @@ export async function copyKind(ctx: CopyContext, kind: MigrationKind, checkpoint
   let next = 0;
   let confirmed = 0;
   let failure: unknown = null;
+  const stopped = () => ctx.signal.aborted || Boolean(ctx.halt?.aborted);
 
   const confirm = (seq: number, batch: Batch) => {
     finished.set(seq, batch);
@@ -45,7 +51,7 @@ export async function copyKind(ctx: CopyContext, kind: MigrationKind, checkpoint
 
   let after = checkpoint.after;
   for (;;) {
-    if (failure || ctx.signal.aborted) break;
+    if (failure || stopped()) break;
     const rows = await ctx.source.page(kind, after, pageSize);
     if (rows.length === 0) break;
     after = rows[rows.length - 1]!.id;
@@ -53,9 +59,9 @@ export async function copyKind(ctx: CopyContext, kind: MigrationKind, checkpoint
       const slice = rows.slice(i, i + BATCH_WRITE_MAX);
       const batch: Batch = { items: slice.map((row) => toItem(mapping, row)), lastId: slice[slice.length - 1]!.id };
       while (inFlight.size >= concurrency) await Promise.race(inFlight);
-      if (failure) break;
+      if (failure || stopped()) break;
       const seq = next++;
-      const write: Promise<void> = writeBatch(ctx.target, batch.items, ctx.tuning, { signal: ctx.signal, stats: ctx.stats, describe: kind })
+      const write: Promise<void> = writeBatch(ctx.target, batch.items, ctx.tuning, { signal: ctx.signal, halt: ctx.halt, stats: ctx.stats, describe: kind })
         .then(
           () => confirm(seq, batch),
           (err) => {
@@ -67,9 +73,10 @@ export async function copyKind(ctx: CopyContext, kind: MigrationKind, checkpoint
     }
     if (rows.length < pageSize) break;
   }
+  // On a stop too: the batches in flight finish, and what they wrote moves the checkpoint.
   await Promise.all(inFlight);
   if (failure) throw failure;
-  if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('aborted');
+  if (stopped()) throw ctx.signal.reason ?? ctx.halt?.reason ?? new Error('aborted');
   checkpoint.complete = true;
   // Rows added or deleted while the kind was copied: what was copied is the total; the bar ends full.
   checkpoint.total = checkpoint.done;

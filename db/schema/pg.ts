@@ -273,7 +273,7 @@ export const componentVisibilitySettings = pgTable('component_visibility_setting
  * Issue 8, docs/decisions/011: one row per run of the one-way migration to DynamoDB. `progress` is JSON
  * text: per kind, done and total and the checkpoint (the last id written with every id before it), so
  * a run resumes where it stopped and the wizard's progress bars survive a reload. `owner` and the
- * lease say which process is running it; a 'running' run whose lease ran out was interrupted.
+ * lease say which process is running it; a 'running' run whose lease ran out was interrupted. At most one run is 'running'.
  */
 export const migrationRuns = pgTable(
   'migration_runs',
@@ -292,5 +292,8 @@ export const migrationRuns = pgTable(
   (t) => [
     check('migration_runs_state_values', sql`${t.state} in ('running', 'completed', 'failed', 'interrupted')`),
     index('migration_runs_started_at_idx').on(t.startedAt),
+    // At most one run copies at a time, whichever process starts it: two starts at the same instant
+    // cannot both insert (or resume) a running run (docs/decisions/011).
+    uniqueIndex('migration_runs_one_running').on(t.state).where(sql`${t.state} = 'running'`),
   ],
 );

@@ -6,24 +6,13 @@
  * every toast of SPEC §8 for this screen; axe and screenshots at desktop and phone width.
  */
 import type { APIRequestContext, Locator, Page, TestInfo } from '@playwright/test';
-import { addDays, firmInstant, firmToday, isWeekend } from '../../src/shared/booking/firm-time.ts';
-import { consultationTypes, timeSlots } from '../../src/shared/constants.ts';
+import type { consultationTypes } from '../../src/shared/constants.ts';
 import { expect, openAdminScreen, test } from '../support/admin.ts';
-import { bookingButton, bookingDialog, chooseDay, fillDetails, openBooking, slotLabel, type BookingVisitor } from '../support/booking.ts';
+import { bookInModal, slotLabel, type BookingVisitor, type StoredAppointment } from '../support/booking.ts';
 import { expectNoAxeViolations, expectToastsGone, screenshot, screenshotDialog, toasts, unique, watchConsole } from '../support/e2e.ts';
 
 const SCREEN = '/admin/appointments';
 const FIRM_ZONE = 'America/Los_Angeles';
-
-interface StoredAppointment {
-  id: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  status: string;
-  scheduledDate: string;
-  duration: number;
-}
 
 interface Booking extends BookingVisitor {
   consultationType: (typeof consultationTypes)[number]['value'];
@@ -50,50 +39,13 @@ const firmDateText = (iso: string) =>
   new Intl.DateTimeFormat('en-US', { timeZone: FIRM_ZONE, weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' }).format(new Date(iso));
 
 /**
- * Books a consultation as a visitor does: on the home page, the hero's Schedule Consultation opens the
- * three-step booking modal; step 1 takes the consultation type, a weekday three to five weeks ahead
- * (weeks 3 and 4 from today unless told otherwise) and one of its free times (SPEC §9 slots, firm
- * time); step 2 the visitor's details; step 3 confirms ('Consultation Scheduled!'). Both projects and
- * every test book into the same database, so the day is picked at random and a time that is already
- * taken (shown Unavailable) is skipped. Returns the stored appointment, looked up by its unique e-mail.
+ * Books a consultation on the public site as a visitor does (bookInModal), on a weekday of weeks
+ * `weeksAhead` from today (weeks 3 and 4 unless told otherwise). Returns what this spec follows: the
+ * stored appointment's id and date, the slot chosen and the name the admin list shows.
  */
 async function bookThroughPublicSite(page: Page, adminApi: APIRequestContext, booking: Booking, { weeksAhead = [3, 4] as [number, number] } = {}): Promise<Booked> {
-  const today = firmToday(new Date());
-  const days: string[] = [];
-  for (let d = weeksAhead[0] * 7; d < (weeksAhead[1] + 1) * 7; d++) if (!isWeekend(addDays(today, d))) days.push(addDays(today, d));
-  const date = days[Math.floor(Math.random() * days.length)]!;
-  const type = consultationTypes.find((t) => t.value === booking.consultationType)!;
-
-  await page.goto('/');
-  const modal = bookingDialog(page);
-  await openBooking(page, page.locator('section[aria-labelledby="hero-title"]').getByRole('link', { name: 'Schedule Consultation' }));
-
-  await modal.getByRole('radio', { name: `${type.label} (${type.minutes} min)` }).check();
-  await chooseDay(page, date);
-  const times = modal.getByRole('group', { name: /^Available times for/ }).getByRole('radio');
-  await expect(times).toHaveCount(timeSlots.length);
-  const free: string[] = [];
-  for (const [i, time] of timeSlots.entries()) if (await times.nth(i).isEnabled()) free.push(time);
-  expect(free.length, `no free time on ${date}`).toBeGreaterThan(0);
-  const time = free[Math.floor(Math.random() * free.length)]!;
-  await times.nth(timeSlots.indexOf(time as (typeof timeSlots)[number])).check();
-  await bookingButton(page, 'Continue').click();
-
-  await expect(modal).toHaveAccessibleDescription(/^Step 2 of 3/);
-  await fillDetails(page, booking);
-  await bookingButton(page, 'Book Consultation').click();
-
-  await expect(modal).toHaveAccessibleDescription(/^Step 3 of 3/);
-  await expect(toasts(page)).toContainText('Consultation Scheduled!');
-  await bookingButton(page, 'Done').click();
-  await expect(modal).toBeHidden();
-
-  const res = await adminApi.get('/api/admin/appointments');
-  const row = ((await res.json()) as StoredAppointment[]).find((a) => a.email === booking.email);
-  expect(row, `no appointment stored for ${booking.email}`).toBeTruthy();
-  expect(row!.scheduledDate).toBe(firmInstant(date, time).toISOString());
-  expect(row!.status).toBe('scheduled');
-  return { id: row!.id, scheduledDate: row!.scheduledDate, time, name: `${booking.firstName} ${booking.lastName}` };
+  const { appointment, time } = await bookInModal(page, adminApi, booking, { consultationType: booking.consultationType, daysAhead: [weeksAhead[0] * 7, weeksAhead[1] * 7 + 6] });
+  return { id: appointment.id, scheduledDate: appointment.scheduledDate, time, name: `${booking.firstName} ${booking.lastName}` };
 }
 
 async function stored(adminApi: APIRequestContext, id: string): Promise<StoredAppointment | undefined> {

@@ -228,6 +228,19 @@ test("a failed submission shows 'Submission Failed' and keeps everything typed",
   await expect(f.consent).toBeChecked();
   await expect(sendButton(page)).toBeEnabled();
   expect(storedSubmissions(v.email)).toEqual([]);
+  // The toast leaves the button to try again with uncovered: at the top of a phone's screen (the
+  // button is at the form's foot, just clicked), at the bottom right on wider ones.
+  const toastBox = (await toasts(page).boundingBox())!;
+  const buttonBox = (await sendButton(page).boundingBox())!;
+  const viewport = page.viewportSize()!;
+  const overlaps = toastBox.y < buttonBox.y + buttonBox.height && buttonBox.y < toastBox.y + toastBox.height && toastBox.x < buttonBox.x + buttonBox.width && buttonBox.x < toastBox.x + toastBox.width;
+  if (viewport.width < 640) {
+    expect(toastBox.y).toBeLessThan(viewport.height / 3);
+    expect(overlaps).toBe(false);
+  } else {
+    expect(toastBox.y + toastBox.height).toBeGreaterThan(viewport.height * (2 / 3));
+    expect(toastBox.x + toastBox.width).toBeGreaterThan(viewport.width * (2 / 3));
+  }
   await screenshot(page, info, 'contact-failed', { fromTop: true });
   consoleErrors.expectOnlyFailedRequests(500);
 });

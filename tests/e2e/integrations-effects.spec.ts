@@ -27,9 +27,9 @@ import type { APIRequestContext, Locator, Page, TestInfo } from '@playwright/tes
 import ICAL from 'ical.js';
 import { templateText, type CalendarIntegration } from '../../src/components/admin/integrations/integrations.ts';
 import { addDays, firmInstant, firmToday, isWeekend } from '../../src/shared/booking/firm-time.ts';
-import { consultationTypes, timeSlots } from '../../src/shared/constants.ts';
+import { timeSlots } from '../../src/shared/constants.ts';
 import { expect, openAdminScreen, test } from '../support/admin.ts';
-import { bookingButton, bookingDialog, chooseDay, fillDetails, openBooking, type BookingVisitor } from '../support/booking.ts';
+import { bookInModal, storedByEmail, type BookingVisitor, type StoredAppointment } from '../support/booking.ts';
 import { startCalendarFakes, timestampedSignature, verifyTimestampedSignature, type CalendarFakes } from '../support/calendar-fakes.ts';
 import { expectToast, screenshot, toasts, unique, watchConsole } from '../support/e2e.ts';
 import { feedPaths, startFeedServer, type FeedServer } from '../support/feed-server.ts';
@@ -117,66 +117,16 @@ async function expectLogged(log: Locator, match: (entries: Locator) => Locator, 
 // ---------------------------------------------------------------------------------------------
 // Appointments: booked by a visitor, changed by the admin
 
-interface Stored {
-  id: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  status: string;
-  scheduledDate: string;
-  duration: number;
-}
-
-async function storedByEmail(adminApi: APIRequestContext, email: string): Promise<Stored[]> {
-  const res = await adminApi.get('/api/admin/appointments');
-  expect(res.status()).toBe(200);
-  return ((await res.json()) as Stored[]).filter((a) => a.email === email);
-}
-
 const visitor = (info: TestInfo, label: string): BookingVisitor => {
   const tag = unique(info, label, '-');
   return { firstName: 'Elena', lastName: `Marsh-${tag}`, email: `${tag}@example.com`, phone: '(619) 555-0177', practiceArea: 'estate-planning', notes: 'About a living trust.' };
 };
 
 /**
- * Books in the public modal as a visitor does (the hero's Schedule Consultation on /): a weekday 10 to
- * 12 weeks ahead, at random (other specs book 2 to 9 weeks ahead; both projects share the database),
- * and one of its free times. Returns the firm date and time chosen and the stored appointment.
+ * The days ahead this spec books in the modal: 10 to 12 weeks (other specs book 2 to 9 weeks ahead;
+ * both projects share the database), and at most 88: chooseDay goes at most three months forward.
  */
-async function bookInModal(page: Page, adminApi: APIRequestContext, v: BookingVisitor, typeValue: (typeof consultationTypes)[number]['value'] = 'estate-planning') {
-  const today = firmToday(new Date());
-  const days: string[] = [];
-  // At most 88 days ahead: chooseDay goes at most three months forward.
-  for (let d = 70; d <= 88; d++) if (!isWeekend(addDays(today, d))) days.push(addDays(today, d));
-  const date = days[Math.floor(Math.random() * days.length)]!;
-  const type = consultationTypes.find((t) => t.value === typeValue)!;
-
-  await page.goto('/');
-  const modal = bookingDialog(page);
-  await openBooking(page, page.locator('section[aria-labelledby="hero-title"]').getByRole('link', { name: 'Schedule Consultation' }));
-  await modal.getByRole('radio', { name: `${type.label} (${type.minutes} min)` }).check();
-  await chooseDay(page, date);
-  const times = modal.getByRole('group', { name: /^Available times for/ }).getByRole('radio');
-  await expect(times).toHaveCount(timeSlots.length);
-  const free: string[] = [];
-  for (const [i, time] of timeSlots.entries()) if (await times.nth(i).isEnabled()) free.push(time);
-  expect(free.length, `no free time on ${date}`).toBeGreaterThan(0);
-  const time = free[Math.floor(Math.random() * free.length)]!;
-  await times.nth(timeSlots.indexOf(time as (typeof timeSlots)[number])).check();
-  await bookingButton(page, 'Continue').click();
-  await expect(modal).toHaveAccessibleDescription(/^Step 2 of 3/);
-  await fillDetails(page, v);
-  await bookingButton(page, 'Book Consultation').click();
-  await expect(modal).toHaveAccessibleDescription(/^Step 3 of 3/);
-  await expect(toasts(page)).toContainText('Consultation Scheduled!');
-  await bookingButton(page, 'Done').click();
-  await expect(modal).toBeHidden();
-
-  const [row, ...more] = await storedByEmail(adminApi, v.email);
-  expect(more).toEqual([]);
-  expect(row!.scheduledDate).toBe(firmInstant(date, time).toISOString());
-  return { date, time, appointment: row!, minutes: type.minutes };
-}
+const MODAL_DAYS: [number, number] = [70, 88];
 
 /**
  * A booking through the public API (SPEC §7 POST /api/appointments), as another visitor would, when
@@ -194,7 +144,7 @@ async function bookThroughApi(page: Page, v: BookingVisitor) {
     });
     if (res.status() === 409) continue;
     expect(res.status(), await res.text()).toBe(201);
-    const { id, scheduledDate } = (await res.json()) as Pick<Stored, 'id' | 'scheduledDate'>;
+    const { id, scheduledDate } = (await res.json()) as Pick<StoredAppointment, 'id' | 'scheduledDate'>;
     expect(scheduledDate).toBe(firmInstant(date, time).toISOString());
     return { date, time, appointment: { id, scheduledDate, firstName: v.firstName, lastName: v.lastName } };
   }
@@ -204,7 +154,7 @@ async function bookThroughApi(page: Page, v: BookingVisitor) {
 const appointmentRow = (page: Page, id: string) => page.locator(`[data-testid="appointment"][data-appointment-id="${id}"]`);
 
 /** Confirm or cancel on /admin/appointments, as the admin does it (SPEC §2, §4 Appointment status). */
-async function changeStatusInAdmin(page: Page, a: Pick<Stored, 'id' | 'firstName' | 'lastName'>, to: 'Confirmed' | 'Cancelled') {
+async function changeStatusInAdmin(page: Page, a: Pick<StoredAppointment, 'id' | 'firstName' | 'lastName'>, to: 'Confirmed' | 'Cancelled') {
   const name = `${a.firstName} ${a.lastName}`;
   await openAdminScreen(page, '/admin/appointments', 'Appointments');
   const row = appointmentRow(page, a.id);
@@ -292,7 +242,7 @@ test.describe('configured through the page, each integration has its effect', ()
 
     // A visitor books in the modal.
     const v = visitor(info, 'mail');
-    const booked = await bookInModal(page, adminApi, v, 'estate-planning');
+    const booked = await bookInModal(page, adminApi, v, { consultationType: 'estate-planning', daysAhead: MODAL_DAYS });
 
     // The visitor's confirmation, with the calendar file at the booked firm time.
     await expect.poll(() => smtp.to(v.email).length, EFFECT).toBe(1);
@@ -368,7 +318,7 @@ test.describe('configured through the page, each integration has its effect', ()
     await expect(card).toContainText('Nothing synced yet');
 
     const v = visitor(info, 'webhook');
-    const { appointment } = await bookInModal(page, adminApi, v, 'initial');
+    const { appointment } = await bookInModal(page, adminApi, v, { consultationType: 'initial', daysAhead: MODAL_DAYS });
 
     await expect.poll(() => fakes.webhook.at(hookPath).length, EFFECT).toBe(1);
     const [created] = fakes.webhook.at(hookPath);

@@ -11,6 +11,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../api/app.ts';
 import { createMemoryRateLimitStore, defaultRateRules, rateLimit, TOO_MANY_REQUESTS, type RateLimitSettings } from '../../api/http/rate-limit.ts';
 import { estimateProbate } from '../../src/shared/probate.ts';
+import { freeSlots } from '../support/appointment-requests.ts';
 import { countRows, forEachDialect, type TestContext } from '../support/test-app.ts';
 
 /** Monday 1 April 2030, 9:00 AM at the firm; the booking window runs a year from here. */
@@ -58,18 +59,8 @@ const contact = (overrides: Record<string, unknown> = {}) => {
   };
 };
 
-/**
- * A fresh free slot per booking: on-the-hour slots of the weekdays from Monday 6 May 2030 on, so no
- * booking of one test takes another's time (both dialects' suites count from their own start).
- */
-const hourSlots = ['09:00', '10:00', '11:00', '13:00', '14:00', '15:00', '16:00'];
-let allocated = 0;
-function freeSlot(): string {
-  const n = allocated++;
-  const weekday = Math.floor(n / hourSlots.length);
-  const day = new Date(Date.UTC(2030, 4, 6 + Math.floor(weekday / 5) * 7 + (weekday % 5)));
-  return `${day.toISOString().slice(0, 10)}T${hourSlots[n % hourSlots.length]}:00-07:00`;
-}
+/** A fresh free slot per booking, from Monday 6 May 2030 on, so no booking of one test takes another's time. */
+const freeSlot = freeSlots('2030-05-06');
 const booking = (overrides: Record<string, unknown> = {}) => {
   seq += 1;
   return {

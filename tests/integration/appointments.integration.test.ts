@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { asc, eq, sql } from 'drizzle-orm';
 import { beforeEach, expect, it } from 'vitest';
+import { freeSlots, visitorBooking } from '../support/appointment-requests.ts';
 import { countRows, forEachDialect, type TestContext } from '../support/test-app.ts';
 
 /** SPEC §9 Consultation types: value -> minutes, written out here so the test does not trust the code's copy. */
@@ -18,34 +19,15 @@ const TAKEN = 'That time was just booked. Please choose another.';
 
 /** The booking modal's payload (SPEC §7), with every field it sends. */
 const valid = {
-  firstName: 'Maria',
-  lastName: 'Lopez',
-  email: 'maria.lopez@example.com',
-  phone: '(619) 555-0142',
-  consultationType: 'estate-planning',
-  practiceArea: 'trust-administration',
-  notes: 'Questions about my late father’s trust.',
+  ...visitorBooking,
   scheduledDate: '2030-05-06T10:30:00-07:00',
   duration: 30,
   status: 'scheduled',
   reminderSent: false,
 };
 
-/**
- * A fresh free slot for each booking that is not about a particular time: on-the-hour slots (so a
- * 60-minute consultation never overlaps the next one) of the weekdays from Monday 1 July 2030 on.
- * Tests about particular times use April to June.
- */
-const hourSlots = ['09:00', '10:00', '11:00', '13:00', '14:00', '15:00', '16:00'];
-let allocated = 0;
-function freeSlot(): string {
-  const n = allocated++;
-  const weekday = Math.floor(n / hourSlots.length);
-  const day = new Date(Date.UTC(2030, 6, 1 + Math.floor(weekday / 5) * 7 + (weekday % 5)));
-  const [hh, mm] = hourSlots[n % hourSlots.length]!.split(':');
-  // July to September: PDT, UTC-7.
-  return `${day.toISOString().slice(0, 10)}T${hh}:${mm}:00-07:00`;
-}
+/** Bookings that are not about a particular time: weekdays from Monday 1 July 2030 on (tests about particular times use April to June). */
+const freeSlot = freeSlots('2030-07-01');
 
 async function storedAppointment(ctx: TestContext, id: string) {
   const { db, t } = ctx.database;

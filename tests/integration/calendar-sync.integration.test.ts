@@ -9,6 +9,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeEach, expect, it } from 'vitest';
 import { startCalendarFakes, verifyTimestampedSignature, type RecordedRequest } from '../support/calendar-fakes.ts';
+import { freeSlots, visitorBooking } from '../support/appointment-requests.ts';
 import { countRows, forEachDialect, type TestContext } from '../support/test-app.ts';
 
 const fakes = await startCalendarFakes({
@@ -34,28 +35,11 @@ const outlookConfig = { client_id: 'outlook-client-id', client_secret: 'outlook~
 /** Every secret configured in this file: none may come back from a GET or sit in the delivery log. */
 const secrets = [webhookSecret, googleConfig.client_secret, googleConfig.refresh_token, outlookConfig.client_secret, 'hook-query-token-31337'];
 
-const visitor = {
-  firstName: 'Maria',
-  lastName: 'Lopez',
-  email: 'maria.lopez@example.com',
-  phone: '(619) 555-0142',
-  consultationType: 'estate-planning',
-  practiceArea: 'trust-administration',
-  notes: 'Questions about my late father’s trust.',
-};
-
-/** A fresh on-the-hour weekday slot from Monday 1 July 2030 (PDT) for each booking. */
-const hourSlots = ['09:00', '10:00', '11:00', '13:00', '14:00', '15:00', '16:00'];
-let allocated = 0;
-function freeSlot(): string {
-  const n = allocated++;
-  const weekday = Math.floor(n / hourSlots.length);
-  const day = new Date(Date.UTC(2030, 6, 1 + Math.floor(weekday / 5) * 7 + (weekday % 5)));
-  return `${day.toISOString().slice(0, 10)}T${hourSlots[n % hourSlots.length]}:00-07:00`;
-}
+/** A fresh weekday slot from Monday 1 July 2030 on for each booking. */
+const freeSlot = freeSlots('2030-07-01');
 
 async function book(ctx: TestContext, patch: Record<string, unknown> = {}): Promise<{ id: string; scheduledDate: string }> {
-  const res = await ctx.call('POST', '/api/appointments', { body: { ...visitor, scheduledDate: freeSlot(), ...patch } });
+  const res = await ctx.call('POST', '/api/appointments', { body: { ...visitorBooking, scheduledDate: freeSlot(), ...patch } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return { id: res.body.id, scheduledDate: res.body.scheduledDate };
 }
@@ -162,11 +146,11 @@ forEachDialect('calendar sync: custom webhook', (ctx) => {
         id,
         firstName: 'Maria',
         lastName: 'Lopez',
-        email: visitor.email,
-        phone: visitor.phone,
+        email: visitorBooking.email,
+        phone: visitorBooking.phone,
         consultationType: 'estate-planning',
         practiceArea: 'trust-administration',
-        notes: visitor.notes,
+        notes: visitorBooking.notes,
         scheduledDate,
         endDate: new Date(Date.parse(scheduledDate) + 60 * 60_000).toISOString(),
         duration: 60,

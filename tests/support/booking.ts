@@ -1,9 +1,12 @@
 /**
  * The public booking modal (SPEC §4 Booking modal, §5 Booking form), driven as a visitor drives it:
- * shared by the specs that book through it (booking.spec.ts, and admin-appointments.spec.ts, which
- * books on the public site and then works with the booking in the admin).
+ * shared by the specs that book through it (booking.spec.ts, and admin-appointments.spec.ts and
+ * integrations-effects.spec.ts, which book on the public site and then follow the booking).
  */
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { addDays, firmInstant, firmToday, isWeekend } from '../../src/shared/booking/firm-time.ts';
+import { consultationTypes, timeSlots } from '../../src/shared/constants.ts';
+import { toasts } from './e2e.ts';
 
 /** A visitor's step 2 details; phone and notes are optional, as on the form. */
 export interface BookingVisitor {
@@ -57,4 +60,75 @@ export async function fillDetails(page: Page, v: BookingVisitor) {
   if (v.phone) await f.phone.fill(v.phone);
   await f.practiceArea.selectOption(v.practiceArea);
   if (v.notes) await f.notes.fill(v.notes);
+}
+
+/** An appointment as GET /api/admin/appointments lists it (the fields the specs read). */
+export interface StoredAppointment {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  status: string;
+  scheduledDate: string;
+  duration: number;
+}
+
+/** The stored appointments booked with `email` (the specs' e-mails are unique per test, project and run). */
+export async function storedByEmail(adminApi: APIRequestContext, email: string): Promise<StoredAppointment[]> {
+  const res = await adminApi.get('/api/admin/appointments');
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as StoredAppointment[]).filter((a) => a.email === email);
+}
+
+/**
+ * Books a consultation as a visitor does: on the home page, the hero's Schedule Consultation opens the
+ * modal; step 1 takes the consultation type, a weekday `daysAhead[0]` to `daysAhead[1]` days after firm
+ * today and one of its free times (SPEC §9 slots, firm time); step 2 the visitor's details; step 3
+ * confirms ('Consultation Scheduled!'). Both projects and every spec book into one database, so the
+ * day is picked at random (each spec from days of its own) and a time already taken (shown
+ * Unavailable) is skipped. Returns the firm date and time chosen, the type's minutes and the one
+ * appointment stored for the visitor's e-mail, still scheduled.
+ */
+export async function bookInModal(
+  page: Page,
+  adminApi: APIRequestContext,
+  visitor: BookingVisitor,
+  { consultationType, daysAhead }: { consultationType: (typeof consultationTypes)[number]['value']; daysAhead: [number, number] },
+) {
+  const today = firmToday(new Date());
+  const days: string[] = [];
+  for (let d = daysAhead[0]; d <= daysAhead[1]; d++) if (!isWeekend(addDays(today, d))) days.push(addDays(today, d));
+  const date = days[Math.floor(Math.random() * days.length)]!;
+  const type = consultationTypes.find((t) => t.value === consultationType)!;
+
+  await page.goto('/');
+  const modal = bookingDialog(page);
+  await openBooking(page, page.locator('section[aria-labelledby="hero-title"]').getByRole('link', { name: 'Schedule Consultation' }));
+
+  await modal.getByRole('radio', { name: `${type.label} (${type.minutes} min)` }).check();
+  await chooseDay(page, date);
+  const times = modal.getByRole('group', { name: /^Available times for/ }).getByRole('radio');
+  await expect(times).toHaveCount(timeSlots.length);
+  const free: string[] = [];
+  for (const [i, time] of timeSlots.entries()) if (await times.nth(i).isEnabled()) free.push(time);
+  expect(free.length, `no free time on ${date}`).toBeGreaterThan(0);
+  const time = free[Math.floor(Math.random() * free.length)]!;
+  await times.nth(timeSlots.indexOf(time as (typeof timeSlots)[number])).check();
+  await bookingButton(page, 'Continue').click();
+
+  await expect(modal).toHaveAccessibleDescription(/^Step 2 of 3/);
+  await fillDetails(page, visitor);
+  await bookingButton(page, 'Book Consultation').click();
+
+  await expect(modal).toHaveAccessibleDescription(/^Step 3 of 3/);
+  await expect(toasts(page)).toContainText('Consultation Scheduled!');
+  await bookingButton(page, 'Done').click();
+  await expect(modal).toBeHidden();
+
+  const [appointment, ...more] = await storedByEmail(adminApi, visitor.email);
+  expect(appointment, `no appointment stored for ${visitor.email}`).toBeTruthy();
+  expect(more).toEqual([]);
+  expect(appointment!.scheduledDate).toBe(firmInstant(date, time).toISOString());
+  expect(appointment!.status).toBe('scheduled');
+  return { date, time, minutes: type.minutes, appointment: appointment! };
 }

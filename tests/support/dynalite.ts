@@ -113,6 +113,8 @@ export interface DynamoProxy {
   batchWrites: number;
   /** Holds requests unanswered until `release()` (a stalled peer); held ones then go through. */
   hold(): void;
+  /** Requests held now (read in full, not yet forwarded). */
+  heldRequests: number;
   release(): void;
   close(): Promise<void>;
 }
@@ -195,6 +197,9 @@ export async function startDynamoProxy(upstream: string): Promise<DynamoProxy> {
     },
     hold() {
       held ??= [];
+    },
+    get heldRequests() {
+      return held?.length ?? 0;
     },
     release,
     async close() {

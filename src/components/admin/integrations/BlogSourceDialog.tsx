@@ -7,11 +7,10 @@
 import { useId, type FocusEvent, type ReactElement } from 'react';
 import { useForm } from 'react-hook-form';
 import { blogSourceDisplayLimit, blogSourceTypes } from '../../../shared/constants.ts';
+import { RequiredFieldsNote } from '../../ui/FormField.tsx';
 import { sendJson, useAdminMutation } from '../admin-api.ts';
-import { Button } from '../ui/button.tsx';
-import { Dialog, DialogClose, DialogContent, DialogFooter, DialogTrigger } from '../ui/dialog.tsx';
+import { Dialog, DialogContent, DialogFormFooter, DialogTrigger } from '../ui/dialog.tsx';
 import { Field, Input, Select, Textarea } from '../ui/form.tsx';
-import { SaveFailed } from '../ui/server-errors.tsx';
 import { BlogSourceTypeHelp } from './BlogSourceTypeHelp.tsx';
 import {
   blogSourceFormDefaults,
@@ -75,10 +74,7 @@ function BlogSourceForm({ create, onSaved }: { create: (payload: BlogSourcePaylo
 
   return (
     <form noValidate onSubmit={onSubmit} className="grid gap-4">
-      <p className="text-sm text-muted-foreground">
-        Fields marked <span aria-hidden="true">*</span>
-        <span className="sr-only">with an asterisk</span> are required.
-      </p>
+      <RequiredFieldsNote />
       <div className="grid gap-4 sm:grid-cols-2">
         <Field label="Name" required error={errors.name?.message} hint="Shown as the articles’ source, e.g. California Courts News.">
           <Input autoComplete="off" {...form.register('name')} />
@@ -115,15 +111,7 @@ function BlogSourceForm({ create, onSaved }: { create: (payload: BlogSourcePaylo
       <Field label="Configuration (JSON, optional)" error={errors.config?.message}>
         <Textarea rows={4} aria-describedby={helpId} spellCheck={false} autoCapitalize="off" autoComplete="off" className="font-mono text-sm" placeholder="{}" {...form.register('config')} />
       </Field>
-      <SaveFailed error={save.error} message={failure} />
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button variant="outline">Cancel</Button>
-        </DialogClose>
-        <Button type="submit" disabled={save.isPending} aria-busy={save.isPending || undefined}>
-          {save.isPending ? 'Saving...' : 'Add Blog Source'}
-        </Button>
-      </DialogFooter>
+      <DialogFormFooter save={save} failure={failure} submitLabel="Add Blog Source" />
     </form>
   );
 }

@@ -10,11 +10,11 @@ import { RotateCcw } from 'lucide-react';
 import { useId, type ChangeEvent, type ReactElement } from 'react';
 import { useForm } from 'react-hook-form';
 import { calendarProviders } from '../../../shared/constants.ts';
+import { RequiredFieldsNote } from '../../ui/FormField.tsx';
 import { sendJson, useAdminMutation } from '../admin-api.ts';
 import { Button } from '../ui/button.tsx';
-import { Dialog, DialogClose, DialogContent, DialogFooter, DialogTrigger } from '../ui/dialog.tsx';
+import { Dialog, DialogContent, DialogFormFooter, DialogTrigger } from '../ui/dialog.tsx';
 import { Field, Input, Select, Textarea } from '../ui/form.tsx';
-import { SaveFailed } from '../ui/server-errors.tsx';
 import {
   calendarProviderLabels,
   checkCalendarForm,
@@ -72,10 +72,7 @@ function CalendarIntegrationForm({ onSaved }: { onSaved: () => void }) {
 
   return (
     <form noValidate onSubmit={onSubmit} className="grid gap-4">
-      <p className="text-sm text-muted-foreground">
-        Fields marked <span aria-hidden="true">*</span>
-        <span className="sr-only">with an asterisk</span> are required.
-      </p>
+      <RequiredFieldsNote />
       <Field label="Provider" required error={errors.provider?.message}>
         <Select
           {...form.register('provider', {
@@ -138,15 +135,7 @@ function CalendarIntegrationForm({ onSaved }: { onSaved: () => void }) {
           <Input type="password" autoComplete="off" spellCheck={false} {...form.register('apiKey')} />
         </Field>
       </div>
-      <SaveFailed error={save.error} message={failure} />
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button variant="outline">Cancel</Button>
-        </DialogClose>
-        <Button type="submit" disabled={save.isPending} aria-busy={save.isPending || undefined}>
-          {save.isPending ? 'Saving...' : 'Add Integration'}
-        </Button>
-      </DialogFooter>
+      <DialogFormFooter save={save} failure={failure} submitLabel="Add Integration" />
     </form>
   );
 }

@@ -11,9 +11,8 @@ import { useForm } from 'react-hook-form';
 import { emailProviders } from '../../../shared/constants.ts';
 import { sendJson, useAdminMutation } from '../admin-api.ts';
 import { Button } from '../ui/button.tsx';
-import { Dialog, DialogClose, DialogContent, DialogFooter, DialogTrigger } from '../ui/dialog.tsx';
+import { Dialog, DialogContent, DialogFormFooter, DialogTrigger } from '../ui/dialog.tsx';
 import { Field, Select, Textarea } from '../ui/form.tsx';
-import { SaveFailed } from '../ui/server-errors.tsx';
 import {
   checkEmailForm,
   configAfterProviderChange,
@@ -109,15 +108,7 @@ function EmailSettingsForm({ onSaved }: { onSaved: () => void }) {
           </Button>
         </div>
       )}
-      <SaveFailed error={save.error} message={failure} />
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button variant="outline">Cancel</Button>
-        </DialogClose>
-        <Button type="submit" disabled={save.isPending} aria-busy={save.isPending || undefined}>
-          {save.isPending ? 'Saving...' : 'Save Configuration'}
-        </Button>
-      </DialogFooter>
+      <DialogFormFooter save={save} failure={failure} submitLabel="Save Configuration" />
     </form>
   );
 }

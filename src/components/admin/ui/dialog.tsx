@@ -6,6 +6,7 @@ import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Button } from './button.tsx';
+import { SaveFailed } from './server-errors.tsx';
 
 export const Dialog = DialogPrimitive.Root;
 export const DialogTrigger = DialogPrimitive.Trigger;
@@ -54,6 +55,26 @@ export function DialogContent({
 
 export function DialogFooter({ children }: { children: ReactNode }) {
   return <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">{children}</div>;
+}
+
+/**
+ * The end of a form in a dialog: a failed save said inside the form (SaveFailed), then Cancel, which
+ * closes the dialog, and the submit button, busy and showing 'Saving...' while `save` runs.
+ */
+export function DialogFormFooter({ save, failure, submitLabel }: { save: { isPending: boolean; error: Error | null }; failure: string; submitLabel: string }) {
+  return (
+    <>
+      <SaveFailed error={save.error} message={failure} />
+      <DialogFooter>
+        <DialogClose asChild>
+          <Button variant="outline">Cancel</Button>
+        </DialogClose>
+        <Button type="submit" disabled={save.isPending} aria-busy={save.isPending || undefined}>
+          {save.isPending ? 'Saving...' : submitLabel}
+        </Button>
+      </DialogFooter>
+    </>
+  );
 }
 
 /**
