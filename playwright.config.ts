@@ -46,7 +46,7 @@ export default defineConfig({
       PORT: String(port),
       HOST: '127.0.0.1',
       SQLITE_PATH: join(dataDir, 'site.db'),
-      IDENTITY_DATA_DIR: join(dataDir, 'identity'),
+      SECRETS_KEY_FILE: join(dataDir, 'secrets.key'),
       OUTBOX_DIR: join(dataDir, 'outbox'),
       // Sign-up is open to this test domain only (the allowlist is part of what is tested).
       ADMIN_EMAILS: '@e2e.example.com',

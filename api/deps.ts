@@ -7,6 +7,8 @@
 import type { Database } from '../db/client.ts';
 import type { ActivityEvents } from './activity.ts';
 import type { AccessTokenVerifier } from './auth/verifier.ts';
+import type { SecretBox } from './crypto/secret-box.ts';
+import type { EmbeddedIdentity } from './identity/embedded-identity.ts';
 import type { ContentEvents } from './content-events.ts';
 import type { DeliveryQueue } from './deliveries/deliveries.ts';
 import type { Logger } from './logger.ts';
@@ -55,8 +57,8 @@ export interface IdentityInfo {
   userPoolId: string;
   clientId: string;
   region: string | null;
-  /** The embedded identity service's loopback endpoint; null for a real Cognito pool. */
-  localEndpoint: string | null;
+  /** True for the embedded identity service (served through /api/identity/cognito), false for a real pool. */
+  embedded: boolean;
 }
 
 export interface Deps {
@@ -67,6 +69,8 @@ export interface Deps {
   events: ContentEvents;
   migration: MigrationSettings;
   identity: IdentityInfo;
+  /** The embedded identity service behind the gateway (docs/decisions/014); unset with a real pool. */
+  embeddedIdentity?: EmbeddedIdentity | null;
   /** Bookings and messages, announced to mail and calendar sync after they are stored. */
   activity: ActivityEvents;
   /** Outbound work (mail, calendar events), delivered and retried by the runner. */
@@ -74,9 +78,16 @@ export interface Deps {
   /** Mail with nowhere else to go. */
   outbox: DevOutbox;
   integrations: IntegrationSettings;
+  /** Seals secrets the database must hold (integration keys and passwords) with the install's key. */
+  secrets: SecretBox;
   /**
    * Issue 9: per-client limits of the public calls (api/http/rate-limit.ts). Unset: createApp reads
    * the operator's (RATE_LIMIT_*, TRUSTED_PROXIES); tests give their own (off unless a test turns them on).
    */
   rateLimits?: RateLimitSettings;
+  /**
+   * True once a SIGTERM's shutdown has begun (api/server.ts): /api/health answers 503 so the load
+   * balancer stops sending requests here while they are still served. Unset: never.
+   */
+  draining?: () => boolean;
 }

@@ -1,6 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { EnvError, integrationSettings, loadEnv, migrationSettings } from './env.ts';
 
+describe('loadEnv: where the embedded identity service may run', () => {
+  const pool = { COGNITO_REGION: 'us-west-2', COGNITO_USER_POOL_ID: 'us-west-2_AbCdEf123', COGNITO_CLIENT_ID: 'abc123' };
+  it('refuses a production start without a user pool, unless IDENTITY_EMBEDDED=true says the embedded service is wanted', () => {
+    expect(() => loadEnv({ NODE_ENV: 'production' })).toThrow(/IDENTITY_EMBEDDED: a production start .* needs a Cognito user pool/);
+    expect(() => loadEnv({ HOST: '0.0.0.0' })).toThrow(/IDENTITY_EMBEDDED/);
+    expect(loadEnv({ NODE_ENV: 'production', IDENTITY_EMBEDDED: 'true' }).IDENTITY_EMBEDDED).toBe(true);
+    expect(loadEnv({ NODE_ENV: 'production', ...pool }).COGNITO_USER_POOL_ID).toBe(pool.COGNITO_USER_POOL_ID);
+    expect(loadEnv({ HOST: '127.0.0.1' }).IDENTITY_EMBEDDED).toBe(false);
+    expect(loadEnv({ HOST: '::1' }).HOST).toBe('::1');
+  });
+
+  it('asks for SECRETS_KEY in production on PostgreSQL, where containers must share it', () => {
+    expect(() => loadEnv({ NODE_ENV: 'production', IDENTITY_EMBEDDED: 'true', DATABASE_URL: 'postgres://db/firm' })).toThrow(/SECRETS_KEY: is required in production with DATABASE_URL/);
+    expect(loadEnv({ NODE_ENV: 'production', ...pool, DATABASE_URL: 'postgres://db/firm', SECRETS_KEY: 'x'.repeat(44) }).SECRETS_KEY).toBeDefined();
+  });
+});
+
 describe('loadEnv', () => {
   it('gives the embedded defaults with nothing set', () => {
     const env = loadEnv({});

@@ -39,14 +39,21 @@ const envSchema = z
     .enum(['true', 'false'])
     .default('true')
     .transform((v) => v === 'true'),
-  // Identity (Cognito user pool). Unset: the admin API stays locked until one is configured.
+  // Identity: a Cognito user pool. Unset: the embedded identity service (docs/decisions/014), which a
+  // production start (NODE_ENV=production or a non-loopback HOST) refuses unless IDENTITY_EMBEDDED=true.
   COGNITO_REGION: z.string().optional(),
   COGNITO_USER_POOL_ID: z.string().optional(),
   COGNITO_CLIENT_ID: z.string().optional(),
   ADMIN_EMAILS: z.string().default(''),
-  // The embedded identity service (used when no user pool is configured).
-  IDENTITY_DATA_DIR: z.string().min(1).default('data/identity'),
-  IDENTITY_LOCAL_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  IDENTITY_EMBEDDED: flag,
+  // Secrets at rest (identity signing keys, integration secrets): 32 bytes, base64 or hex. Unset: a key
+  // generated on first start into SECRETS_KEY_FILE (0600). Required in production with DATABASE_URL.
+  SECRETS_KEY: z.string().optional(),
+  SECRETS_KEY_PREVIOUS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((e) => e.trim()).filter(Boolean)),
+  SECRETS_KEY_FILE: z.string().min(1).default('data/secrets.key'),
   // Where mail with nowhere else to go is kept (development outbox).
   OUTBOX_DIR: z.string().min(1).default('data/outbox'),
   // DynamoDB migration target.
@@ -77,6 +84,9 @@ const envSchema = z
   MICROSOFT_LOGIN_BASE: z.url().default('https://login.microsoftonline.com'),
   BLOG_SOURCE_REFRESH_MINUTES: z.coerce.number().int().min(1).max(1440).default(60),
   LOG_QUIET: flag,
+  // SIGTERM: how long the server keeps serving, health answering 503, before it stops taking
+  // connections (docs/decisions/016). Unset: 5000 in production, 0 elsewhere.
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).optional(),
   // Issue 9 (docs/decisions/013): per-client limits of the public calls, and the proxies whose
   // X-Forwarded-For names the client (unset: none; the socket's address is the client).
   RATE_LIMITS: z.enum(['on', 'off']).default('on'),
@@ -98,6 +108,17 @@ const envSchema = z
     }),
   })
   .superRefine((env, ctx) => {
+    const cognito = Boolean(env.COGNITO_USER_POOL_ID);
+    if (isPublicStart(env) && !cognito && !env.IDENTITY_EMBEDDED) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['IDENTITY_EMBEDDED'],
+        message: `a production start (NODE_ENV=${env.NODE_ENV}, HOST=${env.HOST}) needs a Cognito user pool (COGNITO_REGION, COGNITO_USER_POOL_ID, COGNITO_CLIENT_ID); the embedded identity service runs there only when IDENTITY_EMBEDDED=true says so`,
+      });
+    }
+    if (env.NODE_ENV === 'production' && env.DATABASE_URL && !env.SECRETS_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['SECRETS_KEY'], message: 'is required in production with DATABASE_URL: every container sharing the database must seal and open secrets with the same key' });
+    }
     const pool = [env.COGNITO_REGION, env.COGNITO_USER_POOL_ID, env.COGNITO_CLIENT_ID];
     if (pool.some(Boolean) && !pool.every(Boolean)) {
       for (const name of ['COGNITO_REGION', 'COGNITO_USER_POOL_ID', 'COGNITO_CLIENT_ID'] as const) {
@@ -107,6 +128,13 @@ const envSchema = z
   });
 
 export type Env = z.output<typeof envSchema>;
+
+const loopbackHosts = new Set(['127.0.0.1', 'localhost', '::1']);
+
+/** A start that may face the internet: production, or listening beyond loopback. */
+export function isPublicStart(env: Pick<Env, 'NODE_ENV' | 'HOST'>): boolean {
+  return env.NODE_ENV === 'production' || !loopbackHosts.has(env.HOST);
+}
 
 const hints: Record<string, string> = {
   PORT: 'set PORT to a number from 1 to 65535, or unset it for 4321',
@@ -125,6 +153,10 @@ const hints: Record<string, string> = {
   RATE_LIMIT_CALCULATOR: 'for example RATE_LIMIT_CALCULATOR=20/minute,200/day, or unset it for the default',
   RATE_LIMIT_AVAILABILITY: 'for example RATE_LIMIT_AVAILABILITY=120/minute, or unset it for the default',
   TRUSTED_PROXIES: 'comma-separated addresses or CIDR ranges of your own load balancers, for example 10.0.0.0/8; unset when nothing sits in front of the server',
+  SHUTDOWN_GRACE_MS: 'whole milliseconds from 0 to 120000, for example SHUTDOWN_GRACE_MS=5000, or unset it for 5000 in production and 0 elsewhere',
+  IDENTITY_EMBEDDED: 'configure a Cognito user pool (README "Admin sign-in"), or set IDENTITY_EMBEDDED=true to run the embedded identity service on purpose',
+  SECRETS_KEY: 'generate one with `openssl rand -base64 32` and give every container the same value',
+  SECRETS_KEY_PREVIOUS: 'comma-separated earlier values of SECRETS_KEY, each 32 bytes in base64 or hex',
   COGNITO_REGION: 'set COGNITO_REGION, COGNITO_USER_POOL_ID and COGNITO_CLIENT_ID together, or none of them for the embedded identity service',
   COGNITO_USER_POOL_ID: 'for example us-west-2_AbCdEf123',
   COGNITO_CLIENT_ID: "the app client id (no client secret; USER_PASSWORD_AUTH or USER_SRP_AUTH enabled)",

@@ -23,6 +23,7 @@ import { startBackgroundWork } from './integrations/background.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createDevOutbox } from './mail/dev-outbox.ts';
 import { createSite } from './site/site.ts';
+import { createSecretBox, loadSecretsKey } from './crypto/secret-box.ts';
 
 export interface RunningServer {
   server: Server;
@@ -34,10 +35,30 @@ export interface RunningServer {
    * resumable) and background work, then closes the database.
    */
   stop(): Promise<void>;
+  /**
+   * SIGTERM/SIGINT (decision 016): /api/health answers 503 at once, and requests are still served for
+   * `graceMs` (each answered with `Connection: close`) while the load balancer notices and stops
+   * sending; then stop(). Called again (a second signal), it ends the grace at once.
+   */
+  shutdown(): Promise<void>;
+  /** SHUTDOWN_GRACE_MS. */
+  graceMs: number;
 }
 
 /** SIGTERM/SIGINT: how long requests in flight may take to finish before the process gives up on them. */
 export const SHUTDOWN_DEADLINE_MS = 10_000;
+
+/**
+ * SIGTERM/SIGINT: how long the server keeps serving, reporting itself unhealthy, before it stops
+ * taking connections (decision 016). Production: 5 s, a few health checks of a load balancer and the
+ * time Kubernetes takes to drop a stopping pod from its endpoints; with the 10 s drain deadline it
+ * fits the usual 30 s stop timeout. Elsewhere 0: nothing routes by health, and Ctrl-C quits at once.
+ */
+export const PRODUCTION_SHUTDOWN_GRACE_MS = 5_000;
+
+/** SHUTDOWN_GRACE_MS (validated by api/env.ts), or the default for NODE_ENV. */
+export const shutdownGraceMs = (env: Pick<Env, 'SHUTDOWN_GRACE_MS' | 'NODE_ENV'>): number =>
+  env.SHUTDOWN_GRACE_MS ?? (env.NODE_ENV === 'production' ? PRODUCTION_SHUTDOWN_GRACE_MS : 0);
 
 /** A caller's X-Request-Id is kept when it looks like one (Hono's rule: word characters, '-' and '='); otherwise a new one. */
 const requestIdOf = (req: IncomingMessage) => {
@@ -47,15 +68,18 @@ const requestIdOf = (req: IncomingMessage) => {
 
 const isApi = (url: string | undefined) => url === '/api' || Boolean(url?.startsWith('/api/') || url?.startsWith('/api?'));
 
-export async function startServer(options: { env?: Env; apiOnly?: boolean } = {}): Promise<RunningServer> {
+export async function startServer(options: { env?: Env; apiOnly?: boolean; shutdownGraceMs?: number } = {}): Promise<RunningServer> {
   const env = options.env ?? loadEnv();
+  const graceMs = options.shutdownGraceMs ?? shutdownGraceMs(env);
   const log = createLogger({ silent: env.LOG_QUIET });
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, sqlitePath: env.SQLITE_PATH });
   const seeded = await seedDatabase(database, { sampleContent: env.SEED_SAMPLE_CONTENT });
   log.info('database ready', { database: database.label, seeded });
 
+  const secretsKey = loadSecretsKey({ key: env.SECRETS_KEY, previous: env.SECRETS_KEY_PREVIOUS, file: env.SECRETS_KEY_FILE, warn: (message) => log.warn(message) });
+  const secrets = createSecretBox(secretsKey.current, secretsKey.previous);
   const outbox = createDevOutbox(env.OUTBOX_DIR);
-  const identity = await startIdentity(env, log, outbox);
+  const identity = await startIdentity({ env, database, secrets, clock: systemClock, log, outbox });
   const events = createContentEvents((err) => log.error('content listener failed', { err: String(err) }));
   const deps: Deps = {
     database,
@@ -65,11 +89,16 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean } = {}
     events,
     migration: migrationSettings(env),
     identity: identity.info,
+    embeddedIdentity: identity.embedded,
     activity: createActivityEvents((err, activity) => log.error('activity listener failed', { activity: activity.type, err: String(err) })),
     deliveries: createDeliveryQueue({ database, clock: systemClock }),
     outbox,
     integrations: integrationSettings(env),
+    secrets,
   };
+  // From a SIGTERM on, /api/health answers 503 while requests are still served (decision 016).
+  let draining = false;
+  deps.draining = () => draining;
   const app = createApp(deps);
   const api = getRequestListener(app.fetch);
   let origin = '';
@@ -82,7 +111,9 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean } = {}
   let closing = false;
   const track = (res: ServerResponse) => {
     inFlight.add(res);
-    if (closing) res.setHeader('connection', 'close');
+    // Draining: each client opens a new connection for its next request (while the grace lasts, this
+    // server still accepts it), so none is left idle to be cut when the listener closes.
+    if (draining || closing) res.setHeader('connection', 'close');
     res.once('close', () => {
       inFlight.delete(res);
       // Keep-alive connections would otherwise hold the shutdown for the keep-alive timeout.
@@ -150,11 +181,31 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean } = {}
       await closed;
       await background.stop();
       await appStopped;
-      await identity.stop();
       await database.close();
       log.info('stopped');
     })());
-  return { server, url, database, log, stop };
+
+  let shuttingDown: Promise<void> | null = null;
+  let endGrace = () => {};
+  const shutdown = () => {
+    endGrace(); // a second signal: no more waiting
+    return (shuttingDown ??= (async () => {
+      draining = true;
+      for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
+      log.info('draining', { graceMs, requestsInFlight: inFlight.size });
+      if (graceMs > 0) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, graceMs);
+          endGrace = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+      await stop();
+    })());
+  };
+  return { server, url, database, log, stop, shutdown, graceMs };
 }
 
 export async function main() {
@@ -167,15 +218,19 @@ export async function main() {
     process.exit(1);
   }
   console.log(`\n  Site and API ready at ${running.url}\n`);
+  let signalled = false;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
+    process.on(signal, () => {
+      // A second signal only cuts the grace short.
+      if (signalled) return void running.shutdown();
+      signalled = true;
       // A request that never finishes (a stalled upload, a hung peer) must not keep the process alive:
-      // past the deadline it exits non-zero and says so.
+      // past the deadline (after the grace) it exits non-zero and says so.
       setTimeout(() => {
         running.log.error('shutdown deadline passed: exiting with work unfinished', { signal, deadlineMs: SHUTDOWN_DEADLINE_MS });
         process.exit(1);
-      }, SHUTDOWN_DEADLINE_MS);
-      running.stop().then(
+      }, running.graceMs + SHUTDOWN_DEADLINE_MS);
+      running.shutdown().then(
         () => process.exit(0),
         (err: unknown) => {
           running.log.error('shutdown failed', { signal, err: err instanceof Error ? err.message : String(err) });

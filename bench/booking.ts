@@ -151,7 +151,7 @@ async function startApi(dir: string, databaseUrl: string | undefined): Promise<{
       DATABASE_URL: databaseUrl ?? '',
       SQLITE_PATH: join(dir, 'site.db'),
       SEED_SAMPLE_CONTENT: 'false',
-      IDENTITY_DATA_DIR: join(dir, 'identity'),
+      SECRETS_KEY_FILE: join(dir, 'secrets.key'),
       OUTBOX_DIR: join(dir, 'outbox'),
       LOG_QUIET: 'true',
       // Throughput of the work itself: 50 clients from one address would otherwise meet the per-client limits.

@@ -40,7 +40,7 @@ async function startSite(dir: string): Promise<{ child: ChildProcess; origin: st
       HOST: '127.0.0.1',
       DATABASE_URL: '',
       SQLITE_PATH: join(dir, 'site.db'),
-      IDENTITY_DATA_DIR: join(dir, 'identity'),
+      SECRETS_KEY_FILE: join(dir, 'secrets.key'),
       OUTBOX_DIR: join(dir, 'outbox'),
       ADMIN_EMAILS: `@${ADMIN_DOMAIN}`,
       LOG_QUIET: 'true',

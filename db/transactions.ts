@@ -21,6 +21,11 @@ import type { Database, Db } from './client.ts';
 
 export type Results<T extends readonly unknown[]> = { -readonly [K in keyof T]: Awaited<T[K]> };
 export type Build<T extends readonly PromiseLike<unknown>[]> = (tx: Db) => [...T];
+/**
+ * One statement that another part of a request adds to a repository's transaction, so it commits
+ * with the request's rows or not at all (the answer kept under an Idempotency-Key, decision 016).
+ */
+export type Write = (tx: Db) => PromiseLike<unknown>;
 
 /** better-sqlite3 runs statements synchronously: `.all()` executes and returns the rows (`returning`). */
 const runNow = <T extends readonly PromiseLike<unknown>[]>(tx: unknown, build: Build<T>) =>

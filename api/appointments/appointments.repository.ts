@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { atomically, inTransaction } from '../../db/transactions.ts';
+import { atomically, inTransaction, type Write } from '../../db/transactions.ts';
 
 export type AppointmentValues = {
   firstName: string;
@@ -65,16 +65,19 @@ export function appointmentsRepository(database: Database) {
     /**
      * Stores the appointment and its claims on `cells` together. null when a cell is already claimed
      * (another booking got there first, in this process or any other): nothing is stored then.
+     * `also`: statements that commit with them, ahead of them (the request's idempotency key), so a
+     * duplicate request fails on its key before it waits for a slot's claim.
      */
-    async createWithClaims(values: AppointmentValues, cells: readonly Date[]) {
-      const id = crypto.randomUUID();
+    async createWithClaims(values: AppointmentValues & { id?: string }, cells: readonly Date[], also: readonly Write[] = []) {
+      const id = values.id ?? crypto.randomUUID();
       const sorted = [...cells].sort((a, b) => a.getTime() - b.getTime()); // one lock order: no deadlocks between bookings
       try {
-        const [[row]] = await atomically(database, (tx) => [
+        const results = await atomically(database, (tx) => [
+          ...also.map((write) => write(tx)),
           tx.insert(table).values({ ...values, id }).returning(),
           tx.insert(claims).values(sorted.map((startsAt) => ({ startsAt, appointmentId: id }))).returning({ startsAt: claims.startsAt }),
         ]);
-        return row!;
+        return (results.at(-2) as (typeof table.$inferSelect)[])[0]!;
       } catch (err) {
         if (isClaimTaken(err)) return null;
         throw err;

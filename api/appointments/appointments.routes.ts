@@ -3,10 +3,20 @@ import { appointmentInput, appointmentStatusUpdate, availabilityQuery } from '..
 import { idParam } from '../../src/shared/schemas/fields.ts';
 import type { Deps } from '../deps.ts';
 import { honeypot } from '../http/honeypot.ts';
+import { idempotency, storedAnswer } from '../http/idempotency.ts';
 import { rateLimit } from '../http/rate-limit.ts';
 import { adminRouter, router, type FeatureRoutes } from '../http/routes.ts';
 import { jsonBody, pathParams, queryParams } from '../http/validate.ts';
 import { appointmentsService } from './appointments.service.ts';
+
+/** The visitor gets back what identifies the booking, not the personal details they sent. */
+const answerOf = ({ id, consultationType, scheduledDate, duration, status }: { id: string; consultationType: string; scheduledDate: Date; duration: number; status: string }) => ({
+  id,
+  consultationType,
+  scheduledDate,
+  duration,
+  status,
+});
 
 /** What a bot's booking is answered with: a booking's shape, for a slot that stays free. */
 const decoy = ({ consultationType, scheduledDate }: { consultationType: ConsultationType; scheduledDate: Date }) => ({
@@ -22,13 +32,12 @@ export function appointmentsRoutes(deps: Deps): FeatureRoutes {
   return {
     public: router()
       // Issue 9: limited per client (the daily cap keeps a few clients from taking a year of slots), and
-      // a bot's booking (the honeypot filled) is answered alike and takes nothing.
-      .post('/appointments', rateLimit(deps, 'booking'), jsonBody(appointmentInput), async (c) => {
+      // a bot's booking (the honeypot filled) is answered alike and takes nothing. Decision 016: a retry
+      // with the same Idempotency-Key gets this answer again, not a second booking (nor a 409 for its own slot).
+      .post('/appointments', rateLimit(deps, 'booking'), idempotency(deps), jsonBody(appointmentInput), async (c) => {
         const { caught, input } = honeypot(c, c.req.valid('json'), deps.log);
-        const row = caught ? decoy(input) : await service.book(input);
-        // The visitor gets back what identifies the booking, not the personal details they sent.
-        const { id, consultationType, scheduledDate, duration, status } = row;
-        return c.json({ id, consultationType, scheduledDate, duration, status }, 201);
+        const row = caught ? decoy(input) : await service.book(input, (booking) => storedAnswer(c, 201, answerOf(booking)));
+        return c.json(answerOf(row), 201);
       })
       // Issue 5: the booking modal's slot list for one firm day (public; no personal data in the answer).
       .get('/appointments/availability', rateLimit(deps, 'availability'), queryParams(availabilityQuery), async (c) =>

@@ -3,9 +3,10 @@ import { bookingMessages, dayAvailability, slotProblem, type DayAvailability } f
 import { addDays, firmInstant, isBookableDay } from '../../src/shared/booking/firm-time.ts';
 import { consultationMinutes, type AppointmentStatus } from '../../src/shared/constants.ts';
 import type { appointmentInput, availabilityQuery } from '../../src/shared/schemas/appointments.ts';
+import type { Write } from '../../db/transactions.ts';
 import type { Deps } from '../deps.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
-import { appointmentsRepository, CLAIM_MINUTES, claimCells } from './appointments.repository.ts';
+import { appointmentsRepository, CLAIM_MINUTES, claimCells, type AppointmentValues } from './appointments.repository.ts';
 
 /** SPEC §4 Appointment status: completed and cancelled are terminal. */
 const terminal: readonly string[] = ['completed', 'cancelled'] satisfies AppointmentStatus[];
@@ -21,12 +22,14 @@ export function appointmentsService({ database, clock, activity }: Deps) {
      * and free: the claims' primary key refuses a taken cell in the database itself, so of two
      * visitors racing for it, in any number of processes, exactly one gets the 201 (decision 008).
      */
-    async book(input: z.output<typeof appointmentInput>) {
+    async book(input: z.output<typeof appointmentInput>, also: (booking: AppointmentValues & { id: string }) => readonly Write[] = () => []) {
       const problem = slotProblem(input.scheduledDate, clock.now());
       if (problem) throw badRequest(problem, { scheduledDate: problem });
       // SPEC §9: the duration is set from the chosen type, whatever the client sent.
       const duration = consultationMinutes(input.consultationType);
-      const row = await repo.createWithClaims({ ...input, duration }, claimCells(input.scheduledDate, duration));
+      const values = { ...input, duration, id: crypto.randomUUID() };
+      // `also`: what commits with the booking (decision 016: the answer kept under the request's key).
+      const row = await repo.createWithClaims(values, claimCells(input.scheduledDate, duration), also(values));
       if (!row) throw conflict(bookingMessages.taken, { scheduledDate: bookingMessages.taken });
       // Issue 7: the confirmation, the firm's notification and the calendar event are queued before
       // the visitor hears back; their sending never fails the booking.

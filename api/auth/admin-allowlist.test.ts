@@ -17,6 +17,11 @@ describe('parseAllowlist', () => {
     expect(list.allows(null)).toBe(false);
     expect(list.allows('')).toBe(false);
   });
+  it('reads the whole address: a second @, quotes, comments or spaces never match a listed domain', () => {
+    for (const address of ['attacker@evil.test@pacificcrestlaw.com', '"x@pacificcrestlaw.com"@evil.test', 'x@evil.test (x@pacificcrestlaw.com)', 'a b@pacificcrestlaw.com', '<x@pacificcrestlaw.com>', 'x@@pacificcrestlaw.com']) {
+      expect(list.allows(address), address).toBe(false);
+    }
+  });
   it('allows nobody when empty', () => {
     expect(parseAllowlist('').allows('ana@firm.com')).toBe(false);
   });

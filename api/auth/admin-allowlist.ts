@@ -2,11 +2,15 @@
  * ADMIN_EMAILS: comma-separated addresses ("ana@firm.com") or whole domains ("@firm.com"). A user
  * whose verified e-mail matches is an admin (besides members of the pool's `admin` group), and only
  * such addresses may sign up (the pre-sign-up check), so strangers cannot create admin accounts.
+ * An address must be one plain mailbox: exactly one '@', no spaces, quotes or angle brackets, so
+ * `attacker@evil.test@firm.com` or `"x@firm.com"@evil.test` never match a listed domain.
  */
 export interface EmailAllowlist {
   readonly entries: readonly string[];
   allows(email: string | null | undefined): boolean;
 }
+
+const plainAddress = /^[^\s@"'<>(),;:\\[\]]+@[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/;
 
 export function parseAllowlist(value: string): EmailAllowlist {
   const entries = value
@@ -18,9 +22,8 @@ export function parseAllowlist(value: string): EmailAllowlist {
     allows(email) {
       if (!email) return false;
       const address = email.trim().toLowerCase();
-      const at = address.lastIndexOf('@');
-      if (at < 1) return false;
-      const domain = address.slice(at);
+      if (!plainAddress.test(address)) return false;
+      const domain = address.slice(address.indexOf('@'));
       return entries.some((entry) => (entry.startsWith('@') ? domain === entry : address === entry));
     },
   };

@@ -1,43 +1,53 @@
 /**
- * Verifies Cognito access tokens on the server itself (ARCHITECTURE: signature via the pool's JWKS,
- * issuer, client id, token use, expiry), for a real user pool or the embedded identity service alike.
+ * Verifies access tokens of a real Cognito user pool on the server itself (ARCHITECTURE: signature via
+ * the pool's JWKS, issuer, client id, token use, expiry), then asks the pool whether the token is
+ * still live (GetUser, authorised by the token itself): after a sign-out (RevokeToken,
+ * GlobalSignOut, AdminUserGlobalSignOut) Cognito refuses the token, and so does the API within
+ * LIVENESS_MS. The embedded identity service checks its own sessions instead (embedded-identity.ts).
  * An admin is a member of the pool's `admin` group, or a user whose verified e-mail ADMIN_EMAILS lists.
  */
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import type { EmailAllowlist } from './admin-allowlist.ts';
 import type { AccessTokenVerifier, AdminPrincipal } from './verifier.ts';
 
-export interface UserEmail {
+/** How long a token found live is believed before the pool is asked again. */
+export const LIVENESS_MS = 60_000;
+
+export interface PoolUser {
   email: string | null;
   emailVerified: boolean;
 }
 
 export interface CognitoVerifierOptions {
-  /** `https://cognito-idp.<region>.amazonaws.com/<poolId>`, or the embedded service's issuer. */
+  /** `https://cognito-idp.<region>.amazonaws.com/<poolId>` */
   issuer: string;
   jwksUrl: string;
   clientId: string;
   allowlist: EmailAllowlist;
-  /** Looks up the caller's e-mail (Cognito GetUser with the access token itself). */
-  userEmail(accessToken: string): Promise<UserEmail>;
-  /** How long a looked-up e-mail is trusted for a user; default 5 minutes. */
-  emailCacheMs?: number;
+  /** Cognito GetUser with the access token itself; rejects when the pool refuses the token. */
+  getUser(accessToken: string): Promise<PoolUser>;
+  livenessMs?: number;
   now?: () => number;
 }
 
 export function createCognitoVerifier(options: CognitoVerifierOptions): AccessTokenVerifier {
   // jose caches the key set and refetches on an unknown `kid` (key rotation), at most every 30 s.
   const jwks = createRemoteJWKSet(new URL(options.jwksUrl), { cacheMaxAge: 10 * 60_000, cooldownDuration: 30_000 });
-  const emailCache = new Map<string, { at: number; value: UserEmail }>();
-  const cacheMs = options.emailCacheMs ?? 5 * 60_000;
+  const live = new Map<string, { at: number; user: PoolUser }>();
+  const livenessMs = options.livenessMs ?? LIVENESS_MS;
   const now = options.now ?? Date.now;
 
-  async function emailOf(sub: string, token: string): Promise<UserEmail> {
-    const hit = emailCache.get(sub);
-    if (hit && now() - hit.at < cacheMs) return hit.value;
-    const value = await options.userEmail(token);
-    emailCache.set(sub, { at: now(), value });
-    return value;
+  async function liveUser(jti: string, token: string): Promise<PoolUser | null> {
+    const hit = live.get(jti);
+    if (hit && now() - hit.at < livenessMs) return hit.user;
+    const user = await options.getUser(token).catch(() => null);
+    if (!user) {
+      live.delete(jti);
+      return null;
+    }
+    if (live.size > 10_000) live.clear(); // bounded: tokens live an hour, admins are few
+    live.set(jti, { at: now(), user });
+    return user;
   }
 
   return {
@@ -54,24 +64,20 @@ export function createCognitoVerifier(options: CognitoVerifierOptions): AccessTo
         return null;
       }
       if (payload.token_use !== 'access' || payload.client_id !== options.clientId || typeof payload.sub !== 'string') return null;
+      const user = await liveUser(typeof payload.jti === 'string' ? payload.jti : token, token);
+      if (!user) return null;
       const groups = Array.isArray(payload['cognito:groups']) ? (payload['cognito:groups'] as unknown[]).map(String) : [];
       const username = String(payload.username ?? payload['cognito:username'] ?? payload.sub);
-      let email: string | null = null;
-      let isAdmin = groups.includes('admin');
-      if (!isAdmin && options.allowlist.entries.length > 0) {
-        const found = await emailOf(payload.sub, token).catch(() => ({ email: null, emailVerified: false }));
-        email = found.email;
-        isAdmin = found.emailVerified && options.allowlist.allows(found.email);
-      }
-      const principal: AdminPrincipal = { sub: payload.sub, username, email, groups, isAdmin };
+      const isAdmin = groups.includes('admin') || (user.emailVerified && options.allowlist.allows(user.email));
+      const principal: AdminPrincipal = { sub: payload.sub, username, email: user.email, groups, isAdmin };
       return principal;
     },
   };
 }
 
 /** Cognito GetUser over its JSON protocol: authorised by the access token, no AWS credentials needed. */
-export function cognitoGetUserEmail(endpoint: string) {
-  return async (accessToken: string): Promise<UserEmail> => {
+export function cognitoGetUser(endpoint: string) {
+  return async (accessToken: string): Promise<PoolUser> => {
     const res = await fetch(endpoint, {
       method: 'POST',
       headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AWSCognitoIdentityProviderService.GetUser' },

@@ -35,6 +35,19 @@ export function blogPostsRepository({ db, t }: Database) {
       const [row] = await db.select().from(posts).where(and(eq(posts.slug, slug), eq(posts.isPublished, true)));
       return row ?? null;
     },
+    async publishedSlugs() {
+      const rows = await db.select({ slug: posts.slug }).from(posts).where(eq(posts.isPublished, true));
+      return rows.map((r) => r.slug);
+    },
+    /** Earlier slugs whose post is published (the others answer 404). */
+    async redirectsToPublished() {
+      const rows = await db
+        .select({ oldSlug: redirects.oldSlug })
+        .from(redirects)
+        .innerJoin(posts, eq(redirects.postId, posts.id))
+        .where(eq(posts.isPublished, true));
+      return rows.map((r) => r.oldSlug);
+    },
     async findRedirect(oldSlug: string) {
       const [row] = await db.select({ postId: redirects.postId }).from(redirects).where(eq(redirects.oldSlug, oldSlug));
       return row?.postId ?? null;

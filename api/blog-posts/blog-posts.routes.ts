@@ -1,6 +1,8 @@
 import { blogPostInput } from '../../src/shared/schemas/blog-posts.ts';
 import { idParam } from '../../src/shared/schemas/fields.ts';
 import type { Deps } from '../deps.ts';
+import { notFound } from '../http/errors.ts';
+import { isInternalCall } from '../internal.ts';
 import { adminRouter, router, type FeatureRoutes } from '../http/routes.ts';
 import { jsonBody, pathParams } from '../http/validate.ts';
 import { blogPostsService } from './blog-posts.service.ts';
@@ -10,6 +12,12 @@ export function blogPostsRoutes(deps: Deps): FeatureRoutes {
   return {
     public: router()
       .get('/blog-posts', async (c) => c.json(await service.listPublished()))
+      // The site's list of article pages (api/site/article-slugs.ts). Internal only: a post's earlier
+      // slugs may hold words an admin renamed it to remove; visitors can only try slugs one by one.
+      .get('/internal/article-slugs', async (c) => {
+        if (!isInternalCall(c.req.raw.headers)) throw notFound('Not found');
+        return c.json(await service.articleSlugs());
+      })
       // Any slug that names no published post is 'Article Not Found' (SPEC §2), so no generic 404 here.
       .get('/blog-posts/:slug', async (c) => {
         const post = await service.getPublished(c.req.param('slug'));

@@ -42,6 +42,11 @@ export function blogPostsService({ database, events, clock }: Deps) {
   return {
     listPublished: repo.listPublished,
     listAll: repo.listAll,
+    /** Every slug getPublished answers: published posts' slugs and the earlier slugs leading to one. */
+    async articleSlugs(): Promise<string[]> {
+      const [current, earlier] = await Promise.all([repo.publishedSlugs(), repo.redirectsToPublished()]);
+      return [...current, ...earlier].filter((slug) => slug.length <= MAX_SLUG);
+    },
 
     /** A published post by its slug, or by a slug it had before (the page then redirects). */
     async getPublished(slug: string) {

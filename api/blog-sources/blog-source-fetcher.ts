@@ -12,6 +12,7 @@
  */
 import type { Deps } from '../deps.ts';
 import { OutboundError, safeFetch } from '../integrations/safe-fetch.ts';
+import { openConfig, UnreadableSecretError } from '../integrations/sealed-config.ts';
 import { maskUrlsInText } from '../integrations/secrets.ts';
 import { blogSourcesRepository, type BlogSourceRow } from './blog-sources.repository.ts';
 import { parseInWorker } from './feed-parse-pool.ts';
@@ -57,7 +58,15 @@ function describe(err: unknown): string {
 
 /** Downloads and parses one source: its articles, or a FeedError / OutboundError. */
 async function download(deps: Deps, source: BlogSourceRow, limits: FetchLimits) {
-  const config = parseSourceConfig(source.config);
+  // Its secrets (headers, API key) opened for this request only; one that does not open fails closed.
+  let opened: string | null;
+  try {
+    opened = openConfig(deps.secrets, source.config, { table: 'blog-sources', id: source.id });
+  } catch (err) {
+    if (err instanceof UnreadableSecretError) throw new FeedError(`The source config cannot be used: ${err.message}`);
+    throw err;
+  }
+  const config = parseSourceConfig(opened);
   const type = source.type as BlogSourceType;
   const res = await safeFetch(source.url, {
     headers: { accept: accepts[type], ...config.headers },
@@ -74,7 +83,7 @@ async function download(deps: Deps, source: BlogSourceRow, limits: FetchLimits) 
   base.password = '';
   base.search = '';
   base.hash = '';
-  return parseInWorker({ type, body, baseUrl: base.href, config: source.config, now: deps.clock.now().toISOString() }, limits.parseTimeoutMs);
+  return parseInWorker({ type, body, baseUrl: base.href, config: opened, now: deps.clock.now().toISOString() }, limits.parseTimeoutMs);
 }
 
 /**

@@ -3,6 +3,7 @@ import { blogSourceInput } from '../../src/shared/schemas/integrations.ts';
 import type { Deps } from '../deps.ts';
 import { adminRouter, router, type FeatureRoutes } from '../http/routes.ts';
 import { jsonBody, pathParams } from '../http/validate.ts';
+import { openConfig } from '../integrations/sealed-config.ts';
 import { maskConfig, maskUrl, maskUrlsInText } from '../integrations/secrets.ts';
 import { blogSourcesRepository } from './blog-sources.repository.ts';
 import { blogSourcesService } from './blog-sources.service.ts';
@@ -12,11 +13,11 @@ export function blogSourcesRoutes(deps: Deps): FeatureRoutes {
   const service = blogSourcesService(deps);
   const repo = blogSourcesRepository(deps.database);
   // An api-type source's URL often carries its key (?apiKey=...), and a fetch error may quote it:
-  // both masked like the config.
-  const safe = <T extends { url: string; config: string | null; lastError: string | null }>(row: T) => ({
+  // both masked like the config (opened only to show the last 4 characters of its secrets).
+  const safe = <T extends { id: string; url: string; config: string | null; lastError: string | null }>(row: T) => ({
     ...row,
     url: maskUrl(row.url)!,
-    config: maskConfig(row.config),
+    config: maskConfig(openConfig(deps.secrets, row.config, { table: 'blog-sources', id: row.id }, { lenient: true }), 'blog-source'),
     lastError: maskUrlsInText(row.lastError),
   });
   return {

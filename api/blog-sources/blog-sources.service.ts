@@ -1,15 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { blogSourceInput } from '../../src/shared/schemas/integrations.ts';
 import type { Deps } from '../deps.ts';
-import { notFound } from '../http/errors.ts';
+import { badRequest, notFound } from '../http/errors.ts';
 import { checkOutboundUrl, OutboundError } from '../integrations/safe-fetch.ts';
+import { sealConfig, writeBackErrors } from '../integrations/sealed-config.ts';
 import { fetchInBackground, fetchSource } from './blog-source-fetcher.ts';
 import { blogSourcesRepository } from './blog-sources.repository.ts';
 
 type BlogSourceInput = z.output<typeof blogSourceInput>;
 
 export function blogSourcesService(deps: Deps) {
-  const { database, events, integrations, clock } = deps;
+  const { database, events, integrations, clock, secrets } = deps;
   const repo = blogSourcesRepository(database);
 
   return {
@@ -23,6 +25,9 @@ export function blogSourcesService(deps: Deps) {
      * addresses, which only a fetch can find out.
      */
     async create(input: BlogSourceInput) {
+      // Nothing shown masked may come back as the secret (api/integrations/sealed-config.ts).
+      const writeBack = writeBackErrors({ url: ['URL', input.url], config: ['Configuration', input.config] });
+      if (writeBack) throw badRequest('Please check the highlighted fields.', writeBack);
       let refused: string | null = null;
       try {
         checkOutboundUrl(input.url, integrations.allowPrivateNetworks);
@@ -30,7 +35,10 @@ export function blogSourcesService(deps: Deps) {
         if (!(err instanceof OutboundError)) throw err;
         refused = err.message;
       }
-      const row = await repo.create({ ...input, ...(refused ? { lastError: refused, lastFetched: clock.now() } : {}) });
+      // The id is chosen here: the config's secrets are sealed for this row before it is written.
+      const id = randomUUID();
+      const config = sealConfig(secrets, input.config, 'blog-source', { table: 'blog-sources', id });
+      const row = await repo.create({ ...input, id, config, ...(refused ? { lastError: refused, lastFetched: clock.now() } : {}) });
       if (!refused) fetchInBackground(deps, row.id);
       return { ...row, articleCount: 0 };
     },

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { desc, eq, sql } from 'drizzle-orm';
 import { idParam } from '../../src/shared/schemas/fields.ts';
 import { calendarSettingInput } from '../../src/shared/schemas/integrations.ts';
@@ -6,19 +7,22 @@ import { badRequest, notFound } from '../http/errors.ts';
 import { adminRouter, router, type FeatureRoutes } from '../http/routes.ts';
 import { jsonBody, pathParams } from '../http/validate.ts';
 import { checkOutboundUrl, OutboundError } from '../integrations/safe-fetch.ts';
-import { maskConfig, maskSecret, maskUrl } from '../integrations/secrets.ts';
+import { openConfig, openField, sealConfig, sealField, writeBackErrors, type SecretOwner } from '../integrations/sealed-config.ts';
+import { configKind, maskConfig, maskSecret, maskUrl } from '../integrations/secrets.ts';
 
-export function calendarSettingsRoutes({ database: { db, t, dialect }, integrations }: Deps): FeatureRoutes {
+export function calendarSettingsRoutes({ database: { db, t, dialect }, integrations, secrets }: Deps): FeatureRoutes {
   const table = t.calendarSettings;
   type Row = typeof table.$inferSelect;
+  const owner = (id: string): SecretOwner => ({ table: 'calendar-settings', id });
+  // Opened only to show the last 4 characters; a value that does not open shows as the mask alone.
   const safe = (row: Row) => ({
     id: row.id,
     provider: row.provider,
     isActive: row.isActive,
-    config: maskConfig(row.config),
+    config: maskConfig(openConfig(secrets, row.config, owner(row.id), { lenient: true }), configKind('calendar', row.provider)),
     // A webhook URL may carry a token in its query or user info.
     webhookUrl: maskUrl(row.webhookUrl),
-    apiKey: maskSecret(row.apiKey),
+    apiKey: maskSecret(openField(secrets, row.apiKey, owner(row.id), 'apiKey', { lenient: true })),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   });
@@ -42,7 +46,20 @@ export function calendarSettingsRoutes({ database: { db, t, dialect }, integrati
             throw badRequest('Please check the highlighted fields.', { webhookUrl: 'Webhook URL must be a public internet address: the server cannot post to private or loopback networks' });
           }
         }
-        const [row] = await db.insert(table).values(input).returning();
+        // Nothing shown masked may come back as the secret (api/integrations/sealed-config.ts).
+        const writeBack = writeBackErrors({ config: ['Configuration', input.config], webhookUrl: ['Webhook URL', input.webhookUrl], apiKey: ['API key', input.apiKey] });
+        if (writeBack) throw badRequest('Please check the highlighted fields.', writeBack);
+        // The id is chosen here: the secrets are sealed for this row before it is written.
+        const id = randomUUID();
+        const [row] = await db
+          .insert(table)
+          .values({
+            ...input,
+            id,
+            config: sealConfig(secrets, input.config, configKind('calendar', input.provider), owner(id)),
+            apiKey: sealField(secrets, input.apiKey, owner(id), 'apiKey'),
+          })
+          .returning();
         return c.json(safe(row!), 201);
       })
       // Activating one integration deactivates the others, in one statement over every row, so two

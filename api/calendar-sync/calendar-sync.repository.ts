@@ -1,8 +1,19 @@
 /** The queries calendar sync needs: which integration to use, and which events it has already made. */
 import { and, desc, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { Database, Tables } from '../../db/client.ts';
+import type { SecretBox } from '../crypto/secret-box.ts';
+import { openConfig, openField } from '../integrations/sealed-config.ts';
 
 export type CalendarSetting = Tables['calendarSettings']['$inferSelect'];
+
+/**
+ * The setting with its secrets opened (config and API key, docs/decisions/015), for the one request
+ * that uses them. Throws UnreadableSecretError when one does not open.
+ */
+export function openSecrets(secrets: SecretBox, setting: CalendarSetting): CalendarSetting {
+  const owner = { table: 'calendar-settings', id: setting.id } as const;
+  return { ...setting, config: openConfig(secrets, setting.config, owner)!, apiKey: openField(secrets, setting.apiKey, owner, 'apiKey') };
+}
 
 export function calendarSyncRepository({ db, t }: Database) {
   const settings = t.calendarSettings;

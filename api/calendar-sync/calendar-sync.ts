@@ -13,10 +13,11 @@
  */
 import type { ActivityListener, AppointmentRow } from '../activity.ts';
 import { appointmentsRepository } from '../appointments/appointments.repository.ts';
-import type { Delivery, DeliveryHandler, DeliveryOutcome } from '../deliveries/deliveries.ts';
+import { PermanentDeliveryError, type Delivery, type DeliveryHandler, type DeliveryOutcome } from '../deliveries/deliveries.ts';
 import type { Deps } from '../deps.ts';
+import { UnreadableSecretError } from '../integrations/sealed-config.ts';
 import { isInboundRef, purposeOf, readPayload, snapshot, type CalendarAction, type CalendarPayload } from './calendar-event.ts';
-import { calendarSyncRepository, type CalendarSetting } from './calendar-sync.repository.ts';
+import { calendarSyncRepository, openSecrets, type CalendarSetting } from './calendar-sync.repository.ts';
 import { CALENDLY_INBOUND_ONLY } from './calendly.ts';
 import { sendCustomWebhook } from './custom-webhook.ts';
 import { googleCalendar } from './google.ts';
@@ -105,6 +106,16 @@ export function calendarHandler(deps: Deps): DeliveryHandler {
     return { status: 'sent', externalRef: eventId };
   }
 
+  /** Its secrets opened for this delivery; one that does not open fails it at once, nothing is sent. */
+  function opened(setting: CalendarSetting): CalendarSetting {
+    try {
+      return openSecrets(deps.secrets, setting);
+    } catch (err) {
+      if (err instanceof UnreadableSecretError) throw new PermanentDeliveryError(`The ${labelOf(setting)} integration cannot be used: ${err.message}`);
+      throw err;
+    }
+  }
+
   return async (delivery, raw) => {
     const payload = readPayload(raw);
     const setting = delivery.integrationId ? await repo.settingById(delivery.integrationId) : null;
@@ -113,9 +124,9 @@ export function calendarHandler(deps: Deps): DeliveryHandler {
     if (!setting.isActive && !removes(payload.action)) {
       return { status: 'skipped', reason: `The ${labelOf(setting)} integration is no longer the active one; only the active integration receives new and changed appointments.` };
     }
-    if (setting.provider === 'custom') return sendCustomWebhook(deps, setting, delivery, payload);
-    if (setting.provider === 'google') return syncEvent(google.forSetting(setting), setting, delivery, payload);
-    if (setting.provider === 'outlook') return syncEvent(outlook.forSetting(setting), setting, delivery, payload);
+    if (setting.provider === 'custom') return sendCustomWebhook(deps, opened(setting), delivery, payload);
+    if (setting.provider === 'google') return syncEvent(google.forSetting(opened(setting)), setting, delivery, payload);
+    if (setting.provider === 'outlook') return syncEvent(outlook.forSetting(opened(setting)), setting, delivery, payload);
     return { status: 'skipped', reason: `Unknown calendar provider "${setting.provider}".` };
   };
 }

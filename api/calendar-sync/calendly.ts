@@ -20,7 +20,8 @@ import { appointmentsService } from '../appointments/appointments.service.ts';
 import type { Deps } from '../deps.ts';
 import { badRequest, HttpError, notFound, unauthorized } from '../http/errors.ts';
 import { textProblem, UNSTORABLE_TEXT } from '../http/validate.ts';
-import { calendarSyncRepository } from './calendar-sync.repository.ts';
+import { UnreadableSecretError } from '../integrations/sealed-config.ts';
+import { calendarSyncRepository, openSecrets } from './calendar-sync.repository.ts';
 
 export const CALENDLY_SIGNATURE_HEADER = 'Calendly-Webhook-Signature';
 /** Calendly's own advice: reject signatures older than three minutes. */
@@ -131,9 +132,19 @@ export function calendlyWebhooks(deps: Deps) {
   async function signingKey(): Promise<string> {
     const setting = await settings.activeSetting();
     if (!setting || setting.provider !== 'calendly') throw refuse(notFound('No active Calendly integration accepts webhooks.'), 'no active calendly integration');
+    // Opened for this check only (docs/decisions/015). A key that does not open verifies nothing:
+    // refused, and the operator is told why (the sender hears only that it cannot be checked now).
+    let config: string;
+    try {
+      config = openSecrets(deps.secrets, setting).config;
+    } catch (err) {
+      if (!(err instanceof UnreadableSecretError)) throw err;
+      deps.log.error('calendly webhook signing key unreadable', { settingId: setting.id, err: err.message });
+      throw new HttpError(503, `The Calendly integration's signing key cannot be read on this server, so no webhook can be verified.`);
+    }
     let key: unknown;
     try {
-      key = (JSON.parse(setting.config) as { webhook_signing_key?: unknown }).webhook_signing_key;
+      key = (JSON.parse(config) as { webhook_signing_key?: unknown }).webhook_signing_key;
     } catch {
       key = undefined;
     }

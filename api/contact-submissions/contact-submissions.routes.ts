@@ -3,6 +3,7 @@ import { idParam } from '../../src/shared/schemas/fields.ts';
 import type { Deps } from '../deps.ts';
 import { notFound } from '../http/errors.ts';
 import { honeypot } from '../http/honeypot.ts';
+import { idempotency, storedAnswer } from '../http/idempotency.ts';
 import { rateLimit } from '../http/rate-limit.ts';
 import { adminRouter, router, type FeatureRoutes } from '../http/routes.ts';
 import { jsonBody, pathParams } from '../http/validate.ts';
@@ -20,13 +21,16 @@ export function contactSubmissionsRoutes(deps: Deps): FeatureRoutes {
   return {
     // Received time from the injected clock: the admin list is newest first, and tests can fix the order.
     // Issue 9: limited per client, and a bot's message (the honeypot filled) is answered alike and kept nowhere.
-    public: router().post('/contact', rateLimit(deps, 'contact'), jsonBody(contactInput), async (c) => {
+    // Decision 016: a retry with the same Idempotency-Key gets this answer again, not a second message.
+    public: router().post('/contact', rateLimit(deps, 'contact'), idempotency(deps), jsonBody(contactInput), async (c) => {
       const { caught, input } = honeypot(c, c.req.valid('json'), log);
       if (caught) return c.json({ id: crypto.randomUUID(), createdAt: clock.now() }, 201);
-      const row = await repo.create({ ...input, createdAt: clock.now() });
+      const values = { ...input, id: crypto.randomUUID(), createdAt: clock.now() };
+      const answer = { id: values.id, createdAt: values.createdAt };
+      const row = await repo.create(values, storedAnswer(c, 201, answer));
       // Issue 7: the firm's notification is queued before the visitor hears back.
       await activity.emit({ type: 'contact-received', submission: row });
-      return c.json({ id: row.id, createdAt: row.createdAt }, 201);
+      return c.json(answer, 201);
     }),
     admin: adminRouter()
       .get('/contact-submissions', async (c) => c.json(await repo.listAll()))

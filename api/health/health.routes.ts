@@ -1,14 +1,21 @@
 import type { Deps } from '../deps.ts';
 import { router, type FeatureRoutes } from '../http/routes.ts';
 
-export function healthRoutes({ database }: Deps): FeatureRoutes {
+/**
+ * Whether this process should get traffic, and nothing more: the public may call it, so it names no
+ * dialect, host or file. 503 when the database does not answer, and from the start of a shutdown
+ * (decision 016: the load balancer stops routing here while requests are still served).
+ */
+export function healthRoutes({ database, draining }: Deps): FeatureRoutes {
   return {
     public: router().get('/health', async (c) => {
-      const ok = await database.ping().then(
-        () => true,
-        () => false,
-      );
-      return c.json({ status: ok ? 'ok' : 'unavailable', database: { dialect: database.dialect, location: database.label, ok } }, ok ? 200 : 503);
+      const ok =
+        !draining?.() &&
+        (await database.ping().then(
+          () => true,
+          () => false,
+        ));
+      return ok ? c.json({ status: 'ok' }, 200) : c.json({ status: 'unavailable' }, 503);
     }),
   };
 }

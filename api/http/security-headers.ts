@@ -20,7 +20,7 @@ export interface SecuritySettings {
 
 export const securitySettings = (deps: Pick<Deps, 'identity' | 'integrations'>): SecuritySettings => ({
   siteUrl: deps.integrations.siteUrl,
-  cognitoRegion: deps.identity.localEndpoint ? null : deps.identity.region,
+  cognitoRegion: deps.identity.embedded ? null : deps.identity.region,
 });
 
 const isHttps = (settings: SecuritySettings) => settings.siteUrl.startsWith('https:');

@@ -1,87 +1,41 @@
 /**
  * What the browser needs to talk to the identity service:
  * - GET /api/identity/config: the user pool and app client (public values) for aws-amplify;
- * - POST /api/identity/cognito, with the embedded service only: a same-origin gateway to it, so the
- *   browser never needs its loopback port. It passes user-facing actions only (never the Admin*
- *   ones, which cognito-local answers without credentials) and fills two gaps of cognito-local:
- *   GetTokensFromRefreshToken (answered through InitiateAuth REFRESH_TOKEN_AUTH) and marking the
- *   e-mail verified when a sign-up is confirmed with its code, as a real user pool does.
+ * - POST /api/identity/cognito, with the embedded service only: the user-pool API aws-amplify speaks
+ *   (the action in X-Amz-Target, JSON in and out), answered by api/identity/embedded-identity.ts;
+ * - GET /api/identity/jwks.json, with the embedded service only: its public signing keys.
  */
 import type { Deps } from '../deps.ts';
-import { badRequest } from '../http/errors.ts';
+import { clientOf, trustedProxyList } from '../http/rate-limit.ts';
 import { adminRouter, router, type FeatureRoutes } from '../http/routes.ts';
-import { cognitoCall } from './local-identity-service.ts';
 
 const PREFIX = 'AWSCognitoIdentityProviderService.';
-const userFacing = new Set([
-  'SignUp',
-  'ConfirmSignUp',
-  'ResendConfirmationCode',
-  'InitiateAuth',
-  'RespondToAuthChallenge',
-  'GetUser',
-  'ForgotPassword',
-  'ConfirmForgotPassword',
-  'ChangePassword',
-  'RevokeToken',
-  'GetTokensFromRefreshToken',
-]);
+const AMZ_JSON = 'application/x-amz-json-1.1';
 
-export function identityRoutes({ identity }: Deps): FeatureRoutes {
+export function identityRoutes({ identity, embeddedIdentity, rateLimits }: Deps): FeatureRoutes {
   const r = router().get('/identity/config', (c) =>
     c.json({
       userPoolId: identity.userPoolId,
       userPoolClientId: identity.clientId,
       region: identity.region,
       // Relative: the browser resolves it against the page's origin.
-      userPoolEndpoint: identity.localEndpoint ? '/api/identity/cognito' : null,
+      userPoolEndpoint: identity.embedded ? '/api/identity/cognito' : null,
       authFlowType: 'USER_PASSWORD_AUTH',
     }),
   );
-  const local = identity.localEndpoint;
-  if (local) {
+  const service = embeddedIdentity;
+  if (service) {
+    const trusted = rateLimits?.trustedProxies.length ? trustedProxyList(rateLimits.trustedProxies) : null;
+    r.get('/identity/jwks.json', async (c) => c.json(await service.jwks()));
     r.post('/identity/cognito', async (c) => {
       const action = (c.req.header('x-amz-target') ?? '').replace(PREFIX, '');
-      if (!userFacing.has(action)) throw badRequest('This identity action is not available.');
-      const body = (await c.req.json().catch(() => null)) as Record<string, unknown> | null;
-      if (!body || typeof body !== 'object') throw badRequest('Malformed request body: send valid JSON.');
-      const forward = (target: string, payload: unknown) =>
-        fetch(local, {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': PREFIX + target },
-          body: JSON.stringify(payload),
-        });
-      let res: Response;
-      if (action === 'GetTokensFromRefreshToken') {
-        res = await forward('InitiateAuth', { AuthFlow: 'REFRESH_TOKEN_AUTH', ClientId: body.ClientId, AuthParameters: { REFRESH_TOKEN: body.RefreshToken } });
-      } else {
-        res = await forward(action, body);
-      }
-      let text = await res.text();
-      // A real pool answers a wrong password with NotAuthorizedException; cognito-local says
-      // InvalidPasswordException, which the wrapper would read as a password-policy failure.
-      if (!res.ok && action === 'InitiateAuth' && text.includes('InvalidPasswordException')) {
-        text = JSON.stringify({ __type: 'NotAuthorizedException', message: 'Incorrect username or password.' });
-      }
-      if (res.ok && action === 'ConfirmSignUp') {
-        // cognito-local wants the address itself in the same update as its verified flag.
-        const user = await cognitoCall<{ UserAttributes?: { Name: string; Value: string }[] }>(local, 'AdminGetUser', {
-          UserPoolId: identity.userPoolId,
-          Username: body.Username,
-        });
-        const email = user.UserAttributes?.find((a) => a.Name === 'email')?.Value;
-        if (email) {
-          await cognitoCall(local, 'AdminUpdateUserAttributes', {
-            UserPoolId: identity.userPoolId,
-            Username: body.Username,
-            UserAttributes: [
-              { Name: 'email', Value: email },
-              { Name: 'email_verified', Value: 'true' },
-            ],
-          });
-        }
-      }
-      return c.body(text, res.status as 200, { 'content-type': res.headers.get('content-type') ?? 'application/x-amz-json-1.1' });
+      const body = await c.req.json().catch(() => null);
+      const answer =
+        body && typeof body === 'object' && !Array.isArray(body)
+          ? await service.call(action, body, { clientAddress: clientOf(c, trusted) })
+          : { status: 400, body: { __type: 'SerializationException', message: 'Malformed request body: send valid JSON.' } };
+      const type = (answer.body as { __type?: string }).__type;
+      return c.body(JSON.stringify(answer.body), answer.status as 200, { 'content-type': AMZ_JSON, ...(type ? { 'x-amzn-errortype': type } : {}) });
     });
   }
   return {

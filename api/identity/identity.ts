@@ -1,50 +1,69 @@
 /**
- * Chooses the identity service: a real Cognito user pool when COGNITO_* are set, otherwise the
- * embedded one. Either way the server verifies tokens itself with the same verifier.
+ * Chooses the identity service (docs/decisions/014): a real Cognito user pool when COGNITO_* are set,
+ * otherwise the embedded one, kept in the site's database. A production start without a pool needs
+ * IDENTITY_EMBEDDED=true (api/env.ts); what runs is logged either way.
  */
+import { existsSync } from 'node:fs';
+import type { Database } from '../../db/client.ts';
 import { parseAllowlist } from '../auth/admin-allowlist.ts';
-import { cognitoGetUserEmail, createCognitoVerifier } from '../auth/cognito-verifier.ts';
+import { cognitoGetUser, createCognitoVerifier } from '../auth/cognito-verifier.ts';
 import type { AccessTokenVerifier } from '../auth/verifier.ts';
-import type { IdentityInfo } from '../deps.ts';
+import type { SecretBox } from '../crypto/secret-box.ts';
+import type { Clock, IdentityInfo } from '../deps.ts';
 import type { Env } from '../env.ts';
 import type { Logger } from '../logger.ts';
 import type { DevOutbox } from '../mail/dev-outbox.ts';
-import { startLocalIdentityService } from './local-identity-service.ts';
+import { startEmbeddedIdentity, type EmbeddedIdentity } from './embedded-identity.ts';
 
 export interface Identity {
   info: IdentityInfo;
   verifier: AccessTokenVerifier;
-  stop(): Promise<void>;
+  /** The embedded service, served by the same-origin gateway; null with a real pool. */
+  embedded: EmbeddedIdentity | null;
 }
 
-export async function startIdentity(env: Env, log: Logger, outbox: DevOutbox): Promise<Identity> {
+export interface IdentityContext {
+  env: Pick<Env, 'COGNITO_REGION' | 'COGNITO_USER_POOL_ID' | 'COGNITO_CLIENT_ID' | 'ADMIN_EMAILS' | 'NODE_ENV'>;
+  database: Database;
+  secrets: SecretBox;
+  clock: Clock;
+  log: Logger;
+  outbox: DevOutbox;
+}
+
+export async function startIdentity({ env, database, secrets, clock, log, outbox }: IdentityContext): Promise<Identity> {
   const allowlist = parseAllowlist(env.ADMIN_EMAILS);
   if (env.COGNITO_USER_POOL_ID && env.COGNITO_CLIENT_ID && env.COGNITO_REGION) {
     const endpoint = `https://cognito-idp.${env.COGNITO_REGION}.amazonaws.com/`;
     const issuer = `https://cognito-idp.${env.COGNITO_REGION}.amazonaws.com/${env.COGNITO_USER_POOL_ID}`;
     log.info('identity: Cognito user pool', { userPoolId: env.COGNITO_USER_POOL_ID, region: env.COGNITO_REGION });
     return {
-      info: { userPoolId: env.COGNITO_USER_POOL_ID, clientId: env.COGNITO_CLIENT_ID, region: env.COGNITO_REGION, localEndpoint: null },
-      verifier: createCognitoVerifier({ issuer, jwksUrl: `${issuer}/.well-known/jwks.json`, clientId: env.COGNITO_CLIENT_ID, allowlist, userEmail: cognitoGetUserEmail(endpoint) }),
-      stop: async () => {},
+      info: { userPoolId: env.COGNITO_USER_POOL_ID, clientId: env.COGNITO_CLIENT_ID, region: env.COGNITO_REGION, embedded: false },
+      verifier: createCognitoVerifier({ issuer, jwksUrl: `${issuer}/.well-known/jwks.json`, clientId: env.COGNITO_CLIENT_ID, allowlist, getUser: cognitoGetUser(endpoint) }),
+      embedded: null,
     };
   }
-  const local = await startLocalIdentityService({
-    dataDir: env.IDENTITY_DATA_DIR,
-    port: env.IDENTITY_LOCAL_PORT,
+  const development = env.NODE_ENV !== 'production';
+  const embedded = await startEmbeddedIdentity({
+    database,
+    secrets,
+    clock,
     allowlist,
-    log,
-    onMessage: ({ username, to, subject, text, code }) => {
-      // SPEC/issue 3: codes reach the admin through the server log and the development outbox.
-      log.info('identity: verification code', { username, code });
+    sendCode: ({ username, to, subject, text, code }) => {
+      // Codes are secrets: in the log only while developing (the outbox has them either way).
+      if (development) log.info('identity: verification code (development only)', { username, code });
       outbox.deliver({ to, subject, text });
     },
   });
-  log.info('identity: embedded identity service', { userPoolId: local.userPoolId, endpoint: local.endpoint, adminEmails: allowlist.entries.length });
+  if (existsSync('data/identity/db')) {
+    // cognito-local's files (before decision 014) hold passwords in plain text and are no longer read.
+    log.warn('identity: data/identity/ holds the old identity service\'s files, with passwords in plain text; nothing reads them now: delete the folder, and make admins again with npm run admin:create');
+  }
+  log.info('identity: embedded identity service', { userPoolId: embedded.userPoolId, adminEmails: allowlist.entries.length, codesInLog: development });
   if (!allowlist.entries.length) log.warn('identity: ADMIN_EMAILS is empty, so sign-up is closed; create an admin with `npm run admin:create`');
   return {
-    info: { userPoolId: local.userPoolId, clientId: local.clientId, region: null, localEndpoint: local.endpoint },
-    verifier: createCognitoVerifier({ issuer: local.issuer, jwksUrl: local.jwksUrl, clientId: local.clientId, allowlist, userEmail: cognitoGetUserEmail(local.endpoint) }),
-    stop: local.stop,
+    info: { userPoolId: embedded.userPoolId, clientId: embedded.clientId, region: null, embedded: true },
+    verifier: embedded.verifier(allowlist),
+    embedded,
   };
 }

@@ -13,6 +13,7 @@ import { calendarHandler, calendarListener } from '../calendar-sync/calendar-syn
 import { createDeliveryRunner } from '../deliveries/deliveries.ts';
 import type { Deps } from '../deps.ts';
 import { emailHandler, mailListener, scanReminders } from '../mail/mail.ts';
+import { deleteExpiredIdempotencyKeys } from '../http/idempotency.ts';
 
 export interface BackgroundWork {
   runDeliveries(): Promise<number>;
@@ -27,6 +28,8 @@ export interface BackgroundWork {
 const DELIVERY_POLL_MS = 5_000;
 const REMINDER_SCAN_MS = 60_000;
 const FEED_CHECK_MS = 60_000;
+
+const HOUSEKEEPING_MS = 60 * 60_000;
 
 export function startBackgroundWork(deps: Deps, { schedule }: { schedule: boolean }): BackgroundWork {
   const unsubscribe = [deps.activity.subscribe(mailListener(deps)), deps.activity.subscribe(calendarListener(deps))];
@@ -76,6 +79,11 @@ export function startBackgroundWork(deps: Deps, { schedule }: { schedule: boolea
     // Its announcements enqueue, which runs the deliveries.
     every(REMINDER_SCAN_MS, 'lost-announcements', work.recoverLostAnnouncements),
     every(FEED_CHECK_MS, 'blog-sources', work.fetchDueSources),
+    // Expired idempotency keys, ended identity sessions and quiet lockout counters.
+    every(HOUSEKEEPING_MS, 'housekeeping', async () => {
+      await deleteExpiredIdempotencyKeys(deps.database, deps.clock.now());
+      await deps.embeddedIdentity?.sweep();
+    }),
   ];
   unsubscribe.push(deps.deliveries.onEnqueued(() => setImmediate(() => run('deliveries', work.runDeliveries))));
   // Once at start: what came due while the server was down, and what its stop left unannounced.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { isSecretKey, MASK, maskConfig, maskSecret, maskUrl, maskUrlsInText } from './secrets.ts';
+import { isSecretKey, MASK, maskConfig, maskSecret, maskUrl, maskUrlsInText, type ConfigKind } from './secrets.ts';
 
-const masked = (config: unknown) => JSON.parse(maskConfig(JSON.stringify(config))!);
+const masked = (config: unknown, kind: ConfigKind | null) => JSON.parse(maskConfig(JSON.stringify(config), kind)!);
 
 describe('maskSecret', () => {
   it('keeps only the last 4 characters of a long secret', () => {
@@ -58,90 +58,97 @@ describe('isSecretKey', () => {
 });
 
 describe('maskConfig', () => {
-  it('masks the secrets of the SPEC §3 templates and keeps their other fields', () => {
-    expect(masked({ username: 'firm', personal_access_token: 'eyJhbGciOi.calendly.token-AAAA', webhook_signing_key: 'whsk_0123456789' })).toEqual({
+  it('shows the public fields of the SPEC §3 templates and masks their secrets', () => {
+    expect(masked({ username: 'firm', personal_access_token: 'eyJhbGciOi.calendly.token-AAAA', webhook_signing_key: 'whsk_0123456789' }, 'calendar:calendly')).toEqual({
       username: 'firm',
       personal_access_token: `${MASK}AAAA`,
       webhook_signing_key: `${MASK}6789`,
     });
-    expect(masked({ client_id: 'id.apps.example.com', client_secret: 'GOCSPX-secret-ZZZZ', redirect_uri: 'https://firm.example.com/cb', calendar_id: 'primary' })).toEqual({
+    expect(
+      masked({ client_id: 'id.apps.example.com', client_secret: 'GOCSPX-secret-ZZZZ', redirect_uri: 'https://firm.example.com/cb', calendar_id: 'primary', refresh_token: '1//refresh-token-RRRR' }, 'calendar:google'),
+    ).toEqual({
       client_id: 'id.apps.example.com',
       client_secret: `${MASK}ZZZZ`,
       redirect_uri: 'https://firm.example.com/cb',
       calendar_id: 'primary',
+      refresh_token: `${MASK}RRRR`,
     });
-    expect(masked({ api_key: 'SG.xxxxxxxxxxxxxxxx.yyyy', from_email: 'office@firm.example.com', from_name: 'The Firm' })).toEqual({
+    expect(masked({ client_id: 'app-id', client_secret: 'outlook~secret~value~9911', tenant_id: 'tenant', user_email: 'cal@firm.example' }, 'calendar:outlook')).toEqual({
+      client_id: 'app-id',
+      client_secret: `${MASK}9911`,
+      tenant_id: 'tenant',
+      user_email: 'cal@firm.example',
+    });
+    expect(masked({ api_key: 'SG.xxxxxxxxxxxxxxxx.yyyy', from_email: 'office@firm.example.com', from_name: 'The Firm' }, 'email:sendgrid')).toEqual({
       api_key: `${MASK}yyyy`,
       from_email: 'office@firm.example.com',
       from_name: 'The Firm',
     });
-  });
-
-  it('masks inside nested objects and keeps non-secret values with their types', () => {
-    expect(masked({ host: 'smtp.example.com', port: 587, secure: false, auth: { user: 'office@firm.example.com', pass: 'hunter2' } })).toEqual({
+    expect(masked({ host: 'smtp.example.com', port: 587, secure: false, auth: { user: 'office@firm.example.com', pass: 'hunter2' } }, 'email:smtp')).toEqual({
       host: 'smtp.example.com',
       port: 587,
       secure: false,
       auth: { user: 'office@firm.example.com', pass: MASK },
     });
-    expect(masked({ a: { b: { c: { client_secret: 'deeply-nested-secret-QQQQ', label: 'x' } } } })).toEqual({ a: { b: { c: { client_secret: `${MASK}QQQQ`, label: 'x' } } } });
   });
 
-  it('masks inside arrays: objects in a list, and every value listed under a secret key', () => {
-    expect(masked({ accounts: [{ name: 'one', token: 'first-token-value-1111' }, { name: 'two', token: 'second-token-value-2222' }] })).toEqual({
-      accounts: [
-        { name: 'one', token: `${MASK}1111` },
-        { name: 'two', token: `${MASK}2222` },
-      ],
-    });
-    expect(masked({ refresh_tokens: ['refresh-token-number-one-1', 'short'], scopes: ['calendar', 'events'] })).toEqual({
-      refresh_tokens: [`${MASK}ne-1`, MASK],
-      scopes: ['calendar', 'events'],
-    });
-    expect(masked([{ password: 'top-level-list-password' }])).toEqual([{ password: `${MASK}word` }]);
+  it('masks every field the template does not name public: unknown, innocent-looking and nested ones, numbers and booleans too', () => {
+    expect(
+      masked({ username: 'firm', auth: 'Basic dXNlcjpwYXNzd29yZA==', x: 'x-value-0123456789', n: 1234, flag: true, nested: { user: 'svc', deeper: ['list-item-value-0001', 7] } }, 'calendar:calendly'),
+    ).toEqual({ username: 'firm', auth: `${MASK}ZA==`, x: `${MASK}6789`, n: MASK, flag: MASK, nested: { user: MASK, deeper: [`${MASK}0001`, MASK] } });
+    // A public name one level away is not public: auth.user is, user and auth.user.name are not.
+    expect(masked({ user: 'top-level-user', auth: { user: { name: 'nested-name' }, pass: 'p' } }, 'email:smtp')).toEqual({ user: `${MASK}user`, auth: { user: { name: MASK }, pass: MASK } });
+    // The custom webhook's config has no public field at all.
+    expect(masked({ endpoint: 'https://calendar.example.com', auth: { user: 'firm' } }, 'calendar:custom')).toEqual({ endpoint: `${MASK}.com`, auth: { user: MASK } });
   });
 
-  it('masks everything below a secret key, numbers included', () => {
-    expect(masked({ credentials: { user: 'svc', pw: 'p@ss-in-credentials' }, pin_password: 123456, secret: { nested: [42, 'x'] } })).toEqual({
-      credentials: { user: MASK, pw: `${MASK}ials` },
-      pin_password: MASK,
-      secret: { nested: [MASK, MASK] },
-    });
+  it('shows nothing of a config whose kind has no template', () => {
+    expect(masked({ client_id: 'id', host: 'h' }, null)).toEqual({ client_id: MASK, host: MASK });
   });
 
-  it('keeps empty, null and boolean values under secret keys (nothing to hide)', () => {
-    expect(masked({ api_key: '', token: null, use_token: true })).toEqual({ api_key: '', token: null, use_token: true });
+  it('reads the blog source keys of feed-parsers.ts: how to read the feed is public, headers and keys are not', () => {
+    expect(
+      masked(
+        { apiKey: 'feed-api-key-00001111', apiKeyHeader: 'X-Api-Key', headers: { Authorization: 'Bearer feed-token-2222' }, itemsPath: 'data.posts', fields: { title: 'headline' }, selectors: { item: 'article.post' }, category: 'law' },
+        'blog-source',
+      ),
+    ).toEqual({ apiKey: `${MASK}1111`, apiKeyHeader: 'X-Api-Key', headers: { Authorization: `${MASK}2222` }, itemsPath: 'data.posts', fields: { title: 'headline' }, selectors: { item: 'article.post' }, category: MASK });
   });
 
-  it('masks secrets carried by URLs in non-secret fields', () => {
-    expect(masked({ endpoint: 'https://svc:db-password-1234@db.example.com/x?sslmode=require&access_token=url-token-value-9876', plain: 'https://firm.example.com/a?b=c' })).toEqual({
-      endpoint: `https://svc:${MASK}@db.example.com/x?sslmode=require&access_token=${MASK}9876`,
-      plain: 'https://firm.example.com/a?b=c',
+  it('keeps empty and null values (nothing to hide)', () => {
+    expect(masked({ api_key: '', token: null, from_name: '' }, 'email:sendgrid')).toEqual({ api_key: '', token: null, from_name: '' });
+  });
+
+  it('masks secrets carried by URLs in public fields', () => {
+    expect(masked({ redirect_uri: 'https://svc:db-password-1234@firm.example.com/x?sslmode=require&access_token=url-token-value-9876', calendar_id: 'primary' }, 'calendar:google')).toEqual({
+      redirect_uri: `https://svc:${MASK}@firm.example.com/x?sslmode=require&access_token=${MASK}9876`,
+      calendar_id: 'primary',
     });
   });
 
   it('withholds text that is not a JSON object or list', () => {
     for (const config of ['not json', 'token=abc123456789', '{"api_key": ', '"a string"', '42', 'true', 'null', '']) {
-      expect(maskConfig(config), config).toBe(MASK);
+      expect(maskConfig(config, 'calendar:custom'), config).toBe(MASK);
     }
   });
 
-  it('gives null for a missing config and keeps an empty object', () => {
-    expect(maskConfig(null)).toBeNull();
-    expect(maskConfig('{}')).toBe('{}');
-    expect(maskConfig('[]')).toBe('[]');
+  it('gives null for a missing config and keeps an empty object or list', () => {
+    expect(maskConfig(null, 'calendar:custom')).toBeNull();
+    expect(maskConfig('{}', 'calendar:custom')).toBe('{}');
+    expect(maskConfig('[]', 'calendar:custom')).toBe('[]');
   });
 
   it('never lets any secret of a mixed config through', () => {
-    const secrets = ['S1-secret-value-aaaaaaaa', 'S2-token-value-bbbbbbbb', 'S3-pass', 'S4-key-in-list-cccccccc', 'S5-url-pass-dddddd', 'S6-url-token-eeeeee'];
+    const secrets = ['S1-secret-value-aaaaaaaa', 'S2-token-value-bbbbbbbb', 'S3-pass', 'S4-key-in-list-cccccccc', 'S5-url-pass-dddddd', 'S6-url-token-eeeeee', 'S7-innocent-name'];
     const config = JSON.stringify({
       client_secret: secrets[0],
       nested: { deeper: { refresh_token: secrets[1] } },
       auth: { user: 'u', pass: secrets[2] },
       api_keys: [secrets[3]],
-      endpoint: `https://user:${secrets[4]}@h.example.com/?token=${secrets[5]}`,
+      redirect_uri: `https://user:${secrets[4]}@h.example.com/?token=${secrets[5]}`,
+      label: secrets[6],
     });
-    const out = maskConfig(config)!;
+    const out = maskConfig(config, 'calendar:google')!;
     for (const secret of secrets) expect(out).not.toContain(secret);
   });
 });

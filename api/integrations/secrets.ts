@@ -1,5 +1,5 @@
 /**
- * Secrets in integration configs (API keys, passwords, tokens) are stored and used, but never
+ * Secrets in integration configs (API keys, passwords, tokens) are stored sealed and used, but never
  * returned in full by any GET (ARCHITECTURE Data). Masking keeps the last 4 characters of a long
  * secret so an admin can tell which key is configured; a short one is masked entirely.
  */
@@ -11,6 +11,7 @@ export const MASK = '••••';
 /** Below this length a secret shows no characters at all: the tail must never be a large part of it. */
 const MIN_LENGTH_FOR_TAIL = 12;
 
+/** Secret-looking names of URL parameters and request headers (configs are masked by template instead). */
 export function isSecretKey(key: string): boolean {
   return secretKey.test(key);
 }
@@ -57,25 +58,62 @@ export function maskUrlsInText(text: string | null | undefined): string | null {
 }
 
 /**
- * Masks one value found under `key`. Everything below a secret-looking key is secret (a list of
- * tokens, a credentials object), and numbers are masked there too (a numeric PIN is still a secret).
+ * Deny by default (docs/decisions/015; masking by secret-looking key names let a key named `auth`
+ * through in full): a config value is shown only where its kind's template names the field public;
+ * everything else, unknown and nested fields included, is masked. A path is the keys from the top
+ * joined by dots; `*` stands for any one key. The same lists decide what is sealed at rest
+ * (api/integrations/sealed-config.ts).
  */
-function maskValue(key: string, value: unknown, underSecret: boolean): unknown {
-  const secret = underSecret || isSecretKey(key);
-  if (Array.isArray(value)) return value.map((v) => maskValue(key, v, secret));
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, maskValue(k, v, secret)]));
-  }
-  if (typeof value === 'string') {
-    if (secret) return value === '' ? '' : maskSecret(value);
-    return value.includes('://') ? maskUrlsInText(value) : value;
-  }
-  if (secret && (typeof value === 'number' || typeof value === 'bigint')) return MASK;
-  return value;
+export const publicConfigFields = {
+  'calendar:google': ['client_id', 'calendar_id', 'redirect_uri'],
+  'calendar:outlook': ['client_id', 'tenant_id', 'user_email'],
+  'calendar:calendly': ['username'],
+  'calendar:custom': [],
+  'email:smtp': ['host', 'port', 'secure', 'auth.user', 'from_email', 'from_name'],
+  'email:sendgrid': ['from_email', 'from_name'],
+  // api/blog-sources/feed-parsers.ts: how to read a feed is public; headers and keys are not.
+  'blog-source': ['apiKeyHeader', 'itemsPath', 'fields.*', 'selectors.*'],
+} as const satisfies Record<string, readonly string[]>;
+
+export type ConfigKind = keyof typeof publicConfigFields;
+
+/** The kind of a calendar or email setting's config; a provider without a template has no public field. */
+export function configKind(area: 'calendar' | 'email', provider: string): ConfigKind | null {
+  const kind = `${area}:${provider}`;
+  return kind in publicConfigFields ? (kind as ConfigKind) : null;
 }
 
-/** A config held as JSON text, with secret-looking values masked; text that is not a JSON object or list is withheld. */
-export function maskConfig(config: string | null): string | null {
+/** Whether the value at `path` may be shown (and kept unsealed): only a scalar at a field the template names. */
+export function isPublicField(kind: ConfigKind | null, path: readonly (string | number)[]): boolean {
+  if (!kind || path.some((key) => typeof key !== 'string')) return false;
+  return publicConfigFields[kind].some((pattern: string) => {
+    const parts = pattern.split('.');
+    return parts.length === path.length && parts.every((part, i) => part === '*' || part === path[i]);
+  });
+}
+
+/** A value of a field not named public: text keeps its last 4 characters when long, anything else is withheld. */
+function maskLeaf(value: unknown): unknown {
+  if (value === null || value === '') return value;
+  return typeof value === 'string' ? maskSecret(value) : MASK;
+}
+
+/** Walks a parsed config: objects and lists keep their shape, each scalar is shown or masked by its path. */
+function maskValue(kind: ConfigKind | null, value: unknown, path: (string | number)[]): unknown {
+  if (Array.isArray(value)) return value.map((v, i) => maskValue(kind, v, [...path, i]));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, maskValue(kind, v, [...path, k])]));
+  }
+  if (!isPublicField(kind, path)) return maskLeaf(value);
+  // A public field may still be a URL carrying a token.
+  return typeof value === 'string' && value.includes('://') ? maskUrlsInText(value) : value;
+}
+
+/**
+ * A config held as JSON text (opened: api/integrations/sealed-config.ts), masked for a GET: only the
+ * public fields of `kind` show; text that is not a JSON object or list is withheld.
+ */
+export function maskConfig(config: string | null, kind: ConfigKind | null): string | null {
   if (config === null) return null;
   let parsed: unknown;
   try {
@@ -87,5 +125,5 @@ export function maskConfig(config: string | null): string | null {
   // Issue 9: maskValue recurses; a config nested thousands deep (a calendar config is free text) would
   // exhaust the stack and break every list that shows it. No real config is that deep: withheld whole.
   if (jsonDepth(parsed) > MAX_JSON_DEPTH) return MASK;
-  return JSON.stringify(maskValue('', parsed, false));
+  return JSON.stringify(maskValue(kind, parsed, []));
 }

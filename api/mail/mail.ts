@@ -18,6 +18,7 @@ import { desc, eq } from 'drizzle-orm';
 import { appointmentSnapshot, type ActivityListener, type AppointmentRow, type ContactSubmissionRow } from '../activity.ts';
 import { PermanentDeliveryError, type DeliveryHandler } from '../deliveries/deliveries.ts';
 import type { Deps } from '../deps.ts';
+import { openConfig, UnreadableSecretError } from '../integrations/sealed-config.ts';
 import {
   appointmentCancellation,
   appointmentReminder,
@@ -28,7 +29,7 @@ import {
   type ContactDetails,
   type OutgoingMail,
 } from './mail-messages.ts';
-import { senderFor } from './mail-sender.ts';
+import { senderFor, type EmailSettingRow } from './mail-sender.ts';
 import { bookedExternally, REMINDABLE_STATUSES, scanReminders as scan, settleReminderAtBooking, type ReminderPayload } from './reminders.ts';
 
 export type MailPurpose = 'booking-confirmation' | 'booking-notification' | 'cancellation' | 'contact-notification' | 'reminder';
@@ -108,16 +109,26 @@ export function mailListener(deps: Deps): ActivityListener {
   };
 }
 
-/** The active email setting, read at send time (a new save applies to mail already queued). */
-async function activeEmailSetting({ database: { db, t } }: Pick<Deps, 'database'>) {
+/**
+ * The active email setting, read at send time (a new save applies to mail already queued), its
+ * secrets opened for this send. One that does not open fails the delivery at once: nothing is sent
+ * with a wrong password or key.
+ */
+async function activeEmailSetting({ database: { db, t }, secrets }: Pick<Deps, 'database' | 'secrets'>): Promise<EmailSettingRow | null> {
   const table = t.emailSettings;
   const [row] = await db
-    .select({ provider: table.provider, config: table.config })
+    .select({ id: table.id, provider: table.provider, config: table.config })
     .from(table)
     .where(eq(table.isActive, true))
     .orderBy(desc(table.createdAt), desc(table.id))
     .limit(1);
-  return row ?? null;
+  if (!row) return null;
+  try {
+    return { provider: row.provider, config: openConfig(secrets, row.config, { table: 'email-settings', id: row.id })! };
+  } catch (err) {
+    if (err instanceof UnreadableSecretError) throw new PermanentDeliveryError(`The ${row.provider} email configuration cannot be used: ${err.message}`);
+    throw err;
+  }
 }
 
 type Composed = { mail: OutgoingMail } | { skip: string };

@@ -1,4 +1,5 @@
 import type { Database } from '../../db/client.ts';
+import { atomically, type Write } from '../../db/transactions.ts';
 
 export type CalculationValues = {
   estateValue: string;
@@ -12,12 +13,16 @@ export type CalculationValues = {
   userEmail: string | null;
 };
 
-export function probateCalculationsRepository({ db, t }: Database) {
-  const table = t.probateCalculations;
+export function probateCalculationsRepository(database: Database) {
+  const table = database.t.probateCalculations;
   return {
-    async create(values: CalculationValues) {
-      const [row] = await db.insert(table).values(values).returning({ id: table.id, createdAt: table.createdAt });
-      return row!;
+    /** `also`: statements that commit with the row, ahead of it (the request's idempotency key). */
+    async create(values: CalculationValues & { id: string; createdAt: Date }, also: readonly Write[] = []) {
+      const results = await atomically(database, (tx) => [
+        ...also.map((write) => write(tx)),
+        tx.insert(table).values(values).returning({ id: table.id, createdAt: table.createdAt }),
+      ]);
+      return (results.at(-1) as { id: string; createdAt: Date }[])[0]!;
     },
   };
 }

@@ -4,6 +4,7 @@ import { probateCalculationInput } from '../../src/shared/schemas/probate-calcul
 import type { Deps } from '../deps.ts';
 import { badRequest } from '../http/errors.ts';
 import { honeypot } from '../http/honeypot.ts';
+import { idempotency, storedAnswer } from '../http/idempotency.ts';
 import { rateLimit } from '../http/rate-limit.ts';
 import { router, type FeatureRoutes } from '../http/routes.ts';
 import { jsonBody } from '../http/validate.ts';
@@ -32,11 +33,15 @@ export function probateCalculationsRoutes(deps: Deps): FeatureRoutes {
   const repo = probateCalculationsRepository(deps.database);
   return {
     // Issue 9: limited per client, and a bot's save (the honeypot filled) is answered alike and kept nowhere.
-    public: router().post('/probate-calculator', rateLimit(deps, 'calculator'), jsonBody(probateCalculationInput), async (c) => {
+    // Decision 016: a retry with the same Idempotency-Key gets this answer again, not a second row.
+    public: router().post('/probate-calculator', rateLimit(deps, 'calculator'), idempotency(deps), jsonBody(probateCalculationInput), async (c) => {
       const { caught, input } = honeypot(c, c.req.valid('json'), deps.log);
       if (caught) return c.json({ id: crypto.randomUUID(), createdAt: deps.clock.now() }, 201);
       assertMatchesSchedule(input);
-      return c.json(await repo.create(input), 201);
+      const values = { ...input, id: crypto.randomUUID(), createdAt: deps.clock.now() };
+      const answer = { id: values.id, createdAt: values.createdAt };
+      await repo.create(values, storedAnswer(c, 201, answer));
+      return c.json(answer, 201);
     }),
   };
 }

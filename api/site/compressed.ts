@@ -1,12 +1,14 @@
 /** A response body kept ready to send: raw, gzip and brotli, with a strong ETag. */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 
 export interface Prepared {
   status: number;
   type: string;
   body: Buffer;
+  /** Filled by compress(); until then (static files at start) the body goes out as it is. */
   gzip: Buffer | null;
   brotli: Buffer | null;
   etag: string;
@@ -15,19 +17,51 @@ export interface Prepared {
 }
 
 const compressible = /^(text\/|application\/(javascript|json|xml|rss\+xml|manifest\+json)|image\/svg\+xml)/;
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
 
-export function prepare(status: number, type: string, body: Buffer, cacheControl: string, headers?: Record<string, string>): Prepared {
-  const worth = compressible.test(type) && body.length > 512;
-  return {
-    status,
-    type,
-    body,
-    gzip: worth ? gzipSync(body, { level: 9 }) : null,
-    brotli: worth ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }) : null,
-    etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
-    cacheControl,
-    headers,
-  };
+/** The body as it is, with its ETag; compress() adds the encoded forms. */
+export function uncompressed(status: number, type: string, body: Buffer, cacheControl: string, headers?: Record<string, string>): Prepared {
+  return { status, type, body, gzip: null, brotli: null, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`, cacheControl, headers };
+}
+
+/**
+ * Compressions at once. Brotli 11 costs about 1 ms of CPU per KB, so it never runs on the main thread
+ * (the async zlib calls run in libuv's threadpool), and two at most keep two of the pool's four threads
+ * free for file and DNS work (a republish of every page queues here instead). Rendered pages go ahead
+ * of the static files compressed at start, which a visitor gets uncompressed meanwhile.
+ */
+const MAX_COMPRESSING = 2;
+let compressing = 0;
+const waiting = { page: [] as (() => void)[], background: [] as (() => void)[] };
+const acquire = (queue: keyof typeof waiting): Promise<void> =>
+  compressing < MAX_COMPRESSING ? (compressing++, Promise.resolve()) : new Promise((resolve) => waiting[queue].push(resolve));
+const release = () => {
+  const next = waiting.page.shift() ?? waiting.background.shift();
+  if (next) next(); // the slot passes on as it is
+  else compressing--;
+};
+
+/**
+ * Adds gzip and brotli to a body worth compressing (off the main thread); resolves with the same
+ * object. `background`: after every page waiting.
+ */
+export async function compress(p: Prepared, queue: 'page' | 'background' = 'page'): Promise<Prepared> {
+  if (!compressible.test(p.type) || p.body.length <= 512 || (p.gzip && p.brotli)) return p;
+  await acquire(queue);
+  try {
+    // One after the other: each compression holds one pool thread, and gzip (quick) is there first.
+    p.gzip ??= await gzipAsync(p.body, { level: 9 });
+    p.brotli ??= await brotliAsync(p.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: p.body.length } });
+  } finally {
+    release();
+  }
+  return p;
+}
+
+/** The body with its ETag and compressed forms; resolves once they are made. */
+export function prepare(status: number, type: string, body: Buffer, cacheControl: string, headers?: Record<string, string>): Promise<Prepared> {
+  return compress(uncompressed(status, type, body, cacheControl, headers));
 }
 
 /** Sends a prepared body, honouring If-None-Match and Accept-Encoding; HEAD gets headers only. */

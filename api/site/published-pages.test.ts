@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Logger } from '../logger.ts';
-import { prepare, type Prepared } from './compressed.ts';
-import { createPublishedPages, pathsFor, publishedPath } from './published-pages.ts';
+import { uncompressed, type Prepared } from './compressed.ts';
+import { createPublishedPages, NOT_FOUND_PATH, pathsFor, publishedPath, type Renderer } from './published-pages.ts';
 
-const page = (text: string, status = 200): Prepared => prepare(status, 'text/html', Buffer.from(text), 'no-cache');
+const page = (text: string, status = 200): Prepared => uncompressed(status, 'text/html', Buffer.from(text), 'no-cache');
 /** These tests make renders fail on purpose: keep their error lines out of the test output. */
 const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {} };
 
@@ -16,7 +16,14 @@ describe('publishedPath', () => {
     expect(publishedPath('/about')).toBeNull();
     expect(publishedPath('/blog/a/b')).toBeNull();
     expect(publishedPath('/admin')).toBeNull();
-    expect(publishedPath(`/blog/${'x'.repeat(201)}`)).toBeNull();
+  });
+
+  it('gives one path per slug however it is spelled, so spellings cannot multiply stored pages', () => {
+    expect(publishedPath('/blog/a%2Dpost')).toBe('/blog/a-post');
+    expect(publishedPath('/blog/caf%C3%A9')).toBe('/blog/caf%C3%A9');
+    expect(publishedPath('/blog/%E0%A4%A')).toBeNull(); // malformed: the site answers 400
+    // Long slugs name no post, and get the stored 404 like any other unknown slug.
+    expect(publishedPath(`/blog/${'x'.repeat(300)}`)).toBe(`/blog/${'x'.repeat(300)}`);
   });
 });
 
@@ -99,5 +106,122 @@ describe('createPublishedPages', () => {
     fail = true;
     await pages.onChange({ topic: 'testimonials' });
     expect((await pages.get('/')).body.toString()).toBe('good');
+  });
+});
+
+describe('unknown article slugs', () => {
+  /** A site with one article, one earlier slug redirecting to it, and the 'Article Not Found' page. */
+  function site() {
+    const rendered: string[] = [];
+    const render: Renderer = async (path) => {
+      rendered.push(path);
+      if (path === '/blog/real-article') return page('<h1>Real article</h1>');
+      if (path === '/blog/old-name') return uncompressed(301, 'text/html', Buffer.from(''), 'no-cache', { location: '/blog/real-article' });
+      return page('<h1>Article Not Found</h1><a href="/blog">Back to Blog</a>', 404);
+    };
+    return { rendered, render };
+  }
+  const known = new Set(['real-article', 'old-name']);
+
+  it('answers 500 unknown slugs with the one 404 page, rendered once, storing none and keeping the real article', async () => {
+    const { rendered, render } = site();
+    const pages = createPublishedPages(render, quiet, { articleExists: (slug) => known.has(slug) });
+    const article = await pages.get('/blog/real-article');
+    const storedBefore = pages.size();
+
+    const answers = await Promise.all(Array.from({ length: 500 }, (_, i) => pages.get(publishedPath(`/blog/no-such-article-${i}`)!)));
+    for (const answer of answers) {
+      expect(answer.status).toBe(404);
+      expect(answer.body.toString()).toContain('Article Not Found');
+    }
+    expect(rendered).toEqual(['/blog/real-article', NOT_FOUND_PATH]);
+    expect(pages.stored()).toEqual(['/blog/real-article']);
+    expect(pages.size()).toEqual(storedBefore);
+    // Served from the store, not rendered again.
+    expect(await pages.get('/blog/real-article')).toBe(article);
+    expect(rendered).toHaveLength(2);
+  });
+
+  it('keeps the redirect of an earlier slug', async () => {
+    const { rendered, render } = site();
+    const pages = createPublishedPages(render, quiet, { articleExists: (slug) => known.has(slug) });
+    expect((await pages.get('/blog/old-name')).headers).toEqual({ location: '/blog/real-article' });
+    expect((await pages.get('/blog/old-name')).status).toBe(301);
+    expect(rendered).toEqual(['/blog/old-name']);
+    expect(pages.stored()).toEqual(['/blog/old-name']);
+  });
+
+  it('never stores a miss, even for a slug that may exist (nothing loaded yet, or just named by a change)', async () => {
+    const { rendered, render } = site();
+    const pages = createPublishedPages(render, quiet, { articleExists: () => true });
+    await pages.get('/blog/real-article');
+    const slugs = Array.from({ length: 500 }, (_, i) => `maybe-${i}`);
+    for (const answer of await Promise.all(slugs.map((slug) => pages.get(`/blog/${slug}`)))) expect(answer.status).toBe(404);
+    expect(pages.stored()).toEqual(['/blog/real-article']);
+    // Nothing of them is left behind: a change naming them re-renders none.
+    rendered.length = 0;
+    await pages.onChange({ topic: 'blog-posts', keys: slugs });
+    expect(rendered.filter((p) => p.startsWith('/blog/maybe-'))).toEqual([]);
+  });
+
+  it('withdraws a stored article whose re-render is a 404 (unpublished or deleted)', async () => {
+    let published = true;
+    const pages = createPublishedPages(async () => (published ? page('article') : page('Article Not Found', 404)), quiet);
+    await pages.get('/blog/a-post');
+    published = false;
+    await pages.onChange({ topic: 'blog-posts', keys: ['a-post'] });
+    expect(pages.stored()).not.toContain('/blog/a-post');
+    expect((await pages.get('/blog/a-post')).status).toBe(404);
+    expect(pages.size()).toEqual({ pages: 0, bytes: 0 });
+  });
+
+  it('keeps only a 404 render of the not-found page, and renders it again on republishing', async () => {
+    let status = 503;
+    let renders = 0;
+    const pages = createPublishedPages(async () => (renders++, page('Article Not Found', status)), quiet, { articleExists: () => false });
+    expect((await pages.get('/blog/x')).status).toBe(503);
+    status = 404;
+    expect((await pages.get('/blog/y')).status).toBe(404);
+    await pages.get('/blog/z');
+    expect(renders).toBe(2);
+    await pages.republishAll();
+    await pages.get('/blog/z');
+    expect(renders).toBe(3);
+  });
+});
+
+describe('the store bounds', () => {
+  const render: Renderer = async (path) => page(`page ${path}`);
+
+  it('evicts the least recently used page past the page limit', async () => {
+    const pages = createPublishedPages(render, quiet, { limits: { pages: 3, bytes: Infinity } });
+    for (const path of ['/blog/a', '/blog/b', '/blog/c']) await pages.get(path);
+    await pages.get('/blog/a'); // asked for again: the most recently used
+    await pages.get('/blog/d');
+    expect(pages.stored()).toEqual(['/blog/c', '/blog/a', '/blog/d']);
+    expect(pages.size().pages).toBe(3);
+  });
+
+  it('evicts the least recently used pages past the byte limit, counting every encoding', async () => {
+    const sized = (n: number) => uncompressed(200, 'text/html', Buffer.alloc(n, 'x'), 'no-cache');
+    const pages = createPublishedPages(async (path) => (path === '/blog/big' ? { ...sized(100), gzip: Buffer.alloc(50), brotli: Buffer.alloc(40) } : sized(100)), quiet, {
+      limits: { pages: 100, bytes: 350 },
+    });
+    for (const path of ['/blog/a', '/blog/b', '/blog/c']) await pages.get(path);
+    expect(pages.size()).toEqual({ pages: 3, bytes: 300 });
+    await pages.get('/blog/b');
+    await pages.get('/blog/big'); // 190 bytes: two of the older pages go
+    expect(pages.stored()).toEqual(['/blog/b', '/blog/big']);
+    expect(pages.size()).toEqual({ pages: 2, bytes: 290 });
+  });
+
+  it('re-renders an evicted page when it is asked for again', async () => {
+    let renders = 0;
+    const pages = createPublishedPages(async (path) => (renders++, page(path)), quiet, { limits: { pages: 1, bytes: Infinity } });
+    await pages.get('/blog/a');
+    await pages.get('/blog/b');
+    expect(pages.stored()).toEqual(['/blog/b']);
+    expect((await pages.get('/blog/a')).body.toString()).toBe('/blog/a');
+    expect(renders).toBe(3);
   });
 });

@@ -4,6 +4,10 @@
  * re-rendered when the content they show changes. A visitor's request never queries the database;
  * an admin's change reaches every affected page as soon as it is re-rendered (measured by
  * `npm run bench`, goal under 1 s). See docs/decisions/007-republishing.md.
+ *
+ * Only pages and redirects are kept, at most `limits`, the least recently asked for going first. An
+ * article slug that names no page answers one stored 'Article Not Found' page (rendered once), so a
+ * flood of random slugs costs neither renders nor room in the store (security review).
  */
 import type { ContentChange } from '../content-events.ts';
 import type { Logger } from '../logger.ts';
@@ -14,16 +18,35 @@ export type Renderer = (pathname: string) => Promise<Prepared>;
 
 const fixed = ['/', '/blog', '/external-articles', '/sitemap.xml', '/rss.xml'] as const;
 const article = /^\/blog\/([^/]+)$/;
-/** Article pages kept at most (unknown slugs are kept too, as 404s, so a flood cannot cost renders). */
-const MAX_ARTICLES = 2000;
+
+/** Where the 'Article Not Found' page is rendered: no post can have this slug ('_' is not a slug character). */
+export const NOT_FOUND_PATH = '/blog/_not-found';
+
+export interface StoreLimits {
+  pages: number;
+  /** Bodies raw and compressed. */
+  bytes: number;
+}
+
+/** About 45 KB an article page (raw, gzip and brotli): far more than the firm's blog needs. */
+export const DEFAULT_LIMITS: StoreLimits = { pages: 1000, bytes: 48 * 2 ** 20 };
 
 /** The canonical published path a request maps to, or null when the path is not a published page. */
 export function publishedPath(pathname: string): string | null {
   const path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
   if ((fixed as readonly string[]).includes(path)) return path;
   const m = article.exec(path);
-  return m && m[1]!.length <= 200 ? path : null;
+  if (!m) return null;
+  // One path per slug however it is spelled (/blog/a%2Db is /blog/a-b): spellings cannot multiply pages.
+  try {
+    return `/blog/${encodeURIComponent(decodeURIComponent(m[1]!))}`;
+  } catch {
+    return null; // malformed escapes: the site answers 400
+  }
 }
+
+/** The slug of a published article path (as publishedPath gives it), or null for the other pages. */
+export const articleSlug = (path: string): string | null => (path.startsWith('/blog/') ? decodeURIComponent(path.slice('/blog/'.length)) : null);
 
 /** Which published pages a content change touches. */
 export function pathsFor(change: ContentChange): string[] {
@@ -43,6 +66,11 @@ export function pathsFor(change: ContentChange): string[] {
   }
 }
 
+/** Kept: a page, or the redirect of an earlier slug. Never a miss (404) or a failure. */
+const keepable = (status: number) => status === 200 || (status >= 301 && status <= 308 && status !== 304);
+
+const sizeOf = (p: Prepared) => p.body.length + (p.gzip?.length ?? 0) + (p.brotli?.length ?? 0);
+
 interface Entry {
   page: Prepared | null;
   /** Bumped on every change: a render started before the bump is stale and is discarded. */
@@ -51,33 +79,61 @@ interface Entry {
   inflightGeneration: number;
 }
 
+export interface PublishedPagesOptions {
+  /** Whether an article slug may name a page (article-slugs.ts); when not, the 404 page answers at once. */
+  articleExists?: (slug: string) => boolean;
+  limits?: StoreLimits;
+}
+
 export interface PublishedPages {
   /** The stored page, rendering it first if it never was. */
   get(path: string): Promise<Prepared>;
+  /** The 'Article Not Found' page (status 404), rendered once. */
+  notFound(): Promise<Prepared>;
   /** Re-renders the pages a change touches that are stored; resolves when they are fresh. */
   onChange(change: ContentChange): Promise<void>;
   /** Re-renders every stored page (after a restore, or direct database edits). */
   republishAll(): Promise<number>;
+  /** The stored paths, least recently asked for first. */
   stored(): string[];
+  /** What the store holds. */
+  size(): { pages: number; bytes: number };
 }
 
-export function createPublishedPages(render: Renderer, log: Logger): PublishedPages {
+export function createPublishedPages(render: Renderer, log: Logger, options: PublishedPagesOptions = {}): PublishedPages {
+  const limits = options.limits ?? DEFAULT_LIMITS;
+  const articleExists = options.articleExists ?? (() => true);
+  /** In order of use: a page asked for moves to the end; eviction takes from the front. */
   const entries = new Map<string, Entry>();
+  let pages = 0;
+  let bytes = 0;
 
-  const entry = (path: string): Entry => {
-    let e = entries.get(path);
-    if (!e) {
-      e = { page: null, generation: 0, inflight: null, inflightGeneration: -1 };
-      entries.set(path, e);
-      if (path.startsWith('/blog/')) evictArticles();
-    }
-    return e;
+  const touch = (path: string, e: Entry) => {
+    entries.delete(path);
+    entries.set(path, e);
   };
 
-  function evictArticles() {
-    const articles = [...entries.keys()].filter((p) => p.startsWith('/blog/'));
-    for (const path of articles.slice(0, Math.max(0, articles.length - MAX_ARTICLES))) entries.delete(path);
-  }
+  const drop = (path: string, e: Entry) => {
+    if (entries.get(path) !== e) return;
+    entries.delete(path);
+    if (e.page) {
+      pages--;
+      bytes -= sizeOf(e.page);
+    }
+  };
+
+  const keep = (path: string, e: Entry, page: Prepared) => {
+    if (entries.get(path) !== e) return; // evicted while rendering: the visitor still gets it
+    if (e.page) bytes -= sizeOf(e.page);
+    else pages++;
+    e.page = page;
+    bytes += sizeOf(page);
+    touch(path, e);
+    for (const [oldest, o] of entries) {
+      if (pages <= limits.pages && bytes <= limits.bytes) break;
+      if (o.page) drop(oldest, o); // a first render in flight holds nothing yet
+    }
+  };
 
   function renderFresh(path: string, e: Entry): Promise<Prepared> {
     if (e.inflight && e.inflightGeneration === e.generation) return e.inflight;
@@ -90,13 +146,17 @@ export function createPublishedPages(render: Renderer, log: Logger): PublishedPa
           log.error('page render failed', { path, status: page.status });
           return page;
         }
-        if (e.generation === generation) {
-          e.page = page;
-          log.info('page published', { path, status: page.status, ms: Math.round(performance.now() - started) });
-          return page;
-        }
         // Content changed while rendering: this result may be stale; render again.
-        return renderFresh(path, e);
+        if (e.generation !== generation) return renderFresh(path, e);
+        if (keepable(page.status)) {
+          keep(path, e, page);
+          log.info('page published', { path, status: page.status, ms: Math.round(performance.now() - started) });
+        } else {
+          // Not found (unpublished, deleted, never was): nothing to keep, and what was kept is gone.
+          if (e.page) log.info('page withdrawn', { path, status: page.status });
+          drop(path, e);
+        }
+        return page;
       },
       (err: unknown) => {
         log.error('page render failed', { path, err: String(err) });
@@ -105,18 +165,55 @@ export function createPublishedPages(render: Renderer, log: Logger): PublishedPa
     );
     e.inflight = inflight;
     e.inflightGeneration = generation;
-    void inflight.finally(() => {
-      if (e.inflight === inflight) e.inflight = null;
-    }).catch(() => {});
+    void inflight
+      .finally(() => {
+        if (e.inflight !== inflight) return;
+        e.inflight = null;
+        if (!e.page) drop(path, e); // a first render that failed leaves nothing behind
+      })
+      .catch(() => {});
     return inflight;
   }
 
+  let missing: Prepared | null = null;
+  let missingGeneration = 0;
+  let missingInflight: Promise<Prepared> | null = null;
+  const notFound = (): Promise<Prepared> => {
+    if (missing) return Promise.resolve(missing);
+    if (missingInflight) return missingInflight;
+    const generation = missingGeneration;
+    const inflight = render(NOT_FOUND_PATH).then((page) => {
+      if (page.status !== 404) log.error('page render failed', { path: NOT_FOUND_PATH, status: page.status });
+      else if (generation === missingGeneration) {
+        missing = page;
+        log.info('page published', { path: NOT_FOUND_PATH, status: page.status });
+      }
+      return page;
+    });
+    missingInflight = inflight;
+    void inflight
+      .finally(() => {
+        if (missingInflight === inflight) missingInflight = null;
+      })
+      .catch(() => {});
+    return inflight;
+  };
+
   return {
     async get(path) {
-      const e = entry(path);
-      if (e.page) return e.page;
+      const slug = articleSlug(path);
+      if (slug !== null && !articleExists(slug)) return notFound();
+      const stored = entries.get(path);
+      if (stored?.page) {
+        touch(path, stored);
+        return stored.page;
+      }
+      if (stored) return renderFresh(path, stored);
+      const e: Entry = { page: null, generation: 0, inflight: null, inflightGeneration: -1 };
+      entries.set(path, e);
       return renderFresh(path, e);
     },
+    notFound,
     async onChange(change) {
       const paths = pathsFor(change).filter((p) => entries.has(p));
       await Promise.all(
@@ -131,15 +228,20 @@ export function createPublishedPages(render: Renderer, log: Logger): PublishedPa
     },
     async republishAll() {
       const paths = [...entries.keys()];
-      await Promise.all(
-        paths.map((path) => {
+      missing = null;
+      missingInflight = null;
+      missingGeneration++;
+      await Promise.all([
+        notFound().catch(() => {}),
+        ...paths.map((path) => {
           const e = entries.get(path)!;
           e.generation++;
           return renderFresh(path, e).catch(() => {});
         }),
-      );
+      ]);
       return paths.length;
     },
     stored: () => [...entries.keys()].filter((p) => entries.get(p)?.page),
+    size: () => ({ pages, bytes }),
   };
 }

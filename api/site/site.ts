@@ -1,7 +1,8 @@
 /**
  * Everything that is not /api: the site as visitors get it.
  *   /theme.css            -> the active theme and hidden components (regenerated on change)
- *   published pages      -> stored renders, republished on change (published-pages.ts)
+ *   published pages      -> stored renders, republished on change (published-pages.ts); an article
+ *                           slug that names no page gets the stored 404 (article-slugs.ts)
  *   prerendered files    -> memory, precompressed (static-files.ts)
  *   anything else        -> the Astro handler (on-demand pages such as /admin, and the 404 page)
  * The site renders a published page when this module asks it to, through an internal request that
@@ -11,10 +12,13 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { sampleArticles } from '../../src/content/samples.ts';
 import type { ComponentVisibility } from '../../src/shared/public-api.ts';
 import type { ContentChange } from '../content-events.ts';
 import { applySecurityHeaders, siteHeaders, type SecuritySettings } from '../http/security-headers.ts';
+import { internalHeaders } from '../internal.ts';
 import type { Logger } from '../logger.ts';
+import { createArticleSlugs } from './article-slugs.ts';
 import { prepare, send, type Prepared } from './compressed.ts';
 import { readScriptHashes } from './inline-sources.ts';
 import { createPublishedPages, publishedPath, type PublishedPages } from './published-pages.ts';
@@ -52,6 +56,7 @@ export async function createSite({ api, selfOrigin, log, security }: SiteOptions
   process.env.ASTRO_NODE_AUTOSTART = 'disabled';
   const { handler: astro } = (await import(pathToFileURL(entry).href)) as { handler: Listener };
   const files = loadStaticFiles(`${distDir}client`);
+  files.compressed.catch((err: unknown) => log.error('static files could not be compressed', { err: String(err) }));
   // Astro's hashes of the scripts the build inlines, read once: one policy for every page (decision 012).
   const headers = siteHeaders(security, readScriptHashes(`${distDir}_headers.json`));
   log.info('site loaded', { files: files.size, bytes: files.bytes });
@@ -72,7 +77,14 @@ export async function createSite({ api, selfOrigin, log, security }: SiteOptions
       location ? { location } : undefined,
     );
   };
-  const pages = createPublishedPages(render, log);
+  const slugs = createArticleSlugs(async () => {
+    const res = await api(new Request('http://site/api/internal/article-slugs', { headers: internalHeaders }));
+    if (!res.ok) throw new Error(`GET /api/internal/article-slugs answered ${res.status}`);
+    // The built-in samples answer at their slugs whatever the API holds (src/pages/blog/[slug].astro).
+    return [...sampleArticles.map((a) => a.slug), ...((await res.json()) as string[])];
+  }, log);
+  await slugs.reload().catch(() => {}); // logged; visitors' requests try again
+  const pages = createPublishedPages(render, log, { articleExists: slugs.exists });
 
   let themeCss: Promise<Prepared> | null = null;
   const buildThemeCss = async (): Promise<Prepared> => {
@@ -120,11 +132,20 @@ export async function createSite({ api, selfOrigin, log, security }: SiteOptions
         themeCss = null;
         await getThemeCss().catch(() => {});
       }
-      if (change.topic === 'site') await pages.republishAll();
-      else await pages.onChange(change);
+      if (change.topic === 'site') {
+        await slugs.reload().catch(() => {});
+        await pages.republishAll();
+      } else if (change.topic === 'blog-posts') {
+        await Promise.all([slugs.changed(change.keys).catch(() => {}), pages.onChange(change)]);
+      } else await pages.onChange(change);
     },
     async prewarm() {
-      await Promise.all(['/', '/blog', '/external-articles', '/theme.css'].map((p) => (p === '/theme.css' ? getThemeCss() : pages.get(p)).catch(() => {})));
+      await Promise.all([
+        ...['/', '/blog', '/external-articles'].map((p) => pages.get(p).catch(() => {})),
+        getThemeCss().catch(() => {}),
+        pages.notFound().catch(() => {}),
+        files.compressed.catch(() => {}),
+      ]);
     },
   };
 }

@@ -1,11 +1,12 @@
 /**
  * The prerendered site (dist/client), held in memory, compressed once at start: a small site fits
- * easily, and every request is a map lookup. Hashed assets under /_astro are cached for a year;
- * pages revalidate (ETag) so a new deploy shows at once.
+ * easily, and every request is a map lookup. The compression runs off the main thread while the server
+ * starts (`compressed`); a file asked for before its turn goes out as it is. Hashed assets under
+ * /_astro are cached for a year; pages revalidate (ETag) so a new deploy shows at once.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
-import { prepare, type Prepared } from './compressed.ts';
+import { compress, uncompressed, type Prepared } from './compressed.ts';
 
 const types: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -28,6 +29,8 @@ export interface StaticFiles {
   get(pathname: string): Prepared | undefined;
   size: number;
   bytes: number;
+  /** Settles when every file worth it is compressed. */
+  compressed: Promise<void>;
 }
 
 function walk(dir: string): string[] {
@@ -46,8 +49,8 @@ export function loadStaticFiles(root: string): StaticFiles {
     const immutable = rel.startsWith('/_astro/');
     const body = readFileSync(file);
     bytes += body.length;
-    const prepared = prepare(200, type, body, immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate');
     if (rel === '/404.html') continue; // served by the site for unknown paths, with status 404
+    const prepared = uncompressed(200, type, body, immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate');
     files.set(rel, prepared);
     // Pages are built as /about/index.html: serve them at /about and /about/.
     if (rel.endsWith('/index.html')) {
@@ -56,11 +59,13 @@ export function loadStaticFiles(root: string): StaticFiles {
       if (dirPath !== '/') files.set(dirPath.slice(0, -1), prepared);
     }
   }
+  const compressed = Promise.all([...new Set(files.values())].map((p) => compress(p, 'background'))).then(() => {});
   return {
     get: (pathname) => files.get(pathname),
     get size() {
       return files.size;
     },
     bytes,
+    compressed,
   };
 }

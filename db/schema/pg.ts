@@ -297,3 +297,96 @@ export const migrationRuns = pgTable(
     uniqueIndex('migration_runs_one_running').on(t.state).where(sql`${t.state} = 'running'`),
   ],
 );
+
+/**
+ * The embedded identity service (docs/decisions/014): a Cognito-compatible user pool kept in the
+ * site's own database, so every container shares its users, keys, sessions and lockouts. Nothing
+ * secret is stored in the clear: passwords and codes are scrypt/HMAC hashes, refresh tokens are
+ * hashed, signing keys are encrypted with the install's secrets key.
+ */
+export const identityPools = pgTable('identity_pools', {
+  id: text('id').primaryKey(),
+  clientId: text('client_id').notNull().unique(),
+  createdAt: createdAt(),
+});
+
+export const identitySigningKeys = pgTable('identity_signing_keys', {
+  kid: text('kid').primaryKey(),
+  publicJwk: text('public_jwk').notNull(),
+  privateKey: text('private_key').notNull(),
+  createdAt: createdAt(),
+  retiredAt: timestamp('retired_at'),
+});
+
+export const identityUsers = pgTable(
+  'identity_users',
+  {
+    id: id(),
+    username: text('username').notNull(),
+    usernameKey: text('username_key').notNull().unique(),
+    email: text('email').notNull(),
+    emailVerified: bool('email_verified').notNull().default(false),
+    passwordHash: text('password_hash').notNull(),
+    status: text('status').notNull().default('UNCONFIRMED'),
+    enabled: bool('enabled').notNull().default(true),
+    isAdmin: bool('is_admin').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check('identity_users_status_values', sql`${t.status} in ('UNCONFIRMED', 'CONFIRMED')`)],
+);
+
+export const identityCodes = pgTable(
+  'identity_codes',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => identityUsers.id, { onDelete: 'cascade' }),
+    purpose: text('purpose').notNull(),
+    codeHash: text('code_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: timestamp('expires_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [unique('identity_codes_user_purpose').on(t.userId, t.purpose), check('identity_codes_purpose_values', sql`${t.purpose} in ('confirm-sign-up', 'reset-password')`)],
+);
+
+export const identitySessions = pgTable(
+  'identity_sessions',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => identityUsers.id, { onDelete: 'cascade' }),
+    clientId: text('client_id').notNull(),
+    refreshHash: text('refresh_hash').notNull(),
+    expiresAt: timestamp('expires_at').notNull(),
+    revokedAt: timestamp('revoked_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('identity_sessions_user_idx').on(t.userId), index('identity_sessions_expires_idx').on(t.expiresAt)],
+);
+
+export const identityThrottles = pgTable('identity_throttles', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  lockedUntil: timestamp('locked_until'),
+  windowStartedAt: timestamp('window_started_at').notNull(),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * A public POST's answer, kept under the Idempotency-Key the island sent, so a retry after a lost
+ * answer gets the first answer instead of a second row (docs/decisions/016).
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    key: text('key').primaryKey(),
+    fingerprint: text('fingerprint').notNull(),
+    statusCode: integer('status_code'),
+    responseBody: text('response_body'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('idempotency_keys_created_at_idx').on(t.createdAt)],
+);

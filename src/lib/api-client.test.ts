@@ -1,19 +1,19 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiRequest, createQueryClient, getQueryFn, setAccessTokenProvider } from './api-client.ts';
+import { apiRequest, createQueryClient, getQueryFn, randomKey, setAccessTokenProvider, submissionKey } from './api-client.ts';
 
 /** A real local HTTP peer that echoes what it got, so the helper is tested over a real fetch. */
 let server: Server;
 let origin = '';
-const seen: { method?: string; url?: string; auth?: string; type?: string; body: string }[] = [];
+const seen: { method?: string; url?: string; auth?: string; type?: string; key?: string; body: string }[] = [];
 
 beforeAll(async () => {
   server = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
-      seen.push({ method: req.method, url: req.url, auth: req.headers.authorization, type: req.headers['content-type'], body });
+      seen.push({ method: req.method, url: req.url, auth: req.headers.authorization, type: req.headers['content-type'], key: req.headers['idempotency-key'] as string | undefined, body });
       if (req.url === '/api/fail-json') return void res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"Bad"}');
       if (req.url === '/api/fail-empty') return void res.writeHead(503, 'Service Unavailable').end();
       if (req.url?.startsWith('/api/admin/secret') && req.headers.authorization !== 'Bearer t0k') return void res.writeHead(401).end('{"error":"Authentication required"}');
@@ -42,6 +42,13 @@ describe('apiRequest', () => {
     await expect(apiRequest('GET', '/api/fail-empty')).rejects.toThrow('503: Service Unavailable');
   });
 
+  it('sends an Idempotency-Key when given one, and none otherwise', async () => {
+    await apiRequest('POST', '/api/contact', { a: 1 }, { idempotencyKey: 'k-123' });
+    expect(seen.at(-1)).toMatchObject({ method: 'POST', key: 'k-123', body: '{"a":1}' });
+    await apiRequest('POST', '/api/contact', { a: 1 });
+    expect(seen.at(-1)?.key).toBeUndefined();
+  });
+
   it('adds the access token to admin calls only', async () => {
     setAccessTokenProvider(async () => 't0k');
     await apiRequest('GET', '/api/admin/secret');
@@ -49,6 +56,57 @@ describe('apiRequest', () => {
     await apiRequest('GET', '/api/testimonials');
     expect(seen.at(-1)?.auth).toBeUndefined();
     setAccessTokenProvider(async () => null);
+  });
+});
+
+describe('submissionKey (decision 016: one Idempotency-Key per submission)', () => {
+  const KEY = /^[A-Za-z0-9_-]{1,255}$/; // what the API accepts
+
+  it('reuses the key when the same body is sent again (a retry), whatever object holds it', () => {
+    const submission = submissionKey();
+    const first = submission.for({ name: 'Ann', message: 'Hello' });
+    expect(first).toMatch(KEY);
+    expect(submission.for({ name: 'Ann', message: 'Hello' })).toBe(first);
+  });
+
+  it('makes a new key when the visitor changed the form, and after a success', () => {
+    const submission = submissionKey();
+    const first = submission.for({ name: 'Ann', message: 'Hello' });
+    const edited = submission.for({ name: 'Ann', message: 'Hello again' });
+    expect(edited).not.toBe(first);
+    expect(edited).toMatch(KEY);
+    submission.succeeded();
+    // The next message, even word for word the same, is a new submission.
+    const next = submission.for({ name: 'Ann', message: 'Hello again' });
+    expect(next).not.toBe(edited);
+    expect(next).not.toBe(first);
+  });
+
+  it('keeps one key per form: two forms never share one', () => {
+    expect(submissionKey().for({ a: 1 })).not.toBe(submissionKey().for({ a: 1 }));
+  });
+
+  it('makes UUIDs without crypto.randomUUID too (a page over plain http on an intranet)', () => {
+    const original = crypto.randomUUID;
+    try {
+      Object.defineProperty(crypto, 'randomUUID', { value: undefined, configurable: true });
+      const keys = new Set(Array.from({ length: 100 }, () => randomKey()));
+      expect(keys.size).toBe(100);
+      for (const k of keys) expect(k).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    } finally {
+      Object.defineProperty(crypto, 'randomUUID', { value: original, configurable: true });
+    }
+  });
+
+  it('sends the same key on a retry after a lost answer, over a real request', async () => {
+    const submission = submissionKey();
+    const body = { firstName: 'Ann', message: 'Call me' };
+    await apiRequest('POST', '/api/contact', body, { idempotencyKey: submission.for(body) });
+    // The answer never arrived (the visitor saw an error): the form sends the same body again.
+    await apiRequest('POST', '/api/contact', body, { idempotencyKey: submission.for(body) });
+    const [first, retry] = seen.slice(-2);
+    expect(first!.key).toMatch(KEY);
+    expect(retry!.key).toBe(first!.key);
   });
 });
 

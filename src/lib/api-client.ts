@@ -40,9 +40,10 @@ export async function throwIfResNotOk(res: Response): Promise<void> {
   }
 }
 
-async function headersFor(path: string, hasBody: boolean): Promise<Record<string, string>> {
+async function headersFor(path: string, hasBody: boolean, idempotencyKey?: string): Promise<Record<string, string>> {
   const headers: Record<string, string> = {};
   if (hasBody) headers['Content-Type'] = 'application/json';
+  if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
   if (path.startsWith('/api/admin')) {
     const token = await accessToken();
     if (token) headers.Authorization = `Bearer ${token}`;
@@ -50,15 +51,56 @@ async function headersFor(path: string, hasBody: boolean): Promise<Record<string
   return headers;
 }
 
-export async function apiRequest(method: string, path: string, data?: unknown): Promise<Response> {
+/** `idempotencyKey`: the public POSTs' (a SubmissionKey's), so a retry cannot store the submission twice. */
+export async function apiRequest(method: string, path: string, data?: unknown, options: { idempotencyKey?: string } = {}): Promise<Response> {
   const res = await fetch(path, {
     method,
-    headers: await headersFor(path, data !== undefined),
+    headers: await headersFor(path, data !== undefined, options.idempotencyKey),
     body: data !== undefined ? JSON.stringify(data) : undefined,
     credentials: 'include',
   });
   await throwIfResNotOk(res);
   return res;
+}
+
+/**
+ * A form's Idempotency-Key (docs/decisions/016): one per submission. Sending the same body again (the
+ * visitor retries after an error or a lost answer) reuses the key, so the server answers the first
+ * request's answer instead of storing the submission twice; a changed body (the visitor edited the
+ * form) gets a new key, and so does the next submission after `succeeded()`.
+ */
+export interface SubmissionKey {
+  /** The key for this body. */
+  for(body: unknown): string;
+  /** The submission was stored: the next one is a new submission. */
+  succeeded(): void;
+}
+
+export function submissionKey(): SubmissionKey {
+  let current: { body: string; key: string } | null = null;
+  return {
+    for(body) {
+      const text = JSON.stringify(body);
+      if (current?.body !== text) current = { body: text, key: randomKey() };
+      return current.key;
+    },
+    succeeded() {
+      current = null;
+    },
+  };
+}
+
+/**
+ * A random UUID (v4). crypto.randomUUID exists only in secure contexts (HTTPS, localhost); the site
+ * may be opened over plain http on an intranet, where getRandomValues still works.
+ */
+export function randomKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 export type UnauthorizedBehavior = 'returnNull' | 'throw';

@@ -252,6 +252,8 @@ test("the draft's slug and an unknown slug answer 404 with 'Article Not Found' a
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Article Not Found');
     await expect(page.getByRole('main').getByRole('link', { name: 'Back to Blog' })).toHaveAttribute('href', '/blog');
     await expect(page).toHaveTitle(`Article Not Found | ${firm.name}`);
+    // One page for every missing slug (the server renders it once): no URL of its own.
+    await expect(page.locator('link[rel="canonical"], meta[property="og:url"]')).toHaveCount(0);
   }
   await screenshot(page, info, 'blog-article-not-found', { fromTop: true, blur: true, unhover: true });
   // The browser logs the 404 document itself.

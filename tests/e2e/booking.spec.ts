@@ -518,6 +518,39 @@ test("a request that cannot reach the server: 'Booking Failed', logged, everythi
   consoleErrors.expectOnly(/^Booking failed:/, /ERR_INTERNET_DISCONNECTED/);
 });
 
+test('an answer lost on the way back: booking again carries the same Idempotency-Key and gets the booking, not "taken"', async ({ page }, info) => {
+  const consoleErrors = watchConsole(page);
+  const { date, slot } = slotsFor(info, 10);
+  const v = visitor(info, 'lost-answer');
+  const keys: (string | undefined)[] = [];
+  let loseTheAnswer = true;
+  await page.route('**/api/appointments', async (route) => {
+    if (route.request().method() !== 'POST') return route.continue();
+    keys.push(route.request().headers()['idempotency-key']);
+    if (!loseTheAnswer) return route.continue();
+    loseTheAnswer = false;
+    // The booking is stored (its slot claimed); the answer never reaches the visitor.
+    await route.fetch();
+    await route.abort('connectionreset');
+  });
+  await page.goto('/about');
+  await openFrom(page, mainTrigger(page));
+  await chooseSlotAndFillDetails(page, { type: 'Follow-up Meeting (30 min)', date, time: slot(0) }, v);
+  await button(page, 'Book Consultation').click();
+  await expect(toasts(page)).toContainText('Booking Failed');
+  expect(storedAppointments(v.email)).toEqual([storedRow(v, 'follow-up', 30, date, slot(0))]);
+
+  // Without the key, this second try would be told its own slot is taken (409).
+  await button(page, 'Book Consultation').click();
+  await expect(toasts(page)).toContainText('Consultation Scheduled!');
+  await expect(dialog(page)).toHaveAccessibleDescription('Step 3 of 3: your consultation is booked.');
+  expect(keys).toHaveLength(2);
+  expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+  expect(keys[1]).toBe(keys[0]);
+  expect(storedAppointments(v.email)).toEqual([storedRow(v, 'follow-up', 30, date, slot(0))]);
+  consoleErrors.expectOnly(/^Booking failed:/, /ERR_CONNECTION_RESET/);
+});
+
 for (const theme of ['light', 'dark', 'warm'] as const) {
   test(`no axe violations in the open modal, each step, ${theme} mode`, async ({ page }, info) => {
     test.setTimeout(60_000); // four full-page axe runs

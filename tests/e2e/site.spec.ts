@@ -25,7 +25,7 @@ test('an unknown path shows the not-found screen with a 404 status', async ({ pa
 test('the API answers beside the site, from the seeded database', async ({ request }) => {
   const health = await request.get('/api/health');
   expect(health.status()).toBe(200);
-  expect(await health.json()).toMatchObject({ status: 'ok', database: { dialect: 'sqlite', ok: true } });
+  expect(await health.json()).toEqual({ status: 'ok' });
   const posts = await request.get('/api/blog-posts');
   expect((await posts.json()).length).toBeGreaterThanOrEqual(8);
   expect((await request.get('/api/admin/blog-posts')).status()).toBe(401);

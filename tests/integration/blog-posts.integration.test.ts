@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
+import { internalHeaders } from '../../api/internal.ts';
 import { defaultBlogAuthor, firm } from '../../src/config/firm.ts';
 import { ADMIN_TOKEN, countRows, forEachDialect, NON_ADMIN_TOKEN, type TestContext } from '../support/test-app.ts';
 
@@ -387,6 +388,33 @@ forEachDialect('blog posts', (ctx) => {
       const res = await ctx().call('GET', `/api/blog-posts/${slug}`);
       expect(res.status, slug).toBe(404);
       expect(res.body.error).toBe('Article Not Found');
+    }
+  });
+
+  it('lists, for the site alone, every slug an article answers at: published slugs and the earlier slugs of published posts', async () => {
+    const body = draft({ isPublished: true });
+    const post = await create(ctx(), body);
+    await ctx().admin('PUT', `/api/admin/blog-posts/${post.id}`, { ...body, slug: `${body.slug}-renamed` });
+    const hiddenBody = draft({ isPublished: false });
+    const hidden = await create(ctx(), hiddenBody);
+    await ctx().admin('PUT', `/api/admin/blog-posts/${hidden.id}`, { ...hiddenBody, slug: `${hiddenBody.slug}-renamed` });
+
+    const res = await ctx().call('GET', '/api/internal/article-slugs', { headers: internalHeaders });
+    expect(res.status).toBe(200);
+    const slugs = res.body as string[];
+    expect(slugs).toEqual(expect.arrayContaining([body.slug, `${body.slug}-renamed`]));
+    expect(slugs).not.toContain(hiddenBody.slug);
+    expect(slugs).not.toContain(`${hiddenBody.slug}-renamed`);
+    // Exactly the slugs GET /api/blog-posts/:slug answers.
+    for (const slug of slugs) expect((await ctx().call('GET', `/api/blog-posts/${encodeURIComponent(slug)}`)).status, slug).toBe(200);
+    const published = (await ctx().call('GET', '/api/blog-posts')).body as { slug: string }[];
+    expect(slugs).toEqual(expect.arrayContaining(published.map((p) => p.slug)));
+
+    // Earlier slugs may hold words an admin renamed a post to remove: never listed to a visitor.
+    for (const headers of [{}, { 'x-internal-call': 'guess' }] as Record<string, string>[]) {
+      const outside = await ctx().call('GET', '/api/internal/article-slugs', { headers });
+      expect(outside.status).toBe(404);
+      expect(outside.body.error).toBe('Not found');
     }
   });
 

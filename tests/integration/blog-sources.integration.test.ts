@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, expect, it } from 'vitest';
 import { backgroundFetchesSettled } from '../../api/blog-sources/blog-source-fetcher.ts';
+import { openConfig } from '../../api/integrations/sealed-config.ts';
 import { forEachDialect, NON_ADMIN_TOKEN, type TestContext } from '../support/test-app.ts';
 
 const apiToken = 'news-api-token-5f4e3d2c1b0a9988';
@@ -17,6 +18,9 @@ async function sourceById(ctx: TestContext, id: string) {
   const [row] = await db.select().from(t.blogSources).where(eq(t.blogSources.id, id));
   return row;
 }
+
+/** A stored config as the fetcher uses it: its sealed secrets opened (docs/decisions/015). */
+const openedConfig = (ctx: TestContext, row: { id: string; config: string | null }) => openConfig(ctx.deps.secrets, row.config, { table: 'blog-sources', id: row.id });
 
 async function articlesOf(ctx: TestContext, sourceId: string) {
   const { db, t } = ctx.database;
@@ -78,7 +82,12 @@ forEachDialect('blog sources and external articles', (ctx) => {
     for (const { body, expected } of cases) {
       const res = await ctx().admin('POST', '/api/admin/blog-sources', body);
       expect(res.status, JSON.stringify(body)).toBe(201);
-      expect(await sourceById(ctx(), res.body.id)).toMatchObject(expected);
+      const { config, ...rest } = expected;
+      const row = (await sourceById(ctx(), res.body.id))!;
+      expect(row).toMatchObject(rest);
+      // The key is stored sealed, and opens to what was given.
+      if (config !== undefined) expect(openedConfig(ctx(), row)).toBe(config);
+      expect(row.config ?? '').not.toContain(apiToken);
     }
   });
 
@@ -111,7 +120,7 @@ forEachDialect('blog sources and external articles', (ctx) => {
     expect(await sources(ctx())).toEqual(before);
   });
 
-  it('lists sources for the admin newest first, with secrets in config and url masked while the database keeps them', async () => {
+  it('lists sources for the admin newest first, with secrets in config and url masked while the database keeps them (sealed)', async () => {
     const created = await ctx().admin('POST', '/api/admin/blog-sources', {
       name: 'News API',
       url: `https://api.news.example.com/v2/everything?q=probate&apiKey=${urlKey}`,
@@ -129,7 +138,8 @@ forEachDialect('blog sources and external articles', (ctx) => {
       .set({ lastError: `GET https://api.news.example.com/v2/everything?apiKey=${urlKey} answered 401` })
       .where(eq(t.blogSources.id, created.body.id));
     const row = await sourceById(ctx(), created.body.id);
-    expect(row!.config).toContain(apiToken);
+    expect(row!.config).not.toContain(apiToken);
+    expect(openedConfig(ctx(), row!)).toContain(apiToken);
     expect(row!.lastError).toContain(urlKey);
     expect(row!.url).toContain(urlKey);
 
@@ -140,7 +150,8 @@ forEachDialect('blog sources and external articles', (ctx) => {
     expect(text).not.toContain(urlKey);
     const listed = list.body.find((s: { id: string }) => s.id === created.body.id);
     expect(listed).toMatchObject({ name: 'News API', type: 'api', displayLimit: 5, isActive: true });
-    expect(JSON.parse(listed.config)).toMatchObject({ api_key: '••••9988', category: 'law' });
+    // Deny by default: `category` is no field a blog source's template names public.
+    expect(JSON.parse(listed.config)).toEqual({ api_key: '••••9988', headers: { Authorization: '••••9988' }, category: '••••' });
     expect(listed.url).toBe('https://api.news.example.com/v2/everything?q=probate&apiKey=••••5544');
     expect(listed.lastError).toBe('GET https://api.news.example.com/v2/everything?apiKey=••••5544 answered 401');
     expect(list.body.length).toBe((await sources(ctx())).length);

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
+import { openSecrets } from '../../api/calendar-sync/calendar-sync.repository.ts';
 import { countRows, forEachDialect, NON_ADMIN_TOKEN, type TestContext } from '../support/test-app.ts';
 
 /** SPEC §3 config templates, filled with recognisable secrets that must never come back in full. */
@@ -49,6 +50,11 @@ async function storedById(ctx: TestContext, id: string) {
   return row;
 }
 
+/** A stored integration as calendar sync uses it: its sealed secrets opened (docs/decisions/015). */
+async function openedById(ctx: TestContext, id: string) {
+  return openSecrets(ctx.deps.secrets, (await storedById(ctx, id))!);
+}
+
 /** Every GET an admin or a visitor can make that touches calendar settings. */
 async function everyGet(ctx: TestContext) {
   return [await ctx.admin('GET', '/api/admin/calendar-settings'), await ctx.call('GET', '/api/calendar-settings/active')];
@@ -64,7 +70,7 @@ forEachDialect('calendar settings', (ctx) => {
     expect(active.body).toBeNull();
   });
 
-  it('creates an integration inactive, storing config, webhook URL and API key in full', async () => {
+  it('creates an integration inactive, storing config, webhook URL and API key, the secrets sealed', async () => {
     const res = await ctx().admin('POST', '/api/admin/calendar-settings', { ...valid, isActive: false });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ provider: 'calendly', isActive: false, webhookUrl: valid.webhookUrl });
@@ -72,8 +78,10 @@ forEachDialect('calendar settings', (ctx) => {
     expect(JSON.stringify(res.body)).not.toContain(secrets.apiKey);
     expect(JSON.stringify(res.body)).not.toContain(secrets.token);
     const row = await storedById(ctx(), res.body.id);
-    expect(row).toMatchObject({ provider: 'calendly', isActive: false, config: calendlyConfig, webhookUrl: valid.webhookUrl, apiKey: secrets.apiKey });
+    expect(row).toMatchObject({ provider: 'calendly', isActive: false, webhookUrl: valid.webhookUrl });
     expect(row!.createdAt).toBeInstanceOf(Date);
+    for (const secret of [secrets.apiKey, secrets.token, secrets.signingKey]) expect(JSON.stringify(row)).not.toContain(secret);
+    expect(await openedById(ctx(), res.body.id)).toMatchObject({ config: calendlyConfig, apiKey: secrets.apiKey });
   });
 
   it('accepts each provider of SPEC §3 and the custom provider with an empty config object', async () => {
@@ -84,7 +92,8 @@ forEachDialect('calendar settings', (ctx) => {
     ] as const) {
       const res = await ctx().admin('POST', '/api/admin/calendar-settings', { provider, config, ...(provider === 'custom' ? customRequired : {}) });
       expect(res.status, provider).toBe(201);
-      expect((await storedById(ctx(), res.body.id))).toMatchObject({ provider, config, isActive: false });
+      expect(await storedById(ctx(), res.body.id)).toMatchObject({ provider, isActive: false });
+      expect(await openedById(ctx(), res.body.id)).toMatchObject({ config });
     }
   });
 
@@ -101,10 +110,11 @@ forEachDialect('calendar settings', (ctx) => {
     expect(await storedById(ctx(), explicitNull.body.id)).toMatchObject({ webhookUrl: null, apiKey: null });
   });
 
-  it('stores the config as given: SPEC §5 does not check it as JSON', async () => {
+  it('stores the config as given (sealed whole): SPEC §5 does not check it as JSON', async () => {
     const res = await ctx().admin('POST', '/api/admin/calendar-settings', { provider: 'custom', config: 'token=plain-text-config-secret-77', ...customRequired });
     expect(res.status).toBe(201);
-    expect((await storedById(ctx(), res.body.id))!.config).toBe('token=plain-text-config-secret-77');
+    expect((await storedById(ctx(), res.body.id))!.config).not.toContain('plain-text-config-secret-77');
+    expect((await openedById(ctx(), res.body.id)).config).toBe('token=plain-text-config-secret-77');
     // Text that is not JSON cannot be masked key by key, so it is withheld from every GET.
     for (const get of await everyGet(ctx())) expect(JSON.stringify(get.body)).not.toContain('plain-text-config-secret-77');
   });
@@ -143,7 +153,7 @@ forEachDialect('calendar settings', (ctx) => {
     expect(await stored(ctx())).toEqual(before);
   });
 
-  it('never returns the API key nor secret-looking config values in full from any GET, while the database keeps them', async () => {
+  it('never returns the API key nor secret config values in full from any GET, while the database keeps them sealed', async () => {
     const created = [
       await ctx().admin('POST', '/api/admin/calendar-settings', valid),
       await ctx().admin('POST', '/api/admin/calendar-settings', { provider: 'google', config: googleConfig, apiKey: secrets.shortSecret }),
@@ -161,7 +171,12 @@ forEachDialect('calendar settings', (ctx) => {
 
     const rows = await stored(ctx());
     const all = JSON.stringify(rows);
-    for (const secret of Object.values(secrets)) expect(all, 'the database keeps it').toContain(secret);
+    const opened = JSON.stringify(rows.map((row) => openSecrets(ctx().deps.secrets, row)));
+    for (const secret of Object.values(secrets)) {
+      expect(opened, 'the database keeps it').toContain(secret);
+      // ...sealed, but for the webhook URL's own token and password (a URL is public, masked when shown).
+      if (secret !== secrets.webhookToken && secret !== secrets.nestedPassword) expect(all, 'sealed').not.toContain(secret);
+    }
 
     const gets = await everyGet(ctx());
     for (const get of gets) {
@@ -179,7 +194,8 @@ forEachDialect('calendar settings', (ctx) => {
     expect(google.apiKey).toBe('••••');
     expect(JSON.parse(google.config)).toMatchObject({ client_id: 'google-client-id.apps.example.com', redirect_uri: 'https://firm.example.com/oauth/google', calendar_id: 'primary' });
     const custom = list.find((r) => r.id === created[3]!.body.id)!;
-    expect(JSON.parse(custom.config)).toMatchObject({ endpoint: 'https://calendar.example.com', auth: { user: 'firm' } });
+    // Deny by default: the custom webhook's template names no config field public.
+    expect(JSON.parse(custom.config)).toEqual({ endpoint: '••••.com', auth: { user: '••••', password: '••••1234' }, refresh_tokens: ['••••5566'], pin: { api_key: '••••' } });
     expect(custom.webhookUrl).toContain('hooks.example.com/cal');
     expect(custom.webhookUrl).toContain('team=family');
   });

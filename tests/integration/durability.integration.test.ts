@@ -8,6 +8,13 @@
  *   are refused meanwhile, and the process exits 0; a request that never finishes makes it give up at
  *   the deadline, exit non-zero and say so; a backlog of mail to deliver does not hold it (the
  *   delivery run stops after the delivery in hand, the rest waits for the next start).
+ * - kill -9 with Idempotency-Keys (decision 016): after a restart, every request sent again with its
+ *   key ends stored exactly once: an answered one gets its first answer again, one cut off by the kill
+ *   gets the answer of its commit if it had one (a booking is not refused for its own slot), or is
+ *   done now.
+ * - SIGTERM behind a load balancer (decision 016): with SHUTDOWN_GRACE_MS, /api/health turns 503 at
+ *   once while the server keeps accepting and answering for the grace period, so a steady stream of
+ *   requests, sent until the balancer has seen the 503 and a while after, loses none.
  */
 import http from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +29,7 @@ import {
   contactFields,
   drive,
   futureSlots,
+  send,
   halfStored,
   logLines,
   ok,
@@ -170,6 +178,54 @@ perDialect('kill -9 during a booking and contact load', (database) => {
   });
 });
 
+perDialect('kill -9 during a load with Idempotency-Keys, then every request sent again with its key', (database) => {
+  it('each ends stored exactly once, answered 201; answered ones get their first answer back', { timeout: 120_000 }, async () => {
+    const slots = futureSlots(120, 150);
+    const ops: Operation[] = [];
+    for (const [i, slot] of slots.entries()) {
+      ops.push({ ...booking(slot), key: crypto.randomUUID() });
+      if (i % 2 === 1) ops.push({ ...contact(), key: crypto.randomUUID() });
+    }
+    const first = await start(database());
+    let successes = 0;
+    let killed = false;
+    const phase1 = await drive(
+      first.url,
+      ops,
+      16,
+      (outcome) => {
+        if ('status' in outcome && outcome.status < 300 && ++successes === 60) {
+          killed = true;
+          first.child.kill('SIGKILL');
+        }
+      },
+      () => killed,
+    );
+    expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
+    const lost = phase1.filter((o) => 'lost' in o);
+    expect(lost.length).toBeGreaterThan(0);
+
+    // The visitors' islands send each submission again, with its key, to the restarted server.
+    const second = await start(database());
+    const phase2 = await drive(second.url, ops, 8, () => {});
+    expect(phase2.filter((o) => 'lost' in o)).toEqual([]);
+    const again = new Map(answered(phase2).map((o) => [o.op, o]));
+    for (const op of ops) expect(again.get(op)?.status, `${op.kind} ${JSON.stringify(again.get(op)?.body)}`).toBe(201);
+    for (const o of ok(phase1)) expect(again.get(o.op)!.body).toEqual(o.body);
+
+    // Exactly one row per submission, the one its answers name.
+    const db = await database().open();
+    const after = await stored(db);
+    for (const op of ops) {
+      const rows = op.kind === 'booking' ? after.appointments.filter((a) => a.email === op.body.email) : after.contacts.filter((c) => c.email === op.body.email);
+      expect(rows.map((r) => r.id), `${op.kind} ${op.body.email}`).toEqual([again.get(op)!.body.id]);
+    }
+    expect(halfStored(after)).toEqual([]);
+    second.child.kill('SIGTERM');
+    expect(await second.exited, second.stderr.join('\n')).toEqual({ code: 0, signal: null });
+  });
+});
+
 /** A POST that announces its body (Expect: 100-continue) and sends it only when told to. */
 interface HeldRequest {
   op: Operation;
@@ -254,6 +310,106 @@ perDialect('SIGTERM', (database) => {
     // No personal data in anything the process wrote (issue 9 item 5).
     const output = [...server.stdout, ...server.stderr].join('\n');
     for (const op of ops) for (const value of [op.body.email, op.body.firstName, op.body.notes ?? op.body.message]) expect(output).not.toContain(String(value));
+  });
+});
+
+/** A load balancer's health check: a new connection each time; the status, or the connection's error. */
+const checkHealth = (url: string) =>
+  new Promise<{ status: number; body: string } | { error: string }>((resolve) => {
+    const req = http.get(`${url}/api/health`, { agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, body }));
+    });
+    req.on('error', (err: NodeJS.ErrnoException) => resolve({ error: err.code ?? err.message }));
+  });
+
+const GRACE_MS = 2_000;
+/** How long the balancer keeps routing after its first failed check (its unhealthy threshold). */
+const BALANCER_LAG_MS = 600;
+const STREAM_CLIENTS = 8;
+
+perDialect('SIGTERM behind a load balancer', (database) => {
+  it(`keeps serving for SHUTDOWN_GRACE_MS while /api/health answers 503: no request sent before or during the grace is lost, the process exits 0`, { timeout: 60_000 }, async () => {
+    const server = await start(database(), { LOG_QUIET: 'false', SHUTDOWN_GRACE_MS: String(GRACE_MS) });
+    const t0 = performance.now();
+    const at = () => performance.now() - t0;
+
+    // The balancer: a health check every 100 ms; it routes until BALANCER_LAG_MS after the first 503.
+    const checks: { at: number; result: Awaited<ReturnType<typeof checkHealth>> }[] = [];
+    let routing = true;
+    let firstUnhealthy: number | null = null;
+    const balancer = (async () => {
+      for (;;) {
+        const result = await checkHealth(server.url);
+        checks.push({ at: at(), result });
+        if ('error' in result) return void (routing = false); // down: it stops routing at once
+        if (result.status === 503 && firstUnhealthy === null) {
+          firstUnhealthy = at();
+          setTimeout(() => (routing = false), BALANCER_LAG_MS);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    })();
+
+    // A steady stream of messages over keep-alive connections, as a balancer's pool sends them.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: STREAM_CLIENTS });
+    const sent: { op: Operation; sentAt: number; answer?: { status: number; body: Record<string, unknown> }; lost?: string }[] = [];
+    let answeredCount = 0;
+    const stream = Promise.all(
+      Array.from({ length: STREAM_CLIENTS }, async () => {
+        while (routing) {
+          const entry: (typeof sent)[number] = { op: contact(), sentAt: at() };
+          sent.push(entry);
+          try {
+            entry.answer = await send(server.url, agent, entry.op);
+            answeredCount++;
+          } catch (err) {
+            entry.lost = (err as NodeJS.ErrnoException).code ?? String(err);
+          }
+        }
+      }),
+    );
+    while (answeredCount < 100) await new Promise((resolve) => setTimeout(resolve, 20));
+
+    const signalledAt = at();
+    server.child.kill('SIGTERM');
+    await stream;
+    const exited = await server.exited;
+    const exitedAt = at();
+    await balancer;
+    agent.destroy();
+    expect(exited, server.stderr.join('\n')).toEqual({ code: 0, signal: null });
+
+    // Every request sent, before the signal and during the grace, got a whole answer: no reset, no refusal.
+    expect(sent.filter((s) => s.lost).map((s) => `${s.lost} at ${Math.round(s.sentAt - signalledAt)} ms`)).toEqual([]);
+    expect(sent.map((s) => s.answer?.status)).toEqual(sent.map(() => 201));
+    const duringGrace = sent.filter((s) => s.sentAt > signalledAt);
+    expect(duringGrace.length).toBeGreaterThan(STREAM_CLIENTS);
+
+    // Health: 200 before the signal, 503 'unavailable' (nothing else said) soon after it, for the whole
+    // grace, over new connections; refused only once the grace is over.
+    const statusOf = (c: (typeof checks)[number]) => ('status' in c.result ? c.result.status : c.result.error);
+    const turned = checks.findIndex((c) => statusOf(c) === 503);
+    expect(checks.slice(0, turned).map(statusOf)).toEqual(checks.slice(0, turned).map(() => 200));
+    expect(turned).toBeGreaterThan(0);
+    const unhealthy = checks.slice(turned, -1);
+    expect(unhealthy.map((c) => c.result)).toEqual(unhealthy.map(() => ({ status: 503, body: JSON.stringify({ status: 'unavailable' }) })));
+    expect(firstUnhealthy! - signalledAt).toBeLessThan(1000);
+    // Still answered (on new connections) well after the balancer stopped sending.
+    expect(unhealthy.at(-1)!.at - signalledAt).toBeGreaterThan(GRACE_MS - 600);
+    expect(checks.at(-1)!.result).toEqual({ error: 'ECONNREFUSED' });
+    expect(exitedAt - signalledAt).toBeGreaterThanOrEqual(GRACE_MS);
+
+    // Every message answered 201 is stored, and the process said what it was doing.
+    const db = await database().open();
+    const ids = new Set((await stored(db)).contacts.map((c) => c.id));
+    for (const s of sent) expect(ids.has(s.answer!.body.id as string)).toBe(true);
+    const lines = logLines(server.stdout);
+    expect(lines).toContainEqual(expect.objectContaining({ msg: 'draining', graceMs: GRACE_MS }));
+    expect(lines.findIndex((l) => l.msg === 'draining')).toBeLessThan(lines.findIndex((l) => l.msg === 'shutting down'));
+    expect(lines.at(-1)).toMatchObject({ msg: 'stopped' });
   });
 });
 

@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { openConfig } from '../../api/integrations/sealed-config.ts';
 import { forEachDialect, NON_ADMIN_TOKEN, type TestContext } from '../support/test-app.ts';
 
 /** SPEC §3 config templates, as the admin dialog sends them (JSON text). */
@@ -11,6 +12,9 @@ async function stored(ctx: TestContext) {
   const { db, t } = ctx.database;
   return db.select().from(t.emailSettings);
 }
+
+/** A stored config as mail uses it: its sealed secrets opened (docs/decisions/015). */
+const opened = (ctx: TestContext, row: { id: string; config: string }) => openConfig(ctx.deps.secrets, row.config, { table: 'email-settings', id: row.id });
 
 forEachDialect('email settings', (ctx) => {
   it('has no active email setting before the first save', async () => {
@@ -39,7 +43,9 @@ forEachDialect('email settings', (ctx) => {
 
     const rows = await stored(ctx());
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ id: res.body.id, provider: 'sendgrid', isActive: true, config: sendgridConfig });
+    expect(rows[0]).toMatchObject({ id: res.body.id, provider: 'sendgrid', isActive: true });
+    expect(rows[0]!.config).not.toContain(sendgridKey);
+    expect(opened(ctx(), rows[0]!)).toBe(sendgridConfig);
 
     const active = await ctx().call('GET', '/api/email-settings/active');
     expect(active.status).toBe(200);
@@ -58,7 +64,9 @@ forEachDialect('email settings', (ctx) => {
 
     const rows = await stored(ctx());
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ id: res.body.id, provider: 'smtp', isActive: true, config: smtpConfig });
+    expect(rows[0]).toMatchObject({ id: res.body.id, provider: 'smtp', isActive: true });
+    expect(rows[0]!.config).not.toContain(smtpPass);
+    expect(opened(ctx(), rows[0]!)).toBe(smtpConfig);
     expect((await ctx().call('GET', '/api/email-settings/active')).body).toEqual({ provider: 'smtp', isActive: true });
   });
 

@@ -17,6 +17,7 @@ import { count, eq, getTableName, is, Table } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { backgroundFetchesSettled } from '../../api/blog-sources/blog-source-fetcher.ts';
+import { openConfig } from '../../api/integrations/sealed-config.ts';
 import { themeStylesheet } from '../../api/site/theme-css.ts';
 import { blogAuthors } from '../../src/config/firm.ts';
 import { firmInstant } from '../../src/shared/booking/firm-time.ts';
@@ -584,6 +585,7 @@ function catalogue(): Endpoint[] {
     { method: 'GET', route: '/api/identity/config', runs: RUNS.none, requests: () => plainRoute('GET', '/api/identity/config') },
     { method: 'GET', route: '/api/testimonials', runs: RUNS.none, requests: () => plainRoute('GET', '/api/testimonials') },
     { method: 'GET', route: '/api/blog-posts', runs: RUNS.none, requests: () => plainRoute('GET', '/api/blog-posts') },
+    { method: 'GET', route: '/api/internal/article-slugs', runs: RUNS.none, requests: () => plainRoute('GET', '/api/internal/article-slugs') },
     { method: 'GET', route: '/api/blog-posts/:slug', runs: RUNS.param, requests: () => plainRoute('GET', '/api/blog-posts/:slug', withParam('/api/blog-posts/:slug', fc.oneof(oddId, slugText))) },
     { method: 'GET', route: '/api/external-blog-articles', runs: RUNS.none, requests: () => plainRoute('GET', '/api/external-blog-articles') },
     { method: 'GET', route: '/api/themes/active', runs: RUNS.none, requests: () => plainRoute('GET', '/api/themes/active') },
@@ -994,7 +996,9 @@ forEachDialect(
         fc.asyncProperty(valid.calendarSetting, async (body) => {
           const res = await ctx().admin('POST', '/api/admin/calendar-settings', body);
           expect(res.status, JSON.stringify(res.body)).toBe(201);
-          expect((await stored('calendarSettings', res.body.id)).config).toBe(body.config.trim());
+          // Sealed (docs/decisions/015), and opened to exactly what was sent.
+          const config = (await stored('calendarSettings', res.body.id)).config as string;
+          expect(openConfig(ctx().deps.secrets, config, { table: 'calendar-settings', id: res.body.id })).toBe(body.config.trim());
         }),
         runs(ODD_RUNS),
       );

@@ -57,8 +57,8 @@ async function adminToken(server: ServerProcess, database: ServerDatabase): Prom
   await new Promise<void>((resolve, reject) =>
     execFile(
       process.execPath,
-      ['scripts/admin-create.ts', '--username', username, '--email', `${username}@firm.test`, '--password', PASSWORD],
-      { env: { ...process.env, IDENTITY_DATA_DIR: database.env.IDENTITY_DATA_DIR, OUTBOX_DIR: database.env.OUTBOX_DIR, DATABASE_URL: '', COGNITO_USER_POOL_ID: '', LOG_QUIET: 'true' } },
+      ['scripts/admins.ts', 'create', '--username', username, '--email', `${username}@firm.test`, '--password', PASSWORD],
+      { env: { ...process.env, ...database.env, COGNITO_USER_POOL_ID: '', LOG_QUIET: 'true' } },
       (err, stdout, stderr) => (err ? reject(new Error(`admin:create failed: ${stdout}${stderr}`)) : resolve()),
     ),
   );

@@ -55,8 +55,8 @@ const MONEY_COLUMNS: Record<string, readonly string[]> = {
 };
 const MONEY_TYPE = 'decimal(12,2)';
 
-const isTimestampName = (column: string) => /_at$|_date$/.test(column) || column === 'last_fetched';
-const isBooleanName = (column: string) => /^is_/.test(column) || column === 'reminder_sent';
+const isTimestampName = (column: string) => /_at$|_date$|_until$/.test(column) || column === 'last_fetched';
+const isBooleanName = (column: string) => /^is_/.test(column) || ['reminder_sent', 'email_verified', 'enabled'].includes(column);
 
 export function sqliteLogicalType(table: string, column: string, declared: string): LogicalType {
   const type = declared.trim().toLowerCase();

@@ -23,12 +23,13 @@ export interface AdminAccount {
 
 const dataDir = process.env.E2E_DATA_DIR!;
 
-/** Runs `npm run admin:create`'s script against the server under test (its identity data dir). */
+/** Runs `npm run admin:create`'s script against the server under test (its database). */
 export function createAdmin(label: string): AdminAccount {
   const username = `admin-${label}-${Date.now()}`.toLowerCase();
   const account = { username, email: `${username}@e2e.example.com`, password: 'Admin-Pass-2026' };
-  execFileSync(process.execPath, ['scripts/admin-create.ts', '--username', account.username, '--email', account.email, '--password', account.password], {
-    env: { ...process.env, IDENTITY_DATA_DIR: join(dataDir, 'identity'), OUTBOX_DIR: join(dataDir, 'outbox'), DATABASE_URL: '', LOG_QUIET: 'true' },
+  execFileSync(process.execPath, ['scripts/admins.ts', 'create', '--username', account.username, '--email', account.email, '--password', account.password], {
+    // The server under test's own database and secrets key: the embedded identity service lives there.
+    env: { ...process.env, SQLITE_PATH: join(dataDir, 'site.db'), SECRETS_KEY_FILE: join(dataDir, 'secrets.key'), OUTBOX_DIR: join(dataDir, 'outbox'), DATABASE_URL: '', LOG_QUIET: 'true' },
     stdio: 'pipe',
   });
   return account;

@@ -52,7 +52,7 @@ export async function serverDatabase(dialect: Dialect): Promise<ServerDatabase> 
     const sqlitePath = join(dir, 'site.db');
     return {
       dialect,
-      env: { SQLITE_PATH: sqlitePath, DATABASE_URL: '', IDENTITY_DATA_DIR: join(dir, 'identity'), OUTBOX_DIR: join(dir, 'outbox') },
+      env: { SQLITE_PATH: sqlitePath, DATABASE_URL: '', SECRETS_KEY_FILE: join(dir, 'secrets.key'), OUTBOX_DIR: join(dir, 'outbox') },
       open: () => open({ sqlitePath }),
       async drop() {
         for (const database of opened) await database.close();
@@ -70,7 +70,7 @@ export async function serverDatabase(dialect: Dialect): Promise<ServerDatabase> 
   const databaseUrl = url.toString();
   return {
     dialect,
-    env: { DATABASE_URL: databaseUrl, IDENTITY_DATA_DIR: join(dir, 'identity'), OUTBOX_DIR: join(dir, 'outbox') },
+    env: { DATABASE_URL: databaseUrl, SECRETS_KEY_FILE: join(dir, 'secrets.key'), OUTBOX_DIR: join(dir, 'outbox') },
     open: () => open({ databaseUrl }),
     async drop() {
       for (const database of opened) await database.close();
@@ -86,10 +86,11 @@ export async function serverDatabase(dialect: Dialect): Promise<ServerDatabase> 
 
 /**
  * Starts `node api/server.ts --api-only` on a free port with `env` over the test's environment, and
- * resolves once it prints that it is ready. Rejects with its output if it ends first.
+ * resolves once it prints that it is ready. Rejects with its output if it ends first. `site`: the
+ * site too (it needs `npm run build`).
  */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--no-warnings', 'api/server.ts', '--api-only'], {
+export async function startServerProcess(env: Record<string, string>, options: { site?: boolean } = {}): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--no-warnings', 'api/server.ts', ...(options.site ? [] : ['--api-only'])], {
     cwd: root,
     env: {
       ...process.env,
@@ -160,8 +161,9 @@ export function futureSlots(count: number, fromDays: number): string[] {
   return slots;
 }
 
-export type Booking = { kind: 'booking'; slot: string; body: Record<string, unknown> };
-export type Contact = { kind: 'contact'; body: Record<string, unknown> };
+/** `key`: sent as Idempotency-Key (decision 016), when set. */
+export type Booking = { kind: 'booking'; slot: string; body: Record<string, unknown>; key?: string };
+export type Contact = { kind: 'contact'; body: Record<string, unknown>; key?: string };
 export type Operation = Booking | Contact;
 export type Outcome = { op: Operation; status: number; body: Record<string, unknown> } | { op: Operation; lost: string };
 
@@ -196,7 +198,8 @@ export const pathOf = (op: Operation) => (op.kind === 'booking' ? '/api/appointm
 /** One POST over `agent`; rejects when the connection fails (refused, reset by a kill). */
 export function send(url: string, agent: http.Agent, op: Operation): Promise<{ status: number; body: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${url}${pathOf(op)}`, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
+    const headers = { 'content-type': 'application/json', ...(op.key ? { 'idempotency-key': op.key } : {}) };
+    const req = http.request(`${url}${pathOf(op)}`, { method: 'POST', agent, headers }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk) => (text += chunk));

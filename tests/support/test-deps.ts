@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createActivityEvents } from '../../api/activity.ts';
 import type { AccessTokenVerifier, AdminPrincipal } from '../../api/auth/verifier.ts';
+import { randomBytes } from 'node:crypto';
+import { createSecretBox } from '../../api/crypto/secret-box.ts';
 import { createContentEvents } from '../../api/content-events.ts';
 import { createDeliveryQueue } from '../../api/deliveries/deliveries.ts';
 import type { Deps, IntegrationSettings } from '../../api/deps.ts';
@@ -71,9 +73,13 @@ export function testDeps(database: Database, overrides: Partial<Deps> = {}): Dep
     deliveries: createDeliveryQueue({ database, clock }),
     outbox: createDevOutbox(mkdtempSync(join(tmpdir(), 'firm-outbox-'))),
     integrations: testIntegrations(),
+    secrets: testSecrets,
     rateLimits: { rules: noRateLimits, trustedProxies: [] },
     ...overrides,
   };
 }
 
-export const testIdentity: Deps['identity'] = { userPoolId: 'test-pool', clientId: 'test-client', region: null, localEndpoint: null };
+/** One random secrets key per test process, as an install has one. */
+export const testSecrets = createSecretBox(randomBytes(32));
+
+export const testIdentity: Deps['identity'] = { userPoolId: 'test-pool', clientId: 'test-client', region: null, embedded: false };

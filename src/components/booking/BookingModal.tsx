@@ -14,7 +14,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { ArrowLeft, CalendarCheck, CalendarDays, Check, LoaderCircle, X } from 'lucide-react';
 import { useEffect, useId, useMemo, useRef, useState, type BaseSyntheticEvent, type FormEvent } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
-import { apiRequest } from '../../lib/api-client.ts';
+import { apiRequest, submissionKey } from '../../lib/api-client.ts';
 import { toast } from '../../lib/toast.ts';
 import type { FirmDate } from '../../shared/booking/firm-time.ts';
 import type { ConsultationType } from '../../shared/constants.ts';
@@ -85,6 +85,8 @@ export default function BookingModal({ open, onOpenChange, returnFocusTo }: Prop
   const [refresh, setRefresh] = useState(0);
   const [booked, setBooked] = useState<BookedConsultation | null>(null);
   const form = useForm<BookingFormValues, unknown, BookingFormOutput>({ resolver, defaultValues: emptyBookingForm() });
+  // Decision 016: booking again after a failure reuses the key, so a booking stored before its answer was lost is not made twice.
+  const [submission] = useState(submissionKey);
   const availability = useAvailability(choice.date, choice.consultationType, refresh);
 
   // The firm's today and the picker's range, taken afresh at each opening (a page may stay open overnight).
@@ -146,7 +148,9 @@ export default function BookingModal({ open, onOpenChange, returnFocusTo }: Prop
   const submit = async (values: BookingFormOutput, event?: BaseSyntheticEvent) => {
     try {
       // Issue 9: the details step's honeypot goes along only if something filled it in.
-      const res = await apiRequest('POST', '/api/appointments', { ...toAppointmentPayload(values), ...honeypotOf(event?.target) });
+      const body = { ...toAppointmentPayload(values), ...honeypotOf(event?.target) };
+      const res = await apiRequest('POST', '/api/appointments', body, { idempotencyKey: submission.for(body) });
+      submission.succeeded();
       const created = (await res.json()) as { consultationType: string; scheduledDate: string; duration: number };
       setBooked(bookedConsultation(created, values));
       toast(bookingToasts.success);

@@ -8,7 +8,7 @@
  */
 import { ArrowRight, Calculator, CircleAlert, LoaderCircle, PiggyBank } from 'lucide-react';
 import { useEffect, useId, useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent, type ReactNode, type Ref, type RefObject } from 'react';
-import { apiRequest } from '../../lib/api-client.ts';
+import { apiRequest, submissionKey } from '../../lib/api-client.ts';
 import { toast } from '../../lib/toast.ts';
 import { formatUsd, livingTrust, type ProbateEstimate } from '../../shared/probate.ts';
 import { Honeypot, honeypotOf } from '../ui/Honeypot.tsx';
@@ -33,6 +33,8 @@ export default function ProbateCalculator({ headingLevel = 2 }: Props) {
   const [errors, setErrors] = useState<CalculatorErrors>({});
   const [estimate, setEstimate] = useState<ProbateEstimate | null>(null);
   const [saving, setSaving] = useState(false);
+  // Decision 016: saving again after a failure reuses the key, so a calculation stored before its answer was lost is not stored twice.
+  const [submission] = useState(submissionKey);
   // Until React has taken over, a click would submit the form natively: the button waits for it.
   const [ready, setReady] = useState(false);
   useEffect(() => setReady(true), []);
@@ -70,7 +72,9 @@ export default function ProbateCalculator({ headingLevel = 2 }: Props) {
       }
       setErrors({});
       setEstimate(outcome.estimate);
-      await apiRequest('POST', '/api/probate-calculator', { ...checked.payload, ...trap });
+      const body = { ...checked.payload, ...trap };
+      await apiRequest('POST', '/api/probate-calculator', body, { idempotencyKey: submission.for(body) });
+      submission.succeeded();
       toast({ title: 'Calculation Saved', description: 'Your probate calculation has been saved successfully.' });
     } catch {
       setEstimate(outcome.estimate);

@@ -7,7 +7,7 @@
 import { CircleAlert, LoaderCircle, Send } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useForm, type Resolver, type UseFormRegisterReturn } from 'react-hook-form';
-import { ApiError, apiRequest } from '../../lib/api-client.ts';
+import { ApiError, apiRequest, submissionKey } from '../../lib/api-client.ts';
 import { toast } from '../../lib/toast.ts';
 import { FieldError, FormField, RequiredFieldsNote, RequiredMark } from '../ui/FormField.tsx';
 import { Honeypot, honeypotOf } from '../ui/Honeypot.tsx';
@@ -39,6 +39,8 @@ export default function ContactForm() {
   const errors = form.formState.errors;
   // Until React has taken over, a click would send the form natively: the button waits for it.
   const [ready, setReady] = useState(false);
+  // Decision 016: "Send" again after a failure reuses the key, so a message stored before its answer was lost is not stored twice.
+  const [submission] = useState(submissionKey);
 
   useEffect(() => {
     const service = serviceFromQuery(window.location.search);
@@ -52,7 +54,9 @@ export default function ContactForm() {
   const onSubmit = form.handleSubmit(async (values, event) => {
     try {
       // Issue 9: the honeypot goes along only if something filled it in.
-      await apiRequest('POST', '/api/contact', { ...toContactPayload(values), ...honeypotOf(event?.target) });
+      const body = { ...toContactPayload(values), ...honeypotOf(event?.target) };
+      await apiRequest('POST', '/api/contact', body, { idempotencyKey: submission.for(body) });
+      submission.succeeded();
       toast({ title: 'Message Sent Successfully', description: "Thank you for contacting us. We'll get back to you within 24 hours." });
       form.reset(defaults.current);
     } catch (err) {

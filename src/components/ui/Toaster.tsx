@@ -7,9 +7,6 @@
  * The booking modal, loaded on demand on any page, mounts one too, for pages without one. So that a
  * page never shows a toast twice, only the first Toaster mounted on the page renders; the others
  * render nothing (and take over if it goes).
- *
- * Placed as shadcn/ui places it: at the top on phones, where a toast does not sit over the form's
- * buttons or the on-screen keyboard, and bottom right from the sm breakpoint up.
  */
 import * as ToastPrimitive from '@radix-ui/react-toast';
 import { useStore } from '@nanostores/react';
@@ -77,7 +74,7 @@ export default function Toaster() {
       })}
       <ToastPrimitive.Viewport
         hotkey={TOAST_HOTKEY}
-        className="fixed top-0 z-[100] flex max-h-screen w-full flex-col-reverse gap-2 p-4 sm:bottom-0 sm:right-0 sm:top-auto sm:flex-col md:max-w-[420px]"
+        className="fixed bottom-0 right-0 z-[100] flex max-h-screen w-full flex-col gap-2 p-4 md:max-w-[420px]"
       />
     </ToastPrimitive.Provider>
   );

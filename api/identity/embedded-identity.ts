@@ -1,0 +1,484 @@
+/**
+ * The embedded identity service (docs/decisions/014): the part of Cognito's user-pool API that
+ * aws-amplify uses, written for this site and kept in its database, demanding what Cognito demands.
+ *
+ * - Tokens are RS256 JWTs with Cognito's claims, signed by keys generated per install; access and ID
+ *   tokens last 1 hour; the refresh token is an opaque secret, stored hashed, one per sign-in (its
+ *   session id is the access token's `origin_jti`). Revoking it, or signing out everywhere, ends the
+ *   session, and every token of a revoked session is refused at once.
+ * - Passwords are scrypt hashes; one-time codes are random, single-use, expire, allow 5 tries and
+ *   are stored as keyed digests.
+ * - Guessing is throttled per username and per client address, counted before the secret is checked
+ *   (Cognito's lockout: 5 free attempts, then one try per growing delay, up to 15 minutes).
+ * - Unknown users get the answers real ones get (Cognito's PreventUserExistenceErrors), and timing
+ *   does not tell them apart. No challenge is ever issued, so none is accepted.
+ * - `email_verified` and every attribute but `email` are the service's to set, never the caller's.
+ */
+import { randomBytes, randomInt, timingSafeEqual, createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { Database } from '../../db/client.ts';
+import type { EmailAllowlist } from '../auth/admin-allowlist.ts';
+import type { AccessTokenVerifier, AdminPrincipal } from '../auth/verifier.ts';
+import { hashPassword, verifyNothing, verifyPassword } from '../crypto/password-hash.ts';
+import type { SecretBox } from '../crypto/secret-box.ts';
+import type { Clock } from '../deps.ts';
+import { identityRepository, type CodePurpose, type IdentityUser } from './identity.repository.ts';
+import { passwordProblem } from './password-policy.ts';
+import { ACCESS_TOKEN_SECONDS, signingKeys } from './signing-keys.ts';
+
+export const ISSUER_PREFIX = 'urn:firm-site:identity:';
+const REFRESH_TOKEN_DAYS = 30;
+const SIGN_UP_CODE_MS = 24 * 3600_000; // Cognito: a sign-up code is valid for 24 hours
+const RESET_CODE_MS = 3600_000; // Cognito: a reset code is valid for 1 hour
+const CODE_TRIES = 5;
+/** Cognito's lockout: 5 free attempts, then delays doubling from 1 s up to 15 minutes. */
+export const THROTTLE = {
+  user: { free: 5, maxDelayMs: 15 * 60_000 },
+  address: { free: 20, maxDelayMs: 15 * 60_000 },
+  codeSends: { free: 5, maxDelayMs: 60 * 60_000 },
+  quietMs: 15 * 60_000,
+};
+
+export type Message = { username: string; to: string; subject: string; text: string; code: string };
+
+export interface EmbeddedIdentityOptions {
+  database: Database;
+  secrets: SecretBox;
+  clock: Clock;
+  allowlist: EmailAllowlist;
+  /** Delivers a verification or reset code to the user's address. */
+  sendCode(message: Message): Promise<void> | void;
+}
+
+/** A Cognito error: HTTP 400 with `__type` and `message`, as aws-amplify reads them. */
+export class IdentityError extends Error {
+  readonly type: string;
+  constructor(type: string, message: string) {
+    super(message);
+    this.type = type;
+  }
+}
+
+const fail = (type: string, message: string): never => {
+  throw new IdentityError(type, message);
+};
+const incorrect = () => fail('NotAuthorizedException', 'Incorrect username or password.');
+const codeMismatch = () => fail('CodeMismatchException', 'Invalid verification code provided, please try again.');
+const tooManyCodes = () => fail('LimitExceededException', 'Attempt limit exceeded, please try after some time.');
+const invalidParameter = (message: string) => fail('InvalidParameterException', message);
+
+export interface CallContext {
+  /** The caller's address (api/http/rate-limit.ts clientOf), for the per-address throttle. */
+  clientAddress: string;
+}
+
+export interface VerifiedAccess {
+  user: IdentityUser;
+  sessionId: string;
+  claims: Record<string, unknown>;
+}
+
+const str = z.string().max(2048);
+const usernameSchema = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[\p{L}\p{M}\p{S}\p{N}\p{P}]+$/u);
+const attributes = z.array(z.object({ Name: str, Value: str.optional() })).max(50);
+
+/** Cognito's schemas for the actions the gateway passes (extra members are ignored, as Cognito does). */
+const schemas = {
+  SignUp: z.object({ ClientId: str, Username: str, Password: z.string().max(1024), UserAttributes: attributes.optional() }),
+  ConfirmSignUp: z.object({ ClientId: str, Username: str, ConfirmationCode: str }),
+  ResendConfirmationCode: z.object({ ClientId: str, Username: str }),
+  InitiateAuth: z.object({ ClientId: str, AuthFlow: str, AuthParameters: z.record(z.string(), z.string().max(8192)).optional() }),
+  GetTokensFromRefreshToken: z.object({ ClientId: str, RefreshToken: z.string().max(8192) }),
+  GetUser: z.object({ AccessToken: z.string().max(8192) }),
+  ForgotPassword: z.object({ ClientId: str, Username: str }),
+  ConfirmForgotPassword: z.object({ ClientId: str, Username: str, ConfirmationCode: str, Password: z.string().max(1024) }),
+  ChangePassword: z.object({ AccessToken: z.string().max(8192), PreviousPassword: z.string().max(1024), ProposedPassword: z.string().max(1024) }),
+  RevokeToken: z.object({ ClientId: str, Token: z.string().max(8192) }),
+  GlobalSignOut: z.object({ AccessToken: z.string().max(8192) }),
+  RespondToAuthChallenge: z.object({}).passthrough(),
+};
+export type IdentityAction = keyof typeof schemas;
+export const identityActions = Object.keys(schemas) as IdentityAction[];
+
+const keyOf = (username: string) => username.normalize('NFKC').toLowerCase();
+const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
+const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/** a***@f*** */
+const maskAddress = (email: string) => {
+  const [local = '', domain = ''] = email.split('@');
+  return `${local.slice(0, 1)}***@${domain.slice(0, 1)}***`;
+};
+
+export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
+  const { database, secrets, clock, allowlist } = options;
+  const repo = identityRepository(database);
+  const keys = signingKeys(repo, secrets);
+
+  let pool = await repo.pool();
+  if (!pool) {
+    const suffix = randomBytes(9).toString('base64url').replace(/[-_]/g, 'x');
+    await repo.insertPool({ id: `local_${suffix}`, clientId: randomBytes(16).toString('hex').slice(0, 26) });
+    pool = (await repo.pool())!; // the first row wins when containers start together
+  }
+  await keys.ensure();
+  const { id: userPoolId, clientId } = pool;
+  const issuer = `${ISSUER_PREFIX}${userPoolId}`;
+  const now = () => clock.now();
+
+  function checkClient(given: string) {
+    if (given !== clientId) fail('ResourceNotFoundException', 'User pool client does not exist.');
+  }
+  const codeDigest = (userId: string, purpose: CodePurpose, code: string) => secrets.digest(`${userId}:${code}`, `identity-code:${purpose}`);
+
+  /**
+   * One attempt under a throttle key, counted before the secret is checked. Within the free
+   * attempts it passes; past them one attempt at a time passes, each after a doubling delay.
+   */
+  async function throttle(key: string, rule: { free: number; maxDelayMs: number }, refuse: () => never) {
+    const at = now();
+    const { failures, lockedUntil } = await repo.countAttempt(key, at, THROTTLE.quietMs);
+    if (lockedUntil && lockedUntil > at) refuse();
+    if (failures <= rule.free) return;
+    const delay = Math.min(1000 * 2 ** (failures - rule.free - 1), rule.maxDelayMs);
+    if (!(await repo.claimTurn(key, at, new Date(at.getTime() + delay)))) refuse();
+  }
+  const attemptsExceeded = () => fail('NotAuthorizedException', 'Password attempts exceeded');
+
+  async function sendCode(user: IdentityUser, purpose: CodePurpose) {
+    await throttle(`send:${user.id}`, THROTTLE.codeSends, tooManyCodes);
+    const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    const ttl = purpose === 'confirm-sign-up' ? SIGN_UP_CODE_MS : RESET_CODE_MS;
+    await repo.putCode({ userId: user.id, purpose, codeHash: codeDigest(user.id, purpose, code), expiresAt: new Date(now().getTime() + ttl) });
+    const subject = purpose === 'confirm-sign-up' ? 'Your verification code' : 'Your password reset code';
+    const text =
+      purpose === 'confirm-sign-up'
+        ? `Your verification code is ${code}. It expires in 24 hours.`
+        : `Your password reset code is ${code}. It expires in 1 hour. If you did not ask to reset your password, ignore this message.`;
+    await options.sendCode({ username: user.username, to: user.email, subject, text, code });
+  }
+
+  /** What a code-sending action answers, for a real user or not (the same shape either way). */
+  const delivery = (destination: string) => ({ CodeDeliveryDetails: { AttributeName: 'email', DeliveryMedium: 'EMAIL', Destination: destination } });
+  /** A stable made-up destination for an unknown username: it must look like a real one. */
+  const madeUpDestination = (username: string) => {
+    const letters = secrets.digest(keyOf(username), 'identity-fake-destination').replace(/[^a-z]/g, '');
+    return `${letters[0] ?? 'a'}***@${letters[1] ?? 'g'}***`;
+  };
+
+  /** Checks a one-time code: tries are counted first, a spent or expired code is gone. */
+  async function useCode(user: IdentityUser | null, purpose: CodePurpose, code: string, clientAddress: string) {
+    await throttle(`address:${clientAddress}`, THROTTLE.address, tooManyCodes);
+    if (!user) return codeMismatch();
+    const attempts = await repo.countCodeAttempt(user.id, purpose);
+    if (attempts === null) return codeMismatch();
+    if (attempts > CODE_TRIES) {
+      await repo.deleteCode(user.id, purpose);
+      return tooManyCodes();
+    }
+    const stored = await repo.code(user.id, purpose);
+    const digest = codeDigest(user.id, purpose, code.trim());
+    if (!stored || !sameText(stored.codeHash, digest)) return codeMismatch();
+    if (stored.expiresAt <= now()) {
+      await repo.deleteCode(user.id, purpose);
+      return fail('ExpiredCodeException', 'Invalid code provided, please request a code again.');
+    }
+    if (!(await repo.takeCode(user.id, purpose, digest))) codeMismatch(); // used by a parallel request
+    await repo.uncountAttempt(`address:${clientAddress}`);
+  }
+
+  async function issueTokens(user: IdentityUser, sessionId: string, withRefresh: string | null) {
+    const at = now();
+    const authTime = Math.floor(at.getTime() / 1000);
+    const groups = user.isAdmin ? { 'cognito:groups': ['admin'] } : {};
+    const common = { sub: user.id, origin_jti: sessionId, event_id: crypto.randomUUID(), auth_time: authTime, jti: crypto.randomUUID(), ...groups };
+    const accessToken = await keys.sign(
+      { ...common, token_use: 'access', scope: 'aws.cognito.signin.user.admin', client_id: clientId, username: user.username },
+      { issuer, now: at },
+    );
+    const idToken = await keys.sign(
+      { ...common, jti: crypto.randomUUID(), token_use: 'id', 'cognito:username': user.username, email: user.email, email_verified: user.emailVerified },
+      { issuer, audience: clientId, now: at },
+    );
+    return {
+      ChallengeParameters: {},
+      AuthenticationResult: { AccessToken: accessToken, ExpiresIn: ACCESS_TOKEN_SECONDS, TokenType: 'Bearer', IdToken: idToken, ...(withRefresh ? { RefreshToken: withRefresh } : {}) },
+    };
+  }
+
+  async function newSession(user: IdentityUser) {
+    const id = crypto.randomUUID();
+    const secret = randomBytes(32).toString('base64url');
+    await repo.insertSession({ id, userId: user.id, clientId, refreshHash: sha256(secret), expiresAt: new Date(now().getTime() + REFRESH_TOKEN_DAYS * 86_400_000) });
+    return { id, refreshToken: `${id}.${secret}` };
+  }
+
+  /** The session a refresh token belongs to, if it is live; null for anything else. */
+  async function refreshSession(token: string) {
+    const [id, secret] = token.split('.');
+    if (!id || !secret || !/^[0-9a-f-]{36}$/.test(id)) return null;
+    const found = await repo.sessionWithUser(id);
+    if (!found || !sameText(found.session.refreshHash, sha256(secret))) return null;
+    return found;
+  }
+
+  async function refresh(token: string) {
+    const found = await refreshSession(token);
+    const { session, user } = found ?? {};
+    if (!session || !user || session.revokedAt || session.expiresAt <= now() || !user.enabled || user.status !== 'CONFIRMED') {
+      return fail('NotAuthorizedException', 'Invalid Refresh Token');
+    }
+    return issueTokens(user, session.id, null);
+  }
+
+  /** Every token-taking action and every admin API call: signature, claims, live session, live user. */
+  async function verifyAccessToken(token: string): Promise<VerifiedAccess> {
+    let claims: Record<string, unknown>;
+    try {
+      claims = (await keys.verify(token, { issuer, now: now() })) as Record<string, unknown>;
+    } catch {
+      return fail('NotAuthorizedException', 'Invalid Access Token');
+    }
+    if (claims.token_use !== 'access' || claims.client_id !== clientId || typeof claims.origin_jti !== 'string' || typeof claims.sub !== 'string') {
+      return fail('NotAuthorizedException', 'Invalid Access Token');
+    }
+    const found = await repo.sessionWithUser(claims.origin_jti);
+    if (!found || found.session.userId !== claims.sub || found.session.revokedAt) return fail('NotAuthorizedException', 'Access Token has been revoked');
+    if (!found.user.enabled) return fail('NotAuthorizedException', 'User is disabled.');
+    return { user: found.user, sessionId: found.session.id, claims };
+  }
+
+  const actions: { [A in IdentityAction]: (body: z.output<(typeof schemas)[A]>, ctx: CallContext) => Promise<unknown> } = {
+    async SignUp(body) {
+      checkClient(body.ClientId);
+      const username = usernameSchema.safeParse(body.Username);
+      if (!username.success || body.Username.length < 3) invalidParameter('1 validation error detected: Value at \'username\' failed to satisfy constraint: Member must be 3 to 128 characters without spaces');
+      const given = body.UserAttributes ?? [];
+      const names = given.map((a) => a.Name);
+      const duplicate = names.find((name, i) => names.indexOf(name) !== i);
+      if (duplicate) invalidParameter(`Duplicate attribute name: ${duplicate.slice(0, 64)}`);
+      const writable = new Set(['email']);
+      const other = names.find((name) => !writable.has(name));
+      if (other) fail('NotAuthorizedException', `A client attempted to write unauthorized attribute: ${other.slice(0, 64)}`);
+      const email = given.find((a) => a.Name === 'email')?.Value?.trim() ?? '';
+      if (!z.email().max(254).safeParse(email).success) invalidParameter('Attributes did not conform to the schema: email: The attribute is required and must be a valid e-mail address');
+      const problem = passwordProblem(body.Password, { username: body.Username, email });
+      if (problem) fail('InvalidPasswordException', problem);
+      if (!allowlist.allows(email)) fail('UserLambdaValidationException', 'PreSignUp failed with error This address may not create an admin account.');
+      const user = await repo.insertUser({ username: body.Username, usernameKey: keyOf(body.Username), email, passwordHash: await hashPassword(body.Password), status: 'UNCONFIRMED' });
+      if (!user) return fail('UsernameExistsException', 'User already exists');
+      await sendCode(user, 'confirm-sign-up');
+      return { UserConfirmed: false, UserSub: user.id, ...delivery(maskAddress(email)) };
+    },
+
+    async ConfirmSignUp(body, ctx) {
+      checkClient(body.ClientId);
+      const user = await repo.userByName(keyOf(body.Username));
+      // A confirmed user has no sign-up code: the same answer as an unknown one.
+      await useCode(user?.status === 'UNCONFIRMED' ? user : null, 'confirm-sign-up', body.ConfirmationCode, ctx.clientAddress);
+      await repo.updateUser(user!.id, { status: 'CONFIRMED', emailVerified: true });
+      return {};
+    },
+
+    async ResendConfirmationCode(body) {
+      checkClient(body.ClientId);
+      const user = await repo.userByName(keyOf(body.Username));
+      if (!user || user.status !== 'UNCONFIRMED') return delivery(madeUpDestination(body.Username));
+      await sendCode(user, 'confirm-sign-up');
+      return delivery(maskAddress(user.email));
+    },
+
+    async InitiateAuth(body, ctx) {
+      checkClient(body.ClientId);
+      const params = body.AuthParameters ?? {};
+      if (body.AuthFlow === 'REFRESH_TOKEN_AUTH' || body.AuthFlow === 'REFRESH_TOKEN') {
+        if (!params.REFRESH_TOKEN) invalidParameter('Missing required parameter REFRESH_TOKEN');
+        return refresh(params.REFRESH_TOKEN!);
+      }
+      if (body.AuthFlow !== 'USER_PASSWORD_AUTH') invalidParameter(`${body.AuthFlow.slice(0, 64)} flow not enabled for this client`);
+      if (!params.USERNAME) invalidParameter('Missing required parameter USERNAME');
+      if (!params.PASSWORD) invalidParameter('Missing required parameter PASSWORD');
+      const usernameKey = keyOf(params.USERNAME!);
+      await throttle(`address:${ctx.clientAddress}`, THROTTLE.address, attemptsExceeded);
+      await throttle(`user:${usernameKey}`, THROTTLE.user, attemptsExceeded);
+      const user = await repo.userByName(usernameKey);
+      const ok = user ? await verifyPassword(params.PASSWORD!, user.passwordHash) : await verifyNothing(params.PASSWORD!);
+      if (!user || !ok) return incorrect();
+      await repo.clearAttempts(`user:${usernameKey}`);
+      await repo.uncountAttempt(`address:${ctx.clientAddress}`);
+      if (!user.enabled) fail('NotAuthorizedException', 'User is disabled.');
+      if (user.status !== 'CONFIRMED') fail('UserNotConfirmedException', 'User is not confirmed.');
+      const session = await newSession(user);
+      return issueTokens(user, session.id, session.refreshToken);
+    },
+
+    async GetTokensFromRefreshToken(body) {
+      checkClient(body.ClientId);
+      return refresh(body.RefreshToken);
+    },
+
+    async GetUser(body) {
+      const { user } = await verifyAccessToken(body.AccessToken);
+      return {
+        Username: user.username,
+        UserAttributes: [
+          { Name: 'sub', Value: user.id },
+          { Name: 'email', Value: user.email },
+          { Name: 'email_verified', Value: String(user.emailVerified) },
+        ],
+      };
+    },
+
+    async ForgotPassword(body) {
+      checkClient(body.ClientId);
+      const user = await repo.userByName(keyOf(body.Username));
+      // Only a confirmed, enabled user with a verified address gets a code; everyone gets this answer.
+      if (!user || user.status !== 'CONFIRMED' || !user.emailVerified || !user.enabled) return delivery(madeUpDestination(body.Username));
+      await sendCode(user, 'reset-password');
+      return delivery(maskAddress(user.email));
+    },
+
+    async ConfirmForgotPassword(body, ctx) {
+      checkClient(body.ClientId);
+      if (!body.ConfirmationCode.trim()) invalidParameter('Missing required parameter ConfirmationCode');
+      const user = await repo.userByName(keyOf(body.Username));
+      const problem = passwordProblem(body.Password, { username: body.Username, email: user?.email });
+      if (problem) fail('InvalidPasswordException', problem);
+      await useCode(user, 'reset-password', body.ConfirmationCode, ctx.clientAddress);
+      await repo.updateUser(user!.id, { passwordHash: await hashPassword(body.Password) });
+      // A reset ends every session: whoever knew the old password is signed out too.
+      await repo.revokeUserSessions(user!.id, now());
+      await repo.clearAttempts(`user:${user!.usernameKey}`);
+      return {};
+    },
+
+    async ChangePassword(body) {
+      const { user, sessionId } = await verifyAccessToken(body.AccessToken);
+      await throttle(`user:${user.usernameKey}`, THROTTLE.user, () => fail('LimitExceededException', 'Attempt limit exceeded, please try after some time.'));
+      if (!(await verifyPassword(body.PreviousPassword, user.passwordHash))) return incorrect();
+      await repo.clearAttempts(`user:${user.usernameKey}`);
+      const problem = passwordProblem(body.ProposedPassword, { username: user.username, email: user.email });
+      if (problem) fail('InvalidPasswordException', problem);
+      await repo.updateUser(user.id, { passwordHash: await hashPassword(body.ProposedPassword) });
+      await repo.revokeUserSessions(user.id, now(), sessionId);
+      return {};
+    },
+
+    async RevokeToken(body) {
+      checkClient(body.ClientId);
+      const found = await refreshSession(body.Token);
+      if (found) await repo.revokeSession(found.session.id, now());
+      return {};
+    },
+
+    async GlobalSignOut(body) {
+      const { user } = await verifyAccessToken(body.AccessToken);
+      await repo.revokeUserSessions(user.id, now());
+      return {};
+    },
+
+    async RespondToAuthChallenge() {
+      // This service never issues a challenge, so there is no session a response could belong to.
+      return fail('NotAuthorizedException', 'Invalid session for the user.');
+    },
+  };
+
+  /** One call of the user-pool API, as the gateway receives it. Errors come back as Cognito's. */
+  async function call(action: string, body: unknown, ctx: CallContext): Promise<{ status: number; body: unknown }> {
+    if (!Object.hasOwn(schemas, action)) return { status: 400, body: { __type: 'InvalidParameterException', message: 'This identity action is not available.' } };
+    const parsed = schemas[action as IdentityAction].safeParse(body);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return { status: 400, body: { __type: 'InvalidParameterException', message: `Invalid or missing parameter ${issue?.path.join('.') || ''}`.trim() } };
+    }
+    try {
+      const result = await (actions[action as IdentityAction] as (b: unknown, c: CallContext) => Promise<unknown>)(parsed.data, ctx);
+      return { status: 200, body: result };
+    } catch (err) {
+      if (err instanceof IdentityError) return { status: 400, body: { __type: err.type, message: err.message } };
+      throw err;
+    }
+  }
+
+  const verifier = (allow: EmailAllowlist): AccessTokenVerifier => ({
+    async verify(token) {
+      const access = await verifyAccessToken(token).catch(() => null);
+      if (!access) return null;
+      const { user } = access;
+      const principal: AdminPrincipal = {
+        sub: user.id,
+        username: user.username,
+        email: user.email,
+        groups: user.isAdmin ? ['admin'] : [],
+        // Read from the database on every call: removing an admin takes effect at once.
+        isAdmin: user.status === 'CONFIRMED' && (user.isAdmin || (user.emailVerified && allow.allows(user.email))),
+      };
+      return principal;
+    },
+  });
+
+  /** The operator's commands (npm run admin:*): never reachable over HTTP. */
+  const admins = {
+    async create(account: { username: string; email: string; password: string }) {
+      const problem = passwordProblem(account.password, account);
+      if (problem) fail('InvalidPasswordException', problem);
+      const usernameKey = keyOf(account.username);
+      const existing = await repo.userByName(usernameKey);
+      if (existing) return fail('UsernameExistsException', `a user named "${account.username}" already exists`);
+      const user = await repo.insertUser({
+        username: account.username,
+        usernameKey,
+        email: account.email,
+        emailVerified: true,
+        passwordHash: await hashPassword(account.password),
+        status: 'CONFIRMED',
+        isAdmin: true,
+      });
+      if (!user) return fail('UsernameExistsException', `a user named "${account.username}" already exists`);
+      return user;
+    },
+    async list() {
+      return (await repo.listUsers()).map((user) => ({
+        username: user.username,
+        email: user.email,
+        status: user.status,
+        enabled: user.enabled,
+        admin: user.isAdmin ? 'admin group' : user.emailVerified && allowlist.allows(user.email) ? 'ADMIN_EMAILS' : 'no',
+        createdAt: user.createdAt,
+      }));
+    },
+    /** Out of the admin group, every session ended; `disable` also stops the account signing in. */
+    async remove(username: string, { disable = false } = {}) {
+      const user = await repo.userByName(keyOf(username));
+      if (!user) return fail('UserNotFoundException', `no user named "${username}"`);
+      await repo.updateUser(user.id, { isAdmin: false, ...(disable ? { enabled: false } : {}) });
+      await repo.revokeUserSessions(user.id, now());
+      return { stillAdminByEmail: !disable && user.emailVerified && allowlist.allows(user.email) };
+    },
+  };
+
+  return {
+    userPoolId,
+    clientId,
+    issuer,
+    call,
+    verifier,
+    verifyAccessToken,
+    jwks: () => keys.jwks(),
+    rotateKeys: (opts: { revokeOld?: boolean } = {}) => keys.rotate({ now: now(), ...opts }),
+    admins,
+    /** Housekeeping: sessions that expired or were revoked over a day ago, and quiet lockout counters. */
+    async sweep() {
+      const at = now();
+      const sessions = await repo.deleteSessionsBefore(new Date(at.getTime() - 86_400_000));
+      const throttles = await repo.deleteQuietThrottles(new Date(at.getTime() - THROTTLE.quietMs), at);
+      return sessions.length + throttles.length;
+    },
+  };
+}
+
+export type EmbeddedIdentity = Awaited<ReturnType<typeof startEmbeddedIdentity>>;

@@ -1,0 +1,163 @@
+/**
+ * The embedded identity service's queries (docs/decisions/014). Everything lives in the site's own
+ * database, so containers that share it share users, keys, sessions and lockouts.
+ */
+import { and, asc, desc, eq, gt, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+
+export type IdentityUser = typeof import('../../db/schema/pg.ts').identityUsers.$inferSelect;
+export type IdentitySession = typeof import('../../db/schema/pg.ts').identitySessions.$inferSelect;
+export type CodePurpose = 'confirm-sign-up' | 'reset-password';
+
+export function identityRepository({ db, t }: Database) {
+  return {
+    async pool() {
+      const [pool] = await db.select().from(t.identityPools).orderBy(asc(t.identityPools.createdAt), asc(t.identityPools.id)).limit(1);
+      return pool ?? null;
+    },
+    async insertPool(pool: { id: string; clientId: string }) {
+      await db.insert(t.identityPools).values(pool).onConflictDoNothing();
+    },
+
+    signingKeys: () => db.select().from(t.identitySigningKeys).orderBy(desc(t.identitySigningKeys.createdAt), desc(t.identitySigningKeys.kid)),
+    async insertSigningKey(key: { kid: string; publicJwk: string; privateKey: string }) {
+      await db.insert(t.identitySigningKeys).values(key);
+    },
+    /** Every key but `kid` stops signing now; it still verifies tokens it signed until they expire. */
+    async retireKeysExcept(kid: string, at: Date) {
+      await db.update(t.identitySigningKeys).set({ retiredAt: at }).where(and(ne(t.identitySigningKeys.kid, kid), isNull(t.identitySigningKeys.retiredAt))).returning();
+    },
+    async deleteKeysRetiredBefore(at: Date) {
+      return db.delete(t.identitySigningKeys).where(lt(t.identitySigningKeys.retiredAt, at)).returning({ kid: t.identitySigningKeys.kid });
+    },
+    async deleteKeysExcept(kid: string) {
+      return db.delete(t.identitySigningKeys).where(ne(t.identitySigningKeys.kid, kid)).returning({ kid: t.identitySigningKeys.kid });
+    },
+    async resealSigningKey(kid: string, privateKey: string) {
+      await db.update(t.identitySigningKeys).set({ privateKey }).where(eq(t.identitySigningKeys.kid, kid)).returning();
+    },
+
+    async userByName(usernameKey: string): Promise<IdentityUser | null> {
+      const [user] = await db.select().from(t.identityUsers).where(eq(t.identityUsers.usernameKey, usernameKey));
+      return user ?? null;
+    },
+    async insertUser(user: typeof t.identityUsers.$inferInsert): Promise<IdentityUser | null> {
+      const [row] = await db.insert(t.identityUsers).values(user).onConflictDoNothing().returning();
+      return row ?? null;
+    },
+    async updateUser(id: string, patch: Partial<Pick<IdentityUser, 'email' | 'emailVerified' | 'passwordHash' | 'status' | 'enabled' | 'isAdmin'>>) {
+      const [row] = await db.update(t.identityUsers).set(patch).where(eq(t.identityUsers.id, id)).returning();
+      return row ?? null;
+    },
+    listUsers: () => db.select().from(t.identityUsers).orderBy(asc(t.identityUsers.usernameKey)),
+
+    async putCode(code: { userId: string; purpose: CodePurpose; codeHash: string; expiresAt: Date }) {
+      await db
+        .insert(t.identityCodes)
+        .values({ ...code, attempts: 0 })
+        .onConflictDoUpdate({ target: [t.identityCodes.userId, t.identityCodes.purpose], set: { codeHash: code.codeHash, expiresAt: code.expiresAt, attempts: 0, createdAt: new Date() } });
+    },
+    async code(userId: string, purpose: CodePurpose) {
+      const [row] = await db.select().from(t.identityCodes).where(and(eq(t.identityCodes.userId, userId), eq(t.identityCodes.purpose, purpose)));
+      return row ?? null;
+    },
+    /** Counts one try at the code before it is compared, atomically: parallel guesses each use one. */
+    async countCodeAttempt(userId: string, purpose: CodePurpose): Promise<number | null> {
+      const [row] = await db
+        .update(t.identityCodes)
+        .set({ attempts: sql`${t.identityCodes.attempts} + 1` })
+        .where(and(eq(t.identityCodes.userId, userId), eq(t.identityCodes.purpose, purpose)))
+        .returning({ attempts: t.identityCodes.attempts });
+      return row?.attempts ?? null;
+    },
+    /** Single use: true for the one caller that removed it. */
+    async takeCode(userId: string, purpose: CodePurpose, codeHash: string): Promise<boolean> {
+      const rows = await db
+        .delete(t.identityCodes)
+        .where(and(eq(t.identityCodes.userId, userId), eq(t.identityCodes.purpose, purpose), eq(t.identityCodes.codeHash, codeHash)))
+        .returning({ userId: t.identityCodes.userId });
+      return rows.length === 1;
+    },
+    async deleteCode(userId: string, purpose: CodePurpose) {
+      await db.delete(t.identityCodes).where(and(eq(t.identityCodes.userId, userId), eq(t.identityCodes.purpose, purpose))).returning();
+    },
+
+    async insertSession(session: { id: string; userId: string; clientId: string; refreshHash: string; expiresAt: Date }) {
+      await db.insert(t.identitySessions).values(session);
+    },
+    async session(id: string): Promise<IdentitySession | null> {
+      const [row] = await db.select().from(t.identitySessions).where(eq(t.identitySessions.id, id));
+      return row ?? null;
+    },
+    /** The session of an access token, with its user, in one query (every admin API call asks it). */
+    async sessionWithUser(id: string) {
+      const [row] = await db
+        .select({ session: t.identitySessions, user: t.identityUsers })
+        .from(t.identitySessions)
+        .innerJoin(t.identityUsers, eq(t.identityUsers.id, t.identitySessions.userId))
+        .where(eq(t.identitySessions.id, id));
+      return row ?? null;
+    },
+    async revokeSession(id: string, at: Date) {
+      await db.update(t.identitySessions).set({ revokedAt: at }).where(and(eq(t.identitySessions.id, id), isNull(t.identitySessions.revokedAt))).returning();
+    },
+    /** Every session of the user (but `keep`, when given) ends now. */
+    async revokeUserSessions(userId: string, at: Date, keep?: string) {
+      const conditions = [eq(t.identitySessions.userId, userId), isNull(t.identitySessions.revokedAt)];
+      if (keep) conditions.push(ne(t.identitySessions.id, keep));
+      await db.update(t.identitySessions).set({ revokedAt: at }).where(and(...conditions)).returning();
+    },
+    async deleteSessionsBefore(at: Date) {
+      return db
+        .delete(t.identitySessions)
+        .where(or(lt(t.identitySessions.expiresAt, at), lt(t.identitySessions.revokedAt, at)))
+        .returning({ id: t.identitySessions.id });
+    },
+
+    /**
+     * Counts one attempt under `key` before the secret is checked (so parallel guesses each count),
+     * forgetting the count after `quietMs` without attempts. Returns the count and the lock in force.
+     */
+    async countAttempt(key: string, now: Date, quietMs: number) {
+      await db
+        .delete(t.identityThrottles)
+        .where(and(eq(t.identityThrottles.key, key), lt(t.identityThrottles.updatedAt, new Date(now.getTime() - quietMs)), or(isNull(t.identityThrottles.lockedUntil), lt(t.identityThrottles.lockedUntil, now))))
+        .returning();
+      const [row] = await db
+        .insert(t.identityThrottles)
+        .values({ key, failures: 1, windowStartedAt: now, updatedAt: now })
+        .onConflictDoUpdate({ target: t.identityThrottles.key, set: { failures: sql`${t.identityThrottles.failures} + 1`, updatedAt: now } })
+        .returning({ failures: t.identityThrottles.failures, lockedUntil: t.identityThrottles.lockedUntil });
+      return row!;
+    },
+    /** Takes the one turn allowed while locked-out attempts are spaced: true for the caller that won it. */
+    async claimTurn(key: string, now: Date, lockUntil: Date): Promise<boolean> {
+      const rows = await db
+        .update(t.identityThrottles)
+        .set({ lockedUntil: lockUntil })
+        .where(and(eq(t.identityThrottles.key, key), or(isNull(t.identityThrottles.lockedUntil), lt(t.identityThrottles.lockedUntil, now))))
+        .returning({ key: t.identityThrottles.key });
+      return rows.length === 1;
+    },
+    /** Gives back the attempt a success used (the count is of failures, reserved before the check). */
+    async uncountAttempt(key: string) {
+      await db
+        .update(t.identityThrottles)
+        .set({ failures: sql`${t.identityThrottles.failures} - 1` })
+        .where(and(eq(t.identityThrottles.key, key), gt(t.identityThrottles.failures, 0)))
+        .returning();
+    },
+    /** Counters with no attempt for `before` and no lock in force: forgotten anyway by countAttempt. */
+    async deleteQuietThrottles(before: Date, now: Date) {
+      return db
+        .delete(t.identityThrottles)
+        .where(and(lt(t.identityThrottles.updatedAt, before), or(isNull(t.identityThrottles.lockedUntil), lt(t.identityThrottles.lockedUntil, now))))
+        .returning({ key: t.identityThrottles.key });
+    },
+    async clearAttempts(key: string) {
+      await db.delete(t.identityThrottles).where(eq(t.identityThrottles.key, key)).returning();
+    },
+  };
+}
+
+export type IdentityRepository = ReturnType<typeof identityRepository>;

@@ -1,0 +1,99 @@
+/**
+ * The embedded identity service's signing keys (docs/decisions/014): RS256 key pairs generated per
+ * install, the private half sealed with the install's secrets key in the database, the public half
+ * published as a JWKS. The newest unretired key signs; a retired key verifies the tokens it signed
+ * until they expire, then goes. Containers find a key another one made by its `kid`.
+ */
+import { createLocalJWKSet, exportJWK, exportPKCS8, generateKeyPair, importPKCS8, jwtVerify, SignJWT, type JSONWebKeySet, type JWTPayload } from 'jose';
+import type { SecretBox } from '../crypto/secret-box.ts';
+import type { IdentityRepository } from './identity.repository.ts';
+
+/** Cognito's default access and ID token lifetime. */
+export const ACCESS_TOKEN_SECONDS = 3600;
+/** A retired key keeps verifying this long: the longest token it signed, plus the 5 s tolerance. */
+export const RETIRED_KEY_GRACE_MS = (ACCESS_TOKEN_SECONDS + 300) * 1000;
+const ALG = 'RS256';
+const sealContext = (kid: string) => `identity-signing-key:${kid}`;
+
+export interface SigningKeys {
+  sign(claims: JWTPayload, options: { issuer: string; audience?: string; now: Date }): Promise<string>;
+  verify(token: string, options: { issuer: string; now: Date }): Promise<JWTPayload>;
+  jwks(): Promise<JSONWebKeySet>;
+  /** A new key signs from now on; with `revokeOld`, tokens signed by the old ones stop verifying at once. */
+  rotate(options: { now: Date; revokeOld?: boolean }): Promise<string>;
+  /** Makes the first key when there is none. */
+  ensure(): Promise<void>;
+}
+
+export function signingKeys(repo: IdentityRepository, secrets: SecretBox): SigningKeys {
+  let keyset: { jwks: JSONWebKeySet; verify: ReturnType<typeof createLocalJWKSet>; loadedAt: number } | null = null;
+
+  async function load(now: Date) {
+    const rows = await repo.signingKeys();
+    const live = rows.filter((row) => !row.retiredAt || now.getTime() - row.retiredAt.getTime() < RETIRED_KEY_GRACE_MS);
+    const jwks = { keys: live.map((row) => JSON.parse(row.publicJwk)) };
+    keyset = { jwks, verify: createLocalJWKSet(jwks), loadedAt: now.getTime() };
+    return { rows, keyset };
+  }
+
+  async function create() {
+    const { publicKey, privateKey } = await generateKeyPair(ALG, { extractable: true, modulusLength: 2048 });
+    const kid = crypto.randomUUID();
+    const jwk = { ...(await exportJWK(publicKey)), kid, alg: ALG, use: 'sig' };
+    await repo.insertSigningKey({ kid, publicJwk: JSON.stringify(jwk), privateKey: secrets.seal(await exportPKCS8(privateKey), sealContext(kid)) });
+    keyset = null;
+    return kid;
+  }
+
+  return {
+    async ensure() {
+      const rows = await repo.signingKeys();
+      if (!rows.some((row) => !row.retiredAt)) await create();
+    },
+    async sign(claims, { issuer, audience, now }) {
+      // The signer is read each time (sign-ins are rare): a rotation by any container applies at once.
+      const rows = await repo.signingKeys();
+      const current = rows.find((row) => !row.retiredAt);
+      if (!current) throw new Error('the identity service has no signing key (run the server once, or npm run identity:rotate-keys)');
+      const key = await importPKCS8(secrets.open(current.privateKey, sealContext(current.kid)), ALG);
+      const iat = Math.floor(now.getTime() / 1000);
+      const jwt = new SignJWT(claims).setProtectedHeader({ alg: ALG, kid: current.kid }).setIssuer(issuer).setIssuedAt(iat).setExpirationTime(iat + ACCESS_TOKEN_SECONDS);
+      if (audience) jwt.setAudience(audience);
+      return jwt.sign(key);
+    },
+    async verify(token, { issuer, now }) {
+      // Unknown `kid`: another container may have rotated; reload, at most every 10 s.
+      let current = keyset && now.getTime() - keyset.loadedAt < 60_000 ? keyset : (await load(now)).keyset;
+      const check = (set: NonNullable<typeof keyset>) => jwtVerify(token, set.verify, { issuer, algorithms: [ALG], clockTolerance: 5, currentDate: now });
+      try {
+        return (await check(current)).payload;
+      } catch (err) {
+        if ((err as { code?: string }).code !== 'ERR_JWKS_NO_MATCHING_KEY' || now.getTime() - current.loadedAt < 10_000) throw err;
+        current = (await load(now)).keyset;
+        return (await check(current)).payload;
+      }
+    },
+    async jwks() {
+      return (await load(new Date())).keyset.jwks;
+    },
+    async rotate({ now, revokeOld }) {
+      const kid = await create();
+      await repo.retireKeysExcept(kid, now);
+      if (revokeOld) await repo.deleteKeysExcept(kid);
+      else await repo.deleteKeysRetiredBefore(new Date(now.getTime() - RETIRED_KEY_GRACE_MS));
+      keyset = null;
+      return kid;
+    },
+  };
+}
+
+/** For `npm run secrets:rotate`: re-seals every private key with the current secrets key. */
+export async function resealSigningKeys(repo: IdentityRepository, secrets: SecretBox): Promise<number> {
+  let count = 0;
+  for (const row of await repo.signingKeys()) {
+    if (secrets.isCurrent(row.privateKey)) continue;
+    await repo.resealSigningKey(row.kid, secrets.seal(secrets.open(row.privateKey, sealContext(row.kid)), sealContext(row.kid)));
+    count++;
+  }
+  return count;
+}
