@@ -29,7 +29,13 @@ export default defineConfig({
   retries: 0,
   reporter: process.env.CI ? [['list']] : [['list']],
   timeout: 30_000,
-  use: { baseURL: `http://127.0.0.1:${port}`, trace: 'retain-on-failure', screenshot: 'only-on-failure' },
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    // CI keeps no traces (nobody can open them there, and recording costs every test time); a
+    // developer's run keeps them for failures. Screenshots to look at: E2E_SCREENSHOTS=1.
+    trace: process.env.CI ? 'off' : 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
   projects: [
     { name: 'desktop', use: { ...devices['Desktop Chrome'], launchOptions: chromium } },
     { name: 'phone', use: { ...devices['Pixel 7'], launchOptions: chromium } },
@@ -68,6 +74,7 @@ export default defineConfig({
       RATE_LIMIT_BOOKING: '1000/minute',
       RATE_LIMIT_CALCULATOR: '1000/minute',
       RATE_LIMIT_AVAILABILITY: '10000/minute',
+      RATE_LIMIT_SIGN_UP: '1000/minute',
     },
   },
 });

@@ -94,6 +94,7 @@ const envSchema = z
   RATE_LIMIT_BOOKING: rateLimit,
   RATE_LIMIT_CALCULATOR: rateLimit,
   RATE_LIMIT_AVAILABILITY: rateLimit,
+  RATE_LIMIT_SIGN_UP: rateLimit,
   TRUSTED_PROXIES: z
     .string()
     .default('')
@@ -152,6 +153,7 @@ const hints: Record<string, string> = {
   RATE_LIMIT_BOOKING: 'for example RATE_LIMIT_BOOKING=5/minute,20/day, or unset it for the default',
   RATE_LIMIT_CALCULATOR: 'for example RATE_LIMIT_CALCULATOR=20/minute,200/day, or unset it for the default',
   RATE_LIMIT_AVAILABILITY: 'for example RATE_LIMIT_AVAILABILITY=120/minute, or unset it for the default',
+  RATE_LIMIT_SIGN_UP: 'for example RATE_LIMIT_SIGN_UP=5/hour,20/day, or unset it for the default',
   TRUSTED_PROXIES: 'comma-separated addresses or CIDR ranges of your own load balancers, for example 10.0.0.0/8; unset when nothing sits in front of the server',
   SHUTDOWN_GRACE_MS: 'whole milliseconds from 0 to 120000, for example SHUTDOWN_GRACE_MS=5000, or unset it for 5000 in production and 0 elsewhere',
   IDENTITY_EMBEDDED: 'configure a Cognito user pool (README "Admin sign-in"), or set IDENTITY_EMBEDDED=true to run the embedded identity service on purpose',
@@ -197,6 +199,7 @@ export function rateLimitSettings(env: Env): RateLimitSettings {
     booking: env.RATE_LIMIT_BOOKING,
     calculator: env.RATE_LIMIT_CALCULATOR,
     availability: env.RATE_LIMIT_AVAILABILITY,
+    signUp: env.RATE_LIMIT_SIGN_UP,
   };
   const pick = (rule: RateRule) => (env.RATE_LIMITS === 'off' ? noRateLimits[rule] : (given[rule] ?? defaultRateRules[rule]));
   const rules = Object.fromEntries(rateRules.map((rule) => [rule, pick(rule)])) as RateRules;

@@ -22,7 +22,7 @@ export interface Limit {
   readonly windowMs: number;
 }
 
-export const rateRules = ['contact', 'booking', 'calculator', 'availability'] as const;
+export const rateRules = ['contact', 'booking', 'calculator', 'availability', 'signUp'] as const;
 export type RateRule = (typeof rateRules)[number];
 export type RateRules = Record<RateRule, readonly Limit[]>;
 
@@ -49,10 +49,15 @@ export const defaultRateRules: RateRules = {
   ],
   // The booking modal's slot list: one read per day looked at (a read, so only a per-minute limit).
   availability: [{ max: 120, windowMs: units.minute }],
+  // Admin sign-ups (the identity gateway's SignUp): each hashes a password and mails a code.
+  signUp: [
+    { max: 5, windowMs: units.hour },
+    { max: 20, windowMs: units.day },
+  ],
 };
 
 /** No rule limits anything (tests of other features, RATE_LIMITS=off). */
-export const noRateLimits: RateRules = { contact: [], booking: [], calculator: [], availability: [] };
+export const noRateLimits: RateRules = { contact: [], booking: [], calculator: [], availability: [], signUp: [] };
 
 export interface RateLimitSettings {
   rules: RateRules;

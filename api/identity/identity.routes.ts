@@ -5,14 +5,16 @@
  *   (the action in X-Amz-Target, JSON in and out), answered by api/identity/embedded-identity.ts;
  * - GET /api/identity/jwks.json, with the embedded service only: its public signing keys.
  */
+import type { MiddlewareHandler } from 'hono';
 import type { Deps } from '../deps.ts';
-import { clientOf, trustedProxyList } from '../http/rate-limit.ts';
+import { clientOf, rateLimit, trustedProxyList } from '../http/rate-limit.ts';
 import { adminRouter, router, type FeatureRoutes } from '../http/routes.ts';
 
 const PREFIX = 'AWSCognitoIdentityProviderService.';
 const AMZ_JSON = 'application/x-amz-json-1.1';
 
-export function identityRoutes({ identity, embeddedIdentity, rateLimits }: Deps): FeatureRoutes {
+export function identityRoutes(deps: Deps): FeatureRoutes {
+  const { identity, embeddedIdentity, rateLimits } = deps;
   const r = router().get('/identity/config', (c) =>
     c.json({
       userPoolId: identity.userPoolId,
@@ -27,8 +29,18 @@ export function identityRoutes({ identity, embeddedIdentity, rateLimits }: Deps)
   if (service) {
     const trusted = rateLimits?.trustedProxies.length ? trustedProxyList(rateLimits.trustedProxies) : null;
     r.get('/identity/jwks.json', async (c) => c.json(await service.jwks()));
-    r.post('/identity/cognito', async (c) => {
-      const action = (c.req.header('x-amz-target') ?? '').replace(PREFIX, '');
+    const signUpLimit = rateLimit(deps, 'signUp');
+    const actionOf = (target: string | undefined) => (target ?? '').replace(PREFIX, '');
+    // A sign-up hashes a password and mails a code: limited per client (RATE_LIMIT_SIGN_UP), and
+    // refused in Cognito's words, which aws-amplify shows.
+    const limitSignUps: MiddlewareHandler = async (c, next) => {
+      if (actionOf(c.req.header('x-amz-target')) !== 'SignUp') return next();
+      const refused = await signUpLimit(c, next);
+      if (!refused) return;
+      return c.body(JSON.stringify({ __type: 'LimitExceededException', message: 'Too many sign-ups from this address. Please try again later.' }), 400, { 'content-type': AMZ_JSON, 'x-amzn-errortype': 'LimitExceededException' });
+    };
+    r.post('/identity/cognito', limitSignUps, async (c) => {
+      const action = actionOf(c.req.header('x-amz-target'));
       const body = await c.req.json().catch(() => null);
       const answer =
         body && typeof body === 'object' && !Array.isArray(body)

@@ -42,20 +42,47 @@ const release = () => {
   else compressing--;
 };
 
-/**
- * Adds gzip and brotli to a body worth compressing (off the main thread); resolves with the same
- * object. `background`: after every page waiting.
- */
-export async function compress(p: Prepared, queue: 'page' | 'background' = 'page'): Promise<Prepared> {
-  if (!compressible.test(p.type) || p.body.length <= 512 || (p.gzip && p.brotli)) return p;
+/** Quick levels: a few milliseconds for a page, so a republish is visible at once. */
+const QUICK_GZIP = 6;
+const QUICK_BROTLI = 5;
+
+/** The best forms (gzip 9, brotli 11), through the queue; they replace the quick ones when made. */
+async function compressBest(p: Prepared, queue: keyof typeof waiting): Promise<Prepared> {
   await acquire(queue);
   try {
-    // One after the other: each compression holds one pool thread, and gzip (quick) is there first.
-    p.gzip ??= await gzipAsync(p.body, { level: 9 });
-    p.brotli ??= await brotliAsync(p.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: p.body.length } });
+    // One after the other: each compression holds one pool thread.
+    const gzipped = await gzipAsync(p.body, { level: 9 });
+    const brotli = await brotliAsync(p.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: p.body.length } });
+    p.gzip = gzipped;
+    p.brotli = brotli;
   } finally {
     release();
   }
+  return p;
+}
+
+/** Upgrades still running (tests wait for them: `bestCompressions()`). */
+const upgrades = new Set<Promise<unknown>>();
+export const bestCompressions = () => Promise.all([...upgrades]);
+
+/**
+ * Adds gzip and brotli to a body worth compressing (off the main thread); resolves with the same
+ * object. A rendered page ('page') resolves once the quick levels are made, and gets the best ones
+ * in the background, so a publish is visible within milliseconds whatever else is compressing;
+ * static files ('background') wait for the best ones, after every page.
+ */
+export async function compress(p: Prepared, queue: 'page' | 'background' = 'page'): Promise<Prepared> {
+  if (!compressible.test(p.type) || p.body.length <= 512 || (p.gzip && p.brotli)) return p;
+  if (queue === 'background') return compressBest(p, 'background');
+  const [gzipped, brotli] = await Promise.all([
+    gzipAsync(p.body, { level: QUICK_GZIP }),
+    brotliAsync(p.body, { params: { [constants.BROTLI_PARAM_QUALITY]: QUICK_BROTLI, [constants.BROTLI_PARAM_SIZE_HINT]: p.body.length } }),
+  ]);
+  p.gzip = gzipped;
+  p.brotli = brotli;
+  const upgrade = compressBest(p, 'page').catch(() => {}); // the quick forms stay if it fails
+  upgrades.add(upgrade);
+  void upgrade.finally(() => upgrades.delete(upgrade));
   return p;
 }
 

@@ -9,7 +9,7 @@ import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../api/app.ts';
-import { createMemoryRateLimitStore, defaultRateRules, rateLimit, TOO_MANY_REQUESTS, type RateLimitSettings } from '../../api/http/rate-limit.ts';
+import { createMemoryRateLimitStore, defaultRateRules, noRateLimits, rateLimit, TOO_MANY_REQUESTS, type RateLimitSettings } from '../../api/http/rate-limit.ts';
 import { estimateProbate } from '../../src/shared/probate.ts';
 import { freeSlots } from '../support/appointment-requests.ts';
 import { countRows, forEachDialect, type TestContext } from '../support/test-app.ts';
@@ -307,7 +307,7 @@ forEachDialect('abuse limits', (ctx) => {
   });
 
   it('every public text field has a bound: one character over it is refused, naming the field, with nothing written', async () => {
-    const app = limitedApp(ctx(), { rules: { contact: [], booking: [], calculator: [], availability: [] } });
+    const app = limitedApp(ctx(), { rules: noRateLimits });
     const over = (n: number) => 'a'.repeat(n + 1);
     const cases: [string, (overrides: Record<string, unknown>) => Record<string, unknown>, string, unknown][] = [
       ['/api/contact', contact, 'firstName', over(100)],

@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../api/app.ts';
+import { defaultRateRules } from '../../api/http/rate-limit.ts';
 import { parseAllowlist } from '../../api/auth/admin-allowlist.ts';
 import { cognitoGetUser, createCognitoVerifier } from '../../api/auth/cognito-verifier.ts';
 import { createSecretBox } from '../../api/crypto/secret-box.ts';
@@ -295,6 +296,28 @@ for (const dialect of dialects) {
         const checked = results.filter((r) => r.body.message === 'Incorrect username or password.').length;
         expect(checked).toBeLessThanOrEqual(THROTTLE.user.free + 1);
         offset += THROTTLE.user.maxDelayMs + 1000;
+      });
+
+      it('one address cannot sign up (and have codes mailed) without end: RATE_LIMIT_SIGN_UP, in Cognito’s words', async () => {
+        const limited = createApp({
+          ...testDeps(database, { clock, verifier: identity.verifier(allowlist), identity: { userPoolId: identity.userPoolId, clientId: identity.clientId, region: null, embedded: true }, embeddedIdentity: identity }),
+          rateLimits: { rules: defaultRateRules, trustedProxies: [] },
+        });
+        const signUp = async (i: number) => {
+          const res = await limited.request(
+            '/api/identity/cognito',
+            { method: 'POST', headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AWSCognitoIdentityProviderService.SignUp' }, body: JSON.stringify({ ClientId: identity.clientId, Username: `flood-${i}`, Password: PASSWORD, UserAttributes: [{ Name: 'email', Value: `flood-${i}@firm.test` }] }) },
+            { incoming: { socket: { remoteAddress: '203.0.113.248' } } },
+          );
+          return { status: res.status, body: (await res.json()) as any };
+        };
+        const max = defaultRateRules.signUp[0]!.max;
+        for (let i = 0; i < max; i++) expect((await signUp(i)).status).toBe(200);
+        const refused = await signUp(max);
+        expect(refused).toMatchObject({ status: 400, body: { __type: 'LimitExceededException' } });
+        expect((await userRow(`flood-${max}`))).toBeUndefined();
+        // Other actions from that address are not affected by the sign-up limit.
+        expect((await gateway('ForgotPassword', { ClientId: identity.clientId, Username: 'ana.partner' }, '203.0.113.248')).status).toBe(200);
       });
 
       it('one address guessing many usernames is throttled too', async () => {

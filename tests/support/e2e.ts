@@ -63,7 +63,9 @@ export async function screenshot(page: Page, info: TestInfo, name: string, { ful
     );
   }
   if (unhover) await page.mouse.move(0, 0);
-  await page.screenshot({ path: screenPath(info, name), fullPage });
+  // Pictures for a person to look at: taken when asked (E2E_SCREENSHOTS=1), not on every CI run,
+  // where nobody looks and each full-page capture costs seconds (Playwright keeps one on failure).
+  if (process.env.E2E_SCREENSHOTS === '1') await page.screenshot({ path: screenPath(info, name), fullPage });
 }
 
 /**
