@@ -24,13 +24,10 @@ import {
   ListUsersInGroupCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { z } from 'zod';
-import { openDatabase } from '../db/client.ts';
-import { parseAllowlist } from '../api/auth/admin-allowlist.ts';
-import { createSecretBox, loadSecretsKey } from '../api/crypto/secret-box.ts';
-import { systemClock } from '../api/deps.ts';
 import { loadEnv } from '../api/env.ts';
-import { IdentityError, startEmbeddedIdentity } from '../api/identity/embedded-identity.ts';
+import { IdentityError } from '../api/identity/embedded-identity.ts';
 import { createDevOutbox } from '../api/mail/dev-outbox.ts';
+import { openEmbeddedIdentity } from './open-embedded-identity.ts';
 
 const usage = `Usage:
   npm run admin:create -- --username <u> --email <e> --password <p>
@@ -96,19 +93,11 @@ async function withCognito(poolId: string, region: string) {
 }
 
 async function withEmbedded() {
-  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, sqlitePath: env.SQLITE_PATH });
+  const outbox = createDevOutbox(env.OUTBOX_DIR);
+  const { identity, database } = await openEmbeddedIdentity(env, (m) => {
+    outbox.deliver({ to: m.to, subject: m.subject, text: m.text });
+  });
   try {
-    const key = loadSecretsKey({ key: env.SECRETS_KEY, previous: env.SECRETS_KEY_PREVIOUS, file: env.SECRETS_KEY_FILE });
-    const outbox = createDevOutbox(env.OUTBOX_DIR);
-    const identity = await startEmbeddedIdentity({
-      database,
-      secrets: createSecretBox(key.current, key.previous),
-      clock: systemClock,
-      allowlist: parseAllowlist(env.ADMIN_EMAILS),
-      sendCode: (m) => {
-        outbox.deliver({ to: m.to, subject: m.subject, text: m.text });
-      },
-    });
     if (command === 'create') {
       const account = parseCreate();
       await identity.admins.create(account);

@@ -7,12 +7,8 @@
  * deleted at once: every access token is refused, and admins' browsers fetch new tokens with their
  * refresh tokens, which do not depend on the key.
  */
-import { parseAllowlist } from '../api/auth/admin-allowlist.ts';
-import { createSecretBox, loadSecretsKey } from '../api/crypto/secret-box.ts';
-import { systemClock } from '../api/deps.ts';
 import { loadEnv } from '../api/env.ts';
-import { startEmbeddedIdentity } from '../api/identity/embedded-identity.ts';
-import { openDatabase } from '../db/client.ts';
+import { openEmbeddedIdentity } from './open-embedded-identity.ts';
 
 const env = loadEnv();
 if (env.COGNITO_USER_POOL_ID) {
@@ -20,16 +16,8 @@ if (env.COGNITO_USER_POOL_ID) {
   process.exit(1);
 }
 const revokeOld = process.argv.includes('--revoke-old');
-const database = await openDatabase({ databaseUrl: env.DATABASE_URL, sqlitePath: env.SQLITE_PATH });
+const { identity, database } = await openEmbeddedIdentity(env);
 try {
-  const key = loadSecretsKey({ key: env.SECRETS_KEY, previous: env.SECRETS_KEY_PREVIOUS, file: env.SECRETS_KEY_FILE });
-  const identity = await startEmbeddedIdentity({
-    database,
-    secrets: createSecretBox(key.current, key.previous),
-    clock: systemClock,
-    allowlist: parseAllowlist(env.ADMIN_EMAILS),
-    sendCode: () => {},
-  });
   const kid = await identity.rotateKeys({ revokeOld });
   console.log(`New signing key ${kid}. ${revokeOld ? 'Old keys deleted: every access token issued before now is refused.' : 'Old keys verify the tokens they signed for one more hour.'}`);
 } finally {
