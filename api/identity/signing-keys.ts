@@ -27,6 +27,8 @@ export interface SigningKeys {
 
 export function signingKeys(repo: IdentityRepository, secrets: SecretBox): SigningKeys {
   let keyset: { jwks: JSONWebKeySet; verify: ReturnType<typeof createLocalJWKSet>; loadedAt: number } | null = null;
+  /** Opened and imported once per key (a sign-in signs two tokens). */
+  const privateKeys = new Map<string, CryptoKey>();
 
   async function load(now: Date) {
     const rows = await repo.signingKeys();
@@ -55,7 +57,8 @@ export function signingKeys(repo: IdentityRepository, secrets: SecretBox): Signi
       const rows = await repo.signingKeys();
       const current = rows.find((row) => !row.retiredAt);
       if (!current) throw new Error('the identity service has no signing key (run the server once, or npm run identity:rotate-keys)');
-      const key = await importPKCS8(secrets.open(current.privateKey, sealContext(current.kid)), ALG);
+      let key = privateKeys.get(current.kid);
+      if (!key) privateKeys.set(current.kid, (key = await importPKCS8(secrets.open(current.privateKey, sealContext(current.kid)), ALG)));
       const iat = Math.floor(now.getTime() / 1000);
       const jwt = new SignJWT(claims).setProtectedHeader({ alg: ALG, kid: current.kid }).setIssuer(issuer).setIssuedAt(iat).setExpirationTime(iat + ACCESS_TOKEN_SECONDS);
       if (audience) jwt.setAudience(audience);
