@@ -70,9 +70,10 @@ export function createApp(deps: Deps) {
       ms: Math.round((performance.now() - started) * 10) / 10,
     });
   });
+  // Nothing from the API is kept by a shared cache unless its route says so (api/http/public-cache.ts).
   app.use('/api/*', async (c, next) => {
     await next();
-    c.header('Cache-Control', 'no-store');
+    if (!c.res.headers.get('cache-control')?.includes('public')) c.header('Cache-Control', 'no-store');
   });
   app.use('/api/*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => errorBody(c, 413, 'Request body is too large (64 KB at most).') }));
   // Deny by default: registered before any admin route, so unknown admin paths are guarded too.

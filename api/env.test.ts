@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EnvError, integrationSettings, loadEnv, migrationSettings } from './env.ts';
+import { cdnPurgeSettings, EnvError, integrationSettings, loadEnv, migrationSettings } from './env.ts';
 
 describe('loadEnv: where the embedded identity service may run', () => {
   const pool = { COGNITO_REGION: 'us-west-2', COGNITO_USER_POOL_ID: 'us-west-2_AbCdEf123', COGNITO_CLIENT_ID: 'abc123' };
@@ -64,5 +64,30 @@ describe('migrationSettings', () => {
     expect(migrationSettings(loadEnv({ AWS_REGION: 'us-west-2' }))).toEqual({ awsRegion: 'us-west-2', awsConfigured: false });
     expect(migrationSettings(loadEnv({ AWS_REGION: 'us-west-2', AWS_ACCESS_KEY_ID: 'a', AWS_SECRET_ACCESS_KEY: 'b' })).awsConfigured).toBe(true);
     expect(migrationSettings(loadEnv({ AWS_REGION: 'local', DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000' })).awsConfigured).toBe(true);
+  });
+});
+
+describe('loadEnv: the CDN purge (issue 15)', () => {
+  it('is none by default and asks for what each adapter needs', () => {
+    expect(cdnPurgeSettings(loadEnv({}))).toEqual({ kind: 'none' });
+    expect(() => loadEnv({ CDN_PURGE: 'varnish' })).toThrow(/CDN_PURGE_URLS: is required with CDN_PURGE=varnish/);
+    expect(() => loadEnv({ CDN_PURGE: 'varnish', CDN_PURGE_URLS: 'varnish:6081' })).toThrow(/CDN_PURGE_URLS: must be comma-separated http/);
+    expect(() => loadEnv({ CDN_PURGE: 'fastly', FASTLY_SERVICE_ID: 'svc' })).toThrow(/FASTLY_API_TOKEN: is required with CDN_PURGE=fastly/);
+    expect(() => loadEnv({ CDN_PURGE: 'cloudflare' })).toThrow(/CLOUDFLARE_ZONE_ID[\s\S]*CLOUDFLARE_API_TOKEN/);
+    expect(() => loadEnv({ CDN_PURGE: 'cloudfront', CLOUDFRONT_DISTRIBUTION_ID: 'E2' })).toThrow(/AWS_REGION: is required with CDN_PURGE=cloudfront/);
+    expect(() => loadEnv({ CDN_PURGE: 'akamai' })).toThrow(/CDN_PURGE/);
+  });
+
+  it('gives each adapter its settings', () => {
+    expect(cdnPurgeSettings(loadEnv({ CDN_PURGE: 'varnish', CDN_PURGE_URLS: 'http://10.0.0.5:80, http://10.0.0.6:80' }))).toEqual({ kind: 'varnish', urls: ['http://10.0.0.5:80', 'http://10.0.0.6:80'] });
+    expect(cdnPurgeSettings(loadEnv({ CDN_PURGE: 'fastly', FASTLY_SERVICE_ID: 'svc', FASTLY_API_TOKEN: 'tok' }))).toEqual({ kind: 'fastly', serviceId: 'svc', token: 'tok', apiBase: 'https://api.fastly.com' });
+    expect(cdnPurgeSettings(loadEnv({ CDN_PURGE: 'cloudflare', CLOUDFLARE_ZONE_ID: 'z', CLOUDFLARE_API_TOKEN: 't' }))).toMatchObject({ kind: 'cloudflare', apiBase: 'https://api.cloudflare.com/client/v4' });
+    expect(cdnPurgeSettings(loadEnv({ CDN_PURGE: 'cloudfront', CLOUDFRONT_DISTRIBUTION_ID: 'E2', AWS_REGION: 'us-east-1' }))).toEqual({
+      kind: 'cloudfront',
+      distributionId: 'E2',
+      region: 'us-east-1',
+      endpoint: undefined,
+      credentials: undefined,
+    });
   });
 });

@@ -3,6 +3,7 @@
  * names the variable and says how to fix it. Every variable is listed, with a comment, in .env.example.
  */
 import { z } from 'zod';
+import type { CdnPurgeSettings } from './cdn/cdn-purge.ts';
 import { firm } from '../src/config/firm.ts';
 import type { IntegrationSettings, MigrationSettings } from './deps.ts';
 import { defaultRateRules, noRateLimits, parseLimits, rateRules, trustedProxyList, type Limit, type RateLimitSettings, type RateRule, type RateRules } from './http/rate-limit.ts';
@@ -95,6 +96,13 @@ const envSchema = z
   RATE_LIMIT_CALCULATOR: rateLimit,
   RATE_LIMIT_AVAILABILITY: rateLimit,
   RATE_LIMIT_SIGN_UP: rateLimit,
+  // Issue 15: where the limits are counted with several API containers. Set: Redis; unset: PostgreSQL
+  // when DATABASE_URL is set, else this process's memory (api/http/shared-rate-limits.ts).
+  REDIS_URL: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine((v) => v === undefined || (/^rediss?:\/\/[^/]/.test(v) && URL.canParse(v)), 'must be a redis:// or rediss:// URL'),
   TRUSTED_PROXIES: z
     .string()
     .default('')
@@ -107,8 +115,33 @@ const envSchema = z
       }
       return entries;
     }),
+  // Issue 15: the CDN in front, purged by what each change touched (api/cdn/cdn-purge.ts).
+  CDN_PURGE: z.enum(['none', 'varnish', 'fastly', 'cloudflare', 'cloudfront']).default('none'),
+  CDN_PURGE_URLS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((e) => e.trim()).filter(Boolean))
+    .refine((urls) => urls.every((u) => /^https?:\/\//.test(u) && URL.canParse(u)), 'must be comma-separated http:// or https:// URLs'),
+  FASTLY_SERVICE_ID: z.string().optional(),
+  FASTLY_API_TOKEN: z.string().optional(),
+  FASTLY_API_BASE: z.url().default('https://api.fastly.com'),
+  CLOUDFLARE_ZONE_ID: z.string().optional(),
+  CLOUDFLARE_API_TOKEN: z.string().optional(),
+  CLOUDFLARE_API_BASE: z.url().default('https://api.cloudflare.com/client/v4'),
+  CLOUDFRONT_DISTRIBUTION_ID: z.string().optional(),
+  CLOUDFRONT_ENDPOINT: z.url().optional(),
   })
   .superRefine((env, ctx) => {
+    const needs: Record<string, (keyof typeof env)[]> = {
+      varnish: ['CDN_PURGE_URLS'],
+      fastly: ['FASTLY_SERVICE_ID', 'FASTLY_API_TOKEN'],
+      cloudflare: ['CLOUDFLARE_ZONE_ID', 'CLOUDFLARE_API_TOKEN'],
+      cloudfront: ['CLOUDFRONT_DISTRIBUTION_ID', 'AWS_REGION'],
+    };
+    for (const name of needs[env.CDN_PURGE] ?? []) {
+      const value = env[name];
+      if (!value || (Array.isArray(value) && !value.length)) ctx.addIssue({ code: 'custom', path: [name], message: `is required with CDN_PURGE=${env.CDN_PURGE}` });
+    }
     const cognito = Boolean(env.COGNITO_USER_POOL_ID);
     if (isPublicStart(env) && !cognito && !env.IDENTITY_EMBEDDED) {
       ctx.addIssue({
@@ -154,7 +187,15 @@ const hints: Record<string, string> = {
   RATE_LIMIT_CALCULATOR: 'for example RATE_LIMIT_CALCULATOR=20/minute,200/day, or unset it for the default',
   RATE_LIMIT_AVAILABILITY: 'for example RATE_LIMIT_AVAILABILITY=120/minute, or unset it for the default',
   RATE_LIMIT_SIGN_UP: 'for example RATE_LIMIT_SIGN_UP=5/hour,20/day, or unset it for the default',
+  REDIS_URL: 'for example REDIS_URL=redis://127.0.0.1:6379 (rediss:// for TLS, redis://:password@host:6379 with a password), or unset it to count the limits in PostgreSQL (DATABASE_URL) or in memory',
   TRUSTED_PROXIES: 'comma-separated addresses or CIDR ranges of your own load balancers, for example 10.0.0.0/8; unset when nothing sits in front of the server',
+  CDN_PURGE: 'none, varnish, fastly, cloudflare or cloudfront (README "Where users outgrow one machine")',
+  CDN_PURGE_URLS: 'the Varnish addresses to send PURGE to, for example CDN_PURGE_URLS=http://10.0.0.5:80,http://10.0.0.6:80',
+  FASTLY_SERVICE_ID: 'the service id from the Fastly console',
+  FASTLY_API_TOKEN: 'an API token with the purge_select scope',
+  CLOUDFLARE_ZONE_ID: "the zone id from the domain's Overview page",
+  CLOUDFLARE_API_TOKEN: 'an API token with the Zone Cache Purge permission',
+  CLOUDFRONT_DISTRIBUTION_ID: 'for example E2QWRUHEXAMPLE (credentials from the AWS SDK chain; AWS_REGION set)',
   SHUTDOWN_GRACE_MS: 'whole milliseconds from 0 to 120000, for example SHUTDOWN_GRACE_MS=5000, or unset it for 5000 in production and 0 elsewhere',
   IDENTITY_EMBEDDED: 'configure a Cognito user pool (README "Admin sign-in"), or set IDENTITY_EMBEDDED=true to run the embedded identity service on purpose',
   SECRETS_KEY: 'generate one with `openssl rand -base64 32` and give every container the same value',
@@ -190,6 +231,28 @@ export function integrationSettings(env: Env): IntegrationSettings {
     microsoftLoginBase: env.MICROSOFT_LOGIN_BASE,
     blogSourceRefreshMinutes: env.BLOG_SOURCE_REFRESH_MINUTES,
   };
+}
+
+/** Issue 15: how the CDN in front is purged (api/cdn/cdn-purge.ts). */
+export function cdnPurgeSettings(env: Env): CdnPurgeSettings {
+  switch (env.CDN_PURGE) {
+    case 'none':
+      return { kind: 'none' };
+    case 'varnish':
+      return { kind: 'varnish', urls: env.CDN_PURGE_URLS };
+    case 'fastly':
+      return { kind: 'fastly', serviceId: env.FASTLY_SERVICE_ID!, token: env.FASTLY_API_TOKEN!, apiBase: env.FASTLY_API_BASE.replace(/\/+$/, '') };
+    case 'cloudflare':
+      return { kind: 'cloudflare', zoneId: env.CLOUDFLARE_ZONE_ID!, token: env.CLOUDFLARE_API_TOKEN!, apiBase: env.CLOUDFLARE_API_BASE.replace(/\/+$/, '') };
+    case 'cloudfront':
+      return {
+        kind: 'cloudfront',
+        distributionId: env.CLOUDFRONT_DISTRIBUTION_ID!,
+        region: env.AWS_REGION!,
+        endpoint: env.CLOUDFRONT_ENDPOINT,
+        credentials: env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY ? { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY, sessionToken: env.AWS_SESSION_TOKEN || undefined } : undefined,
+      };
+  }
 }
 
 /** Issue 9: the public calls' limits (api/http/rate-limit.ts), the defaults where a variable is unset. */

@@ -13,11 +13,14 @@ import { openDatabase, type Database } from '../db/client.ts';
 import { seedDatabase } from '../db/seed/seed.ts';
 import { createActivityEvents } from './activity.ts';
 import { createApp } from './app.ts';
+import { createCdnPurger } from './cdn/cdn-purge.ts';
+import { createContentBus } from './content-bus.ts';
 import { createContentEvents } from './content-events.ts';
 import { createDeliveryQueue } from './deliveries/deliveries.ts';
 import { systemClock, type Deps } from './deps.ts';
-import { EnvError, integrationSettings, loadEnv, migrationSettings, type Env } from './env.ts';
+import { cdnPurgeSettings, EnvError, integrationSettings, loadEnv, migrationSettings, rateLimitSettings, type Env } from './env.ts';
 import { API_HEADERS, applySecurityHeaders, securitySettings } from './http/security-headers.ts';
+import { createRateLimitStore } from './http/shared-rate-limits.ts';
 import { startIdentity } from './identity/identity.ts';
 import { startBackgroundWork } from './integrations/background.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -81,6 +84,13 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean; shutd
   const outbox = createDevOutbox(env.OUTBOX_DIR);
   const identity = await startIdentity({ env, database, secrets, clock: systemClock, log, outbox });
   const events = createContentEvents((err) => log.error('content listener failed', { err: String(err) }));
+  // Containers on one PostgreSQL database hear each other's changes (issue 15, decision 017). Created
+  // before the site loads anything, so what changes meanwhile is caught up with once it listens.
+  const bus = env.DATABASE_URL ? await createContentBus({ databaseUrl: env.DATABASE_URL, database, events, log }) : null;
+  // Per-client limits counted where every container sees them: Redis, else PostgreSQL, else this
+  // process's memory (issue 15, decision 013 "shared counts"). Waits for its table or connection.
+  const rateLimitStore = await createRateLimitStore({ database, redisUrl: env.REDIS_URL, log });
+  log.info('rate limits ready', { store: rateLimitStore.label });
   const deps: Deps = {
     database,
     clock: systemClock,
@@ -95,6 +105,7 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean; shutd
     outbox,
     integrations: integrationSettings(env),
     secrets,
+    rateLimits: { ...rateLimitSettings(env), store: rateLimitStore },
   };
   // From a SIGTERM on, /api/health answers 503 while requests are still served (decision 016).
   let draining = false;
@@ -103,8 +114,14 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean; shutd
   const api = getRequestListener(app.fetch);
   let origin = '';
   const site = options.apiOnly ? null : await createSite({ api: app.fetch, selfOrigin: () => origin, log, security: securitySettings(deps) });
-  // Republish what an admin's change touches (issue 4: visible within a second).
-  if (site) events.subscribe((change) => site.onChange(change));
+  // Republish what a change touches (issue 4: visible within a second), then purge it from the CDN:
+  // after this container serves the new content, so the CDN cannot refetch the old from it (decision 017).
+  const cdn = createCdnPurger(cdnPurgeSettings(env), { log });
+  events.subscribe(async (change) => {
+    await site?.onChange(change);
+    await cdn.purge(change);
+  });
+  await bus?.listen();
 
   /** Responses not yet sent in full: a shutdown waits for them, and closes their connections after them. */
   const inFlight = new Set<ServerResponse>();
@@ -161,6 +178,10 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean; shutd
   origin = anyAddress ? `http://127.0.0.1:${port}` : url;
   log.info('listening', { url, apiOnly: Boolean(options.apiOnly) });
   await site?.prewarm();
+  // A start is often a deploy: the prerendered pages may have changed (and with them the assets they
+  // name). Purged again when this container stops, so a rolling deploy ends with none of the old.
+  const purgeStatic = () => (site ? cdn.purgeKeys(['static'], ['/*']) : Promise.resolve());
+  void purgeStatic();
   // Mail, calendar sync, reminders and feeds (issue 7) start once the site answers.
   const background = startBackgroundWork(deps, { schedule: true });
 
@@ -180,7 +201,11 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean; shutd
       appStopped.catch(() => {}); // reported where it is awaited, after the drain
       await closed;
       await background.stop();
+      await bus?.stop();
+      // Briefly: a CDN that does not answer must not hold the shutdown past its deadline.
+      await Promise.race([purgeStatic(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
       await appStopped;
+      await rateLimitStore.close();
       await database.close();
       log.info('stopped');
     })());

@@ -27,6 +27,11 @@ export interface Database {
   t: Tables;
   /** Where the data lives, for logs and /api/health (no credentials). */
   label: string;
+  /**
+   * PostgreSQL only: the connection pool behind `db`, for the few things that speak plain SQL beside
+   * Drizzle (the shared rate-limit store, api/http/shared-rate-limits.ts). Closed by close().
+   */
+  pgPool?: pg.Pool;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -102,6 +107,7 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
     db,
     t: pgSchema,
     label: `postgres:${where}`,
+    pgPool: pool,
     async ping() {
       await pool.query('select 1');
     },

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up a fresh machine of this project's kind (Debian, root, Node 20 preinstalled): Node 24,
-# Debian's Chromium for the browser tests, PostgreSQL running for the test suite, then `npm install`.
+# Debian's Chromium for the browser tests, Debian's Varnish for the CDN tests, PostgreSQL running for
+# the test suite, then `npm install`.
 # Safe to run again: each step is skipped when already done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,6 +30,31 @@ if [ ! -x /usr/bin/chromium ] && [ "${SKIP_CHROMIUM:-}" != "1" ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq chromium >/dev/null
+fi
+
+# Varnish with the xkey vmod (varnish-modules), for the CDN tests and `npm run scale:demo`, which run
+# varnishd themselves (scripts/varnish.ts). The package's own service (a Varnish on port 6081) is not
+# wanted: a temporary policy-rc.d (unless the machine has one, as containers do) keeps the install from
+# starting it, and on a systemd machine it is disabled for the next boots too.
+if { [ ! -x /usr/sbin/varnishd ] || ! compgen -G '/usr/lib/*/varnish/vmods/libvmod_xkey.so' >/dev/null; } && [ "${SKIP_VARNISH:-}" != "1" ]; then
+  say "Installing Varnish and varnish-modules from Debian for the CDN tests and the scale demo"
+  export DEBIAN_FRONTEND=noninteractive
+  own_policy=
+  if [ ! -e /usr/sbin/policy-rc.d ]; then
+    printf '#!/bin/sh\n# scripts/bootstrap.sh: no service starts while Varnish installs\nexit 101\n' >/usr/sbin/policy-rc.d
+    chmod 755 /usr/sbin/policy-rc.d
+    own_policy=1
+    trap 'rm -f /usr/sbin/policy-rc.d' EXIT
+  fi
+  apt-get update -qq
+  apt-get install -y -qq varnish varnish-modules >/dev/null
+  if [ -n "$own_policy" ]; then
+    rm -f /usr/sbin/policy-rc.d
+    trap - EXIT
+  fi
+  if [ -d /run/systemd/system ]; then
+    systemctl disable --now varnish.service varnishncsa.service >/dev/null 2>&1 || true
+  fi
 fi
 
 if command -v pg_isready >/dev/null && ! pg_isready -q -h 127.0.0.1 -p 5432; then

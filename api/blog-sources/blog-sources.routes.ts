@@ -7,6 +7,7 @@ import { openConfig } from '../integrations/sealed-config.ts';
 import { maskConfig, maskUrl, maskUrlsInText } from '../integrations/secrets.ts';
 import { blogSourcesRepository } from './blog-sources.repository.ts';
 import { blogSourcesService } from './blog-sources.service.ts';
+import { publicCache } from '../http/public-cache.ts';
 
 /** Blog sources (admin) and the external articles they bring (public). */
 export function blogSourcesRoutes(deps: Deps): FeatureRoutes {
@@ -21,7 +22,7 @@ export function blogSourcesRoutes(deps: Deps): FeatureRoutes {
     lastError: maskUrlsInText(row.lastError),
   });
   return {
-    public: router().get('/external-blog-articles', async (c) => c.json(await repo.listPublicArticles())),
+    public: router().get('/external-blog-articles', publicCache(deps, () => ['external-articles']), async (c) => c.json(await repo.listPublicArticles())),
     admin: adminRouter()
       .get('/blog-sources', async (c) => c.json((await service.list()).map(safe)))
       .post('/blog-sources', jsonBody(blogSourceInput), async (c) => c.json(safe(await service.create(c.req.valid('json'))), 201))

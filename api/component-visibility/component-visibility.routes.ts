@@ -4,13 +4,14 @@ import type { Deps } from '../deps.ts';
 import { conflict, constraintError, notFound } from '../http/errors.ts';
 import { adminRouter, router, type FeatureRoutes } from '../http/routes.ts';
 import { jsonBody, pathParams } from '../http/validate.ts';
+import { publicCache } from '../http/public-cache.ts';
 
 export function componentVisibilityRoutes({ database: { db, t }, events }: Deps): FeatureRoutes {
   const table = t.componentVisibilitySettings;
   const changed = (key: string) => events.changed({ topic: 'component-visibility', keys: [key] });
   return {
     // Islands and pages need to know what is hidden (ARCHITECTURE: visibility known to the islands).
-    public: router().get('/component-visibility', async (c) =>
+    public: router().get('/component-visibility', publicCache({ events }, () => ['components']), async (c) =>
       c.json(await db.select({ componentKey: table.componentKey, isVisible: table.isVisible }).from(table).orderBy(table.componentKey)),
     ),
     admin: adminRouter()

@@ -100,6 +100,16 @@ describe('rateLimitSettings (api/env.ts)', () => {
     expect(() => loadEnv({ TRUSTED_PROXIES: '10.0.0.0/8,proxy.internal' })).toThrow(/TRUSTED_PROXIES: "proxy.internal" is not an IP address .*comma-separated addresses or CIDR/);
     expect(() => loadEnv({ TRUSTED_PROXIES: '10.0.0.0/33' })).toThrow(/TRUSTED_PROXIES: "10.0.0.0\/33" has a bad prefix length/);
   });
+
+  it('takes REDIS_URL (issue 15: shared counts) as a redis:// or rediss:// URL, unset when empty', () => {
+    expect(loadEnv({}).REDIS_URL).toBeUndefined();
+    expect(loadEnv({ REDIS_URL: '' }).REDIS_URL).toBeUndefined();
+    expect(loadEnv({ REDIS_URL: 'redis://127.0.0.1:6379' }).REDIS_URL).toBe('redis://127.0.0.1:6379');
+    expect(loadEnv({ REDIS_URL: 'rediss://:secret@cache.internal:6380/2' }).REDIS_URL).toBe('rediss://:secret@cache.internal:6380/2');
+    for (const bad of ['127.0.0.1:6379', 'http://cache.internal:6379', 'redis://', 'redis://cache internal']) {
+      expect(() => loadEnv({ REDIS_URL: bad }), bad).toThrow(/REDIS_URL: must be a redis:\/\/ or rediss:\/\/ URL .*for example REDIS_URL=redis:\/\/127.0.0.1:6379/);
+    }
+  });
 });
 
 describe('normalizeAddress', () => {

@@ -9,7 +9,9 @@
  *   the block one subscriber gets.
  * - The counts live in a store behind a small interface; the default is this process's memory,
  *   bounded to a number of clients (least recently seen dropped first), so an attack from many
- *   addresses cannot grow it. Several API containers need a shared store (ARCHITECTURE).
+ *   addresses cannot grow it. Several API containers share theirs (issue 15): api/server.ts builds
+ *   the store with createRateLimitStore (./shared-rate-limits.ts): Redis with REDIS_URL, else
+ *   PostgreSQL with DATABASE_URL, else this memory store (SQLite: one process).
  * - Time is the injected clock (STYLE §2), so the tests move it instead of waiting.
  */
 import { BlockList, isIP } from 'node:net';
@@ -63,7 +65,7 @@ export interface RateLimitSettings {
   rules: RateRules;
   /** Addresses and CIDR ranges of the proxies in front of the server whose X-Forwarded-For is believed. */
   trustedProxies: readonly string[];
-  /** Where the counts live; unset: a bounded in-memory store of this app. */
+  /** Where the counts live; unset: a bounded in-memory store of this app (api/server.ts gives the shared one). */
   store?: RateLimitStore;
 }
 
@@ -71,7 +73,8 @@ export type RateVerdict = { allowed: true } | { allowed: false; retryAfterMs: nu
 
 /**
  * Where the counts live. `take` checks every limit for the key and, only if all allow, counts the
- * request in each; a shared store (Redis, DynamoDB) must do that atomically per key.
+ * request in each (a refused request uses no allowance); a shared store counts atomically, so two
+ * containers never both take the last request (./shared-rate-limits.ts).
  */
 export interface RateLimitStore {
   take(key: string, limits: readonly Limit[], nowMs: number): RateVerdict | Promise<RateVerdict>;

@@ -14,6 +14,7 @@ import { createDeliveryRunner } from '../deliveries/deliveries.ts';
 import type { Deps } from '../deps.ts';
 import { emailHandler, mailListener, scanReminders } from '../mail/mail.ts';
 import { deleteExpiredIdempotencyKeys } from '../http/idempotency.ts';
+import { pruneContentChanges } from '../content-bus.ts';
 
 export interface BackgroundWork {
   runDeliveries(): Promise<number>;
@@ -79,9 +80,10 @@ export function startBackgroundWork(deps: Deps, { schedule }: { schedule: boolea
     // Its announcements enqueue, which runs the deliveries.
     every(REMINDER_SCAN_MS, 'lost-announcements', work.recoverLostAnnouncements),
     every(FEED_CHECK_MS, 'blog-sources', work.fetchDueSources),
-    // Expired idempotency keys, ended identity sessions and quiet lockout counters.
+    // Expired idempotency keys, ended identity sessions, quiet lockout counters, old content changes.
     every(HOUSEKEEPING_MS, 'housekeeping', async () => {
       await deleteExpiredIdempotencyKeys(deps.database, deps.clock.now());
+      await pruneContentChanges(deps.database, deps.clock.now());
       await deps.embeddedIdentity?.sweep();
     }),
   ];

@@ -14,6 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { sampleArticles } from '../../src/content/samples.ts';
 import type { ComponentVisibility } from '../../src/shared/public-api.ts';
+import { NO_STORE, pageKeys, SHARED_CACHE, surrogateHeaders, THEME_CSS_KEYS } from '../cdn/cache-policy.ts';
 import type { ContentChange } from '../content-events.ts';
 import { applySecurityHeaders, siteHeaders, type SecuritySettings } from '../http/security-headers.ts';
 import { internalHeaders } from '../internal.ts';
@@ -69,13 +70,13 @@ export async function createSite({ api, selfOrigin, log, security }: SiteOptions
     });
     const body = Buffer.from(await res.arrayBuffer());
     const location = res.headers.get('location');
-    return prepare(
-      res.status,
-      res.headers.get('content-type') ?? 'text/html; charset=utf-8',
-      body,
-      'public, max-age=0, must-revalidate',
-      location ? { location } : undefined,
-    );
+    // A page, an earlier slug's redirect or 'Article Not Found' may be kept by the CDN (until a change
+    // purges its keys); a failure may not.
+    const shared = res.status === 200 || res.status === 404 || (res.status >= 301 && res.status <= 308);
+    return prepare(res.status, res.headers.get('content-type') ?? 'text/html; charset=utf-8', body, shared ? SHARED_CACHE : NO_STORE, {
+      ...(location ? { location } : {}),
+      ...(shared ? surrogateHeaders(pageKeys(pathname)) : {}),
+    });
   };
   const slugs = createArticleSlugs(async () => {
     const res = await api(new Request('http://site/api/internal/article-slugs', { headers: internalHeaders }));
@@ -90,7 +91,7 @@ export async function createSite({ api, selfOrigin, log, security }: SiteOptions
   const buildThemeCss = async (): Promise<Prepared> => {
     const json = async <T>(path: string) => (await (await api(new Request(`http://site${path}`))).json()) as T;
     const [theme, visibility] = await Promise.all([json<{ cssVariables: string }>('/api/themes/active'), json<ComponentVisibility[]>('/api/component-visibility')]);
-    return prepare(200, 'text/css; charset=utf-8', Buffer.from(themeStylesheet(theme.cssVariables, visibility)), 'public, max-age=0, must-revalidate');
+    return prepare(200, 'text/css; charset=utf-8', Buffer.from(themeStylesheet(theme.cssVariables, visibility)), SHARED_CACHE, surrogateHeaders(THEME_CSS_KEYS));
   };
   const getThemeCss = () => {
     themeCss ??= buildThemeCss().catch((err: unknown) => {
@@ -116,11 +117,16 @@ export async function createSite({ api, selfOrigin, log, security }: SiteOptions
     }
     const published = readOnly ? publishedPath(url.pathname) : null;
     if (published) {
-      pages.get(published).then((page) => send(req, res, page), (err) => fail(res, err));
+      // The one stored 'Article Not Found' page answers every unknown slug: named for the slug asked
+      // for, so a post published at it later purges it from the CDN.
+      const named = (page: Prepared) => (page.status === 404 ? surrogateHeaders(pageKeys(published)) : {});
+      pages.get(published).then((page) => send(req, res, page, named(page)), (err) => fail(res, err));
       return;
     }
     const file = readOnly ? files.get(url.pathname) : undefined;
     if (file) return send(req, res, file);
+    // The admin, /login, the 404 page: never for a shared cache (unless the page says otherwise).
+    res.setHeader('cache-control', NO_STORE);
     return astro(req, res);
   };
 

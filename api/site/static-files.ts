@@ -2,10 +2,12 @@
  * The prerendered site (dist/client), held in memory, compressed once at start: a small site fits
  * easily, and every request is a map lookup. The compression runs off the main thread while the server
  * starts (`compressed`); a file asked for before its turn goes out as it is. Hashed assets under
- * /_astro are cached for a year; pages revalidate (ETag) so a new deploy shows at once.
+ * /_astro are cached for a year; the rest is kept by a CDN under the key `static` (purged when a
+ * container starts: a deploy) and revalidated by browsers (ETag).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
+import { IMMUTABLE, NO_STORE, STATIC_FILE, surrogateHeaders } from '../cdn/cache-policy.ts';
 import { compress, uncompressed, type Prepared } from './compressed.ts';
 
 const types: Record<string, string> = {
@@ -24,6 +26,10 @@ const types: Record<string, string> = {
   '.woff2': 'font/woff2',
   '.webmanifest': 'application/manifest+json',
 };
+
+const STATIC_KEYS = ['site', 'static'];
+/** The sign-in page belongs to the admin side: never kept by a shared cache (issue 15). */
+const privatePage = (rel: string) => rel === '/login' || rel.startsWith('/login/') || rel === '/admin' || rel.startsWith('/admin/');
 
 export interface StaticFiles {
   get(pathname: string): Prepared | undefined;
@@ -50,7 +56,11 @@ export function loadStaticFiles(root: string): StaticFiles {
     const body = readFileSync(file);
     bytes += body.length;
     if (rel === '/404.html') continue; // served by the site for unknown paths, with status 404
-    const prepared = uncompressed(200, type, body, immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate');
+    const prepared = immutable
+      ? uncompressed(200, type, body, IMMUTABLE)
+      : privatePage(rel)
+        ? uncompressed(200, type, body, NO_STORE)
+        : uncompressed(200, type, body, STATIC_FILE, surrogateHeaders(STATIC_KEYS));
     files.set(rel, prepared);
     // Pages are built as /about/index.html: serve them at /about and /about/.
     if (rel.endsWith('/index.html')) {

@@ -394,3 +394,22 @@ export const idempotencyKeys = sqliteTable(
   },
   (t) => [index('idempotency_keys_created_at_idx').on(t.createdAt)],
 );
+
+/**
+ * Every public content change, numbered (issue 15, docs/decisions/017): containers sharing the database
+ * announce each other's changes with LISTEN/NOTIFY, and one that missed some reads them here.
+ * Kept for a day (housekeeping). SQLite is one process: the table is there for parity.
+ */
+export const contentChanges = sqliteTable(
+  'content_changes',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    topic: text('topic').notNull(),
+    /** JSON array of the slugs or keys the change touched, or null. */
+    keys: text('keys'),
+    /** The process that made the change (it announced it to itself already). */
+    origin: text('origin').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('content_changes_created_at_idx').on(t.createdAt)],
+);

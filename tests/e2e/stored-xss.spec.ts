@@ -14,9 +14,9 @@
  * Desktop only: the rendering is the same at phone width, and both projects share one database.
  */
 import type { APIRequestContext, APIResponse, Page } from '@playwright/test';
-import { addDays, firmToday, isWeekend } from '../../src/shared/booking/firm-time.ts';
 import { findThemeTemplate, themeColorKeys } from '../../src/shared/theme-templates.ts';
 import { expect, openAdminScreen, test } from '../support/admin.ts';
+import { freeSlot } from '../support/appointment-requests.ts';
 import { expectToast, watchConsole } from '../support/e2e.ts';
 import { feedPaths, startFeedServer, type FeedServer } from '../support/feed-server.ts';
 
@@ -184,18 +184,6 @@ async function removeAll(adminApi: APIRequestContext, paths: string[]) {
 /** Waits until a published page (a stored render, republished on change) carries the marker. */
 async function published(page: Page, path: string, marker: string) {
   await expect.poll(async () => (await page.request.get(path)).text(), { timeout: 15_000, message: `${path} republished` }).toContain(marker);
-}
-
-/** A free slot far ahead (past the other specs' bookings), from the availability the modal uses. */
-async function freeSlot(request: APIRequestContext): Promise<string> {
-  for (let offset = 200; offset < 360; offset++) {
-    const date = addDays(firmToday(new Date()), offset);
-    if (isWeekend(date)) continue;
-    const day = (await (await request.get(`/api/appointments/availability?date=${date}&consultationType=initial`)).json()) as { slots: { startsAt: string; available: boolean }[] };
-    const slot = day.slots.find((s) => s.available);
-    if (slot) return slot.startsAt;
-  }
-  throw new Error('no free slot');
 }
 
 const marker = () => `xssprobe${Date.now()}`;

@@ -40,13 +40,18 @@ type ArticleRow = {
   fetchedAt?: Date;
 };
 
-/** Articles are written by the feed fetcher, not the API: insert them straight into the table. */
+/**
+ * Articles are written by the feed fetcher, not the API: insert them straight into the table, and
+ * announce the change as the fetcher does (the public list is kept until a change says otherwise).
+ */
 async function insertArticles(ctx: TestContext, sourceId: string, rows: ArticleRow[]) {
   const { db, t } = ctx.database;
-  return db
+  const inserted = await db
     .insert(t.externalBlogArticles)
     .values(rows.map((r) => ({ sourceId, ...r })))
     .returning();
+  ctx.deps.events.changed({ topic: 'external-articles' });
+  return inserted;
 }
 
 forEachDialect('blog sources and external articles', (ctx) => {
@@ -229,6 +234,7 @@ forEachDialect('blog sources and external articles', (ctx) => {
     // Raising the limit in the database shows more; undated ones last, most recently fetched first.
     const { db, t } = ctx().database;
     await db.update(t.blogSources).set({ displayLimit: 10 }).where(eq(t.blogSources.id, limited.body.id));
+    ctx().deps.events.changed({ topic: 'external-articles' }); // a direct edit: announced as a republish would
     const more = (await ctx().call('GET', '/api/external-blog-articles')).body.map((a: { title: string }) => a.title);
     expect(more).toEqual(['L1', 'L2', 'L3', 'Newest', 'Middle', 'Oldest', 'L undated', 'Undated']);
     await ctx().admin('DELETE', `/api/admin/blog-sources/${limited.body.id}`);

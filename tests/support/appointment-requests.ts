@@ -2,7 +2,8 @@
  * What the API-level tests send to POST /api/appointments (SPEC §7): a visitor's booking, and a fresh
  * slot for each booking that is not about a particular time.
  */
-import { addDays, firmInstant, type FirmDate } from '../../src/shared/booking/firm-time.ts';
+import type { APIRequestContext } from '@playwright/test';
+import { addDays, firmInstant, firmToday, isWeekend, type FirmDate } from '../../src/shared/booking/firm-time.ts';
 
 /** The booking modal's payload but for the time (scheduledDate). */
 export const visitorBooking = {
@@ -31,4 +32,16 @@ export function freeSlots(monday: FirmDate): () => string {
     const date = addDays(monday, Math.floor(weekday / 5) * 7 + (weekday % 5));
     return firmInstant(date, hourSlots[n % hourSlots.length]!).toISOString();
   };
+}
+
+/** A free slot far ahead (past the other specs' bookings), from the availability the modal uses. */
+export async function freeSlot(request: APIRequestContext): Promise<string> {
+  for (let offset = 200; offset < 360; offset++) {
+    const date = addDays(firmToday(new Date()), offset);
+    if (isWeekend(date)) continue;
+    const day = (await (await request.get(`/api/appointments/availability?date=${date}&consultationType=initial`)).json()) as { slots: { startsAt: string; available: boolean }[] };
+    const slot = day.slots.find((s) => s.available);
+    if (slot) return slot.startsAt;
+  }
+  throw new Error('no free slot');
 }

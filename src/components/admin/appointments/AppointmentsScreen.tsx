@@ -333,7 +333,7 @@ function AppointmentItem({
         <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2">
           <div className="min-w-0 space-y-1">
             <div className="flex flex-wrap items-center gap-2">
-              <h4 className="text-base font-semibold">{name}</h4>
+              <h4 className="min-w-0 break-words text-base font-semibold">{name}</h4>
               <AppointmentStatusBadge status={a.status} />
             </div>
             <p className="text-sm">

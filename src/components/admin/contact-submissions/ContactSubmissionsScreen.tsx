@@ -220,7 +220,7 @@ function SubmissionItem({
       <Card className={`p-4 sm:p-5 ${s.isRead ? '' : 'border-l-4 border-l-primary'}`} data-testid="submission" data-submission-id={s.id}>
         <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2">
           <div className="flex min-w-0 flex-wrap items-center gap-2">
-            <h3 className={`text-base ${s.isRead ? 'font-medium' : 'font-bold'}`}>{name}</h3>
+            <h3 className={`min-w-0 break-words text-base ${s.isRead ? 'font-medium' : 'font-bold'}`}>{name}</h3>
             <ReadBadge isRead={s.isRead} />
             <ResolvedBadge isResolved={s.isResolved} />
           </div>

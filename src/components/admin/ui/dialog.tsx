@@ -39,8 +39,8 @@ export function DialogContent({
         className={`fixed left-1/2 top-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-[calc(100vw-1.5rem)] -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-lg border border-border bg-background p-4 text-foreground shadow-lg sm:p-6 ${wide ? 'max-w-3xl' : 'max-w-lg'}`}
       >
         <div className="space-y-1.5 pr-8">
-          <DialogPrimitive.Title className="text-lg font-semibold leading-tight">{title}</DialogPrimitive.Title>
-          {description && <DialogPrimitive.Description className="text-sm text-muted-foreground">{description}</DialogPrimitive.Description>}
+          <DialogPrimitive.Title className="break-words text-lg font-semibold leading-tight">{title}</DialogPrimitive.Title>
+          {description && <DialogPrimitive.Description className="break-words text-sm text-muted-foreground">{description}</DialogPrimitive.Description>}
         </div>
         {children}
         <DialogPrimitive.Close asChild>

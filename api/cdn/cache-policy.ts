@@ -1,0 +1,99 @@
+/**
+ * What a shared cache (the CDN in front of the containers) may keep, and under which names (issue 15
+ * item 5, docs/decisions/017-many-containers.md).
+ *
+ * - Public pages, /theme.css and the public API lists are kept by the CDN for a day and purged by name
+ *   the moment they change; browsers revalidate each time (max-age=0, with the ETag: a 304 is cheap).
+ * - Each such response names what it shows in `Surrogate-Key` (Varnish xkey, Fastly) and `Cache-Tag`
+ *   (Cloudflare): the keys below. A change purges exactly the keys of what it touched.
+ * - Hashed assets never change under their name: a year, immutable. Everything else (the admin, the
+ *   identity gateway, anything personal, any error) is not for a shared cache.
+ */
+import type { ContentChange } from '../content-events.ts';
+
+/** Pages, /theme.css, public lists: a day at the CDN (purged on change), revalidated by browsers. */
+export const SHARED_CACHE = 'public, max-age=0, s-maxage=86400, stale-while-revalidate=30, stale-if-error=86400';
+/** Hashed /_astro assets. */
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Prerendered files: a deploy is their only change, and each container purges `static` when it starts. */
+export const STATIC_FILE = SHARED_CACHE;
+/** Anything not meant for a shared cache. */
+export const NO_STORE = 'no-store';
+
+/**
+ * The names. `site` is on every kept response (a restore purges it all); `posts` on everything that
+ * lists posts, `articles` on every article page and `post:<slug>` on one article; `theme` and
+ * `components` on what shows the active theme and the hidden components.
+ */
+export const SITE_KEY = 'site';
+export const postKey = (slug: string) => `post:${slug}`;
+
+/** The keys of a published page (api/site/published-pages.ts paths). */
+export function pageKeys(path: string): string[] {
+  switch (path) {
+    case '/':
+      return [SITE_KEY, 'posts', 'testimonials'];
+    case '/blog':
+      return [SITE_KEY, 'posts', 'external-articles'];
+    case '/external-articles':
+      return [SITE_KEY, 'external-articles'];
+    case '/rss.xml':
+    case '/sitemap.xml':
+      return [SITE_KEY, 'posts'];
+  }
+  if (path.startsWith('/blog/')) return [SITE_KEY, 'articles', postKey(decodeURIComponent(path.slice('/blog/'.length)))];
+  return [SITE_KEY, 'static'];
+}
+
+/** /theme.css: the active theme's colours and the hidden components. */
+export const THEME_CSS_KEYS = [SITE_KEY, 'theme', 'components'];
+
+/** The keys a content change purges. */
+export function changeKeys(change: ContentChange): string[] {
+  switch (change.topic) {
+    case 'blog-posts':
+      return change.keys?.length ? ['posts', ...change.keys.map(postKey)] : ['posts', 'articles'];
+    case 'testimonials':
+      return ['testimonials'];
+    case 'external-articles':
+      return ['external-articles'];
+    case 'themes':
+      return ['theme'];
+    case 'component-visibility':
+      return ['components'];
+    case 'site':
+      return [SITE_KEY];
+  }
+}
+
+/**
+ * The paths a change alters, for a CDN that purges by path (CloudFront). '/*' is everything; a
+ * path ending in '*' is a prefix.
+ */
+export function changePaths(change: ContentChange): string[] {
+  switch (change.topic) {
+    case 'blog-posts':
+      return change.keys?.length
+        ? ['/', '/blog', '/rss.xml', '/sitemap.xml', '/api/blog-posts', ...change.keys.flatMap((slug) => [`/blog/${encodeURIComponent(slug)}`, `/api/blog-posts/${encodeURIComponent(slug)}`])]
+        : ['/', '/blog', '/blog/*', '/rss.xml', '/sitemap.xml', '/api/blog-posts*'];
+    case 'testimonials':
+      return ['/', '/api/testimonials'];
+    case 'external-articles':
+      return ['/blog', '/external-articles', '/api/external-blog-articles'];
+    case 'themes':
+      return ['/theme.css', '/api/themes/active'];
+    case 'component-visibility':
+      return ['/theme.css', '/api/component-visibility'];
+    case 'site':
+      return ['/*'];
+  }
+}
+
+/** A key as one token for every CDN: no spaces, commas or non-ASCII (a slug has none; anything odd is %-escaped). */
+export const keyToken = (key: string) => encodeURIComponent(key).replace(/%3A/g, ':');
+
+/** The headers that name a response's keys: Surrogate-Key (space separated) and Cache-Tag (commas). */
+export function surrogateHeaders(keys: readonly string[]): Record<string, string> {
+  const tokens = keys.map(keyToken);
+  return { 'surrogate-key': tokens.join(' '), 'cache-tag': tokens.join(',') };
+}

@@ -1,0 +1,140 @@
+/**
+ * Purging the CDN in front of the containers when content changes (issue 15 item 5). The adapter is
+ * the operator's choice (CDN_PURGE, api/env.ts):
+ *   varnish     PURGE to each Varnish with `xkey-purge: <keys>` (deploy/varnish/default.vcl)
+ *   fastly      POST /service/{id}/purge with the surrogate keys (Fastly's purge by key)
+ *   cloudflare  POST /zones/{zone}/purge_cache with the cache tags (purge by tag)
+ *   cloudfront  CreateInvalidation with the paths (CloudFront purges by path only)
+ *   none        nothing in front: nothing to purge
+ * Every container purges after it has applied a change itself (its stored pages re-rendered), so a
+ * CDN that fetched a page from a container still behind is purged again by that container once it
+ * is not. A purge that fails is retried with backoff; one that keeps failing is logged as an error
+ * (the page then lives at the CDN until its s-maxage, a day).
+ */
+import { CloudFrontClient, CreateInvalidationCommand } from '@aws-sdk/client-cloudfront';
+import type { ContentChange } from '../content-events.ts';
+import type { Logger } from '../logger.ts';
+import { changeKeys, changePaths, keyToken } from './cache-policy.ts';
+
+export type CdnPurgeSettings =
+  | { kind: 'none' }
+  | { kind: 'varnish'; urls: string[] }
+  | { kind: 'fastly'; serviceId: string; token: string; apiBase: string }
+  | { kind: 'cloudflare'; zoneId: string; token: string; apiBase: string }
+  | {
+      kind: 'cloudfront';
+      distributionId: string;
+      region: string;
+      /** A custom endpoint (tests); unset: AWS. */
+      endpoint?: string;
+      credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+    };
+
+export interface CdnPurger {
+  readonly kind: CdnPurgeSettings['kind'];
+  /** Purges what a change touched; resolves when done or given up (never rejects). */
+  purge(change: ContentChange): Promise<void>;
+  /** Purges keys (and, for CloudFront, paths) directly: `static` at start, `site` from the command line. */
+  purgeKeys(keys: string[], paths: string[]): Promise<void>;
+}
+
+export interface PurgeOptions {
+  log: Logger;
+  /** Waits between attempts; the number of entries is the number of retries. */
+  retryDelaysMs?: number[];
+  timeoutMs?: number;
+}
+
+/** Fastly takes at most 256 keys a request; Cloudflare 30 tags; CloudFront 3000 paths. */
+const FASTLY_BATCH = 256;
+const CLOUDFLARE_BATCH = 30;
+
+class PurgeError extends Error {}
+
+const chunks = <T>(list: T[], size: number): T[][] => Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
+
+async function expectOk(res: Response, what: string) {
+  if (res.ok) return;
+  const text = (await res.text().catch(() => '')).slice(0, 200);
+  throw new PurgeError(`${what} answered HTTP ${res.status}${text ? `: ${text}` : ''}`);
+}
+
+type Send = (keys: string[], paths: string[]) => Promise<void>;
+
+function sender(settings: Exclude<CdnPurgeSettings, { kind: 'none' }>, timeoutMs: number): Send {
+  const signal = () => AbortSignal.timeout(timeoutMs);
+  switch (settings.kind) {
+    case 'varnish':
+      return async (keys) => {
+        await Promise.all(
+          settings.urls.map(async (url) => expectOk(await fetch(url, { method: 'PURGE', headers: { 'xkey-purge': keys.join(' ') }, signal: signal() }), `Varnish at ${new URL(url).host}`)),
+        );
+      };
+    case 'fastly':
+      return async (keys) => {
+        for (const batch of chunks(keys, FASTLY_BATCH)) {
+          const res = await fetch(`${settings.apiBase}/service/${encodeURIComponent(settings.serviceId)}/purge`, {
+            method: 'POST',
+            headers: { 'fastly-key': settings.token, 'content-type': 'application/json', accept: 'application/json' },
+            body: JSON.stringify({ surrogate_keys: batch }),
+            signal: signal(),
+          });
+          await expectOk(res, 'Fastly');
+        }
+      };
+    case 'cloudflare':
+      return async (keys) => {
+        for (const batch of chunks(keys, CLOUDFLARE_BATCH)) {
+          const res = await fetch(`${settings.apiBase}/zones/${encodeURIComponent(settings.zoneId)}/purge_cache`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${settings.token}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ tags: batch }),
+            signal: signal(),
+          });
+          await expectOk(res, 'Cloudflare');
+          const answer = (await res.json().catch(() => null)) as { success?: boolean; errors?: { message?: string }[] } | null;
+          if (!answer?.success) throw new PurgeError(`Cloudflare refused the purge: ${answer?.errors?.map((e) => e.message).join('; ') || 'no reason given'}`);
+        }
+      };
+    case 'cloudfront': {
+      const client = new CloudFrontClient({ region: settings.region, endpoint: settings.endpoint, credentials: settings.credentials, maxAttempts: 1 });
+      return async (_keys, paths) => {
+        await client.send(
+          new CreateInvalidationCommand({
+            DistributionId: settings.distributionId,
+            InvalidationBatch: { CallerReference: `firm-${Date.now()}-${crypto.randomUUID()}`, Paths: { Quantity: paths.length, Items: paths } },
+          }),
+          { abortSignal: signal() },
+        );
+      };
+    }
+  }
+}
+
+export function createCdnPurger(settings: CdnPurgeSettings, { log, retryDelaysMs = [500, 2_000, 8_000], timeoutMs = 10_000 }: PurgeOptions): CdnPurger {
+  if (settings.kind === 'none') return { kind: 'none', purge: async () => {}, purgeKeys: async () => {} };
+  const send = sender(settings, timeoutMs);
+  const purgeKeys = async (keys: string[], paths: string[]) => {
+    const tokens = [...new Set(keys.map(keyToken))];
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await send(tokens, paths);
+        log.info('cdn purged', { cdn: settings.kind, keys: tokens.length, paths: paths.length });
+        return;
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        if (attempt >= retryDelaysMs.length) {
+          log.error('cdn purge failed: the CDN may show the old content until it expires', { cdn: settings.kind, keys: tokens, err: message });
+          return;
+        }
+        log.warn('cdn purge failed: retrying', { cdn: settings.kind, attempt: attempt + 1, err: message });
+        await new Promise((resolve) => setTimeout(resolve, retryDelaysMs[attempt]));
+      }
+    }
+  };
+  return {
+    kind: settings.kind,
+    purgeKeys,
+    purge: (change) => purgeKeys(changeKeys(change), changePaths(change)),
+  };
+}

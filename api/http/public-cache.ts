@@ -1,0 +1,91 @@
+/**
+ * The public API lists (issue 15 item 6): /api/blog-posts, /api/blog-posts/{slug}, /api/testimonials,
+ * /api/external-blog-articles, /api/themes/active, /api/component-visibility. Like the published pages
+ * (decision 007), an answer is kept ready to send, named by the keys of what it shows (api/cdn/
+ * cache-policy.ts), and dropped the moment a content change touches one of its keys, here or, through
+ * the content bus, in another container. So an unchanged list costs no database query, carries an
+ * ETag (a browser or CDN revalidating gets a 304), and is kept by the CDN until purged.
+ *
+ * Only a 200 to a request without a query string is kept, at most MAX_ENTRIES (least recently asked
+ * for dropped first): nothing a visitor sends can fill it. An answer computed while a change came in
+ * is sent but not kept, since it may predate the change.
+ */
+import { createHash } from 'node:crypto';
+import type { Context, MiddlewareHandler } from 'hono';
+import { changeKeys, SHARED_CACHE, SITE_KEY, surrogateHeaders } from '../cdn/cache-policy.ts';
+import type { ContentEvents } from '../content-events.ts';
+
+interface Stored {
+  body: string;
+  type: string;
+  etag: string;
+  keys: string[];
+}
+
+interface Store {
+  entries: Map<string, Stored>;
+  /** Bumped by every change: an answer started before a bump is not kept. */
+  generation: number;
+}
+
+const MAX_ENTRIES = 500;
+
+// One store per app (per its content events): the route files of one createApp share it.
+const stores = new WeakMap<object, Store>();
+
+function storeOf(deps: { events: ContentEvents }): Store {
+  let store = stores.get(deps.events);
+  if (!store) {
+    const s: Store = { entries: new Map(), generation: 0 };
+    // Subscribed while the app is built, before anything that re-renders pages from these lists
+    // (api/server.ts subscribes the site later): listeners run in order, so a page re-rendered for
+    // a change never reads a list kept from before it.
+    deps.events.subscribe((change) => {
+      s.generation++;
+      const purged = new Set(changeKeys(change));
+      for (const [path, entry] of s.entries) if (purged.has(SITE_KEY) || entry.keys.some((k) => purged.has(k))) s.entries.delete(path);
+    });
+    stores.set(deps.events, s);
+    store = s;
+  }
+  return store;
+}
+
+function answer(c: Context, stored: Stored): Response {
+  const headers = new Headers({ 'content-type': stored.type, etag: stored.etag, 'cache-control': SHARED_CACHE, vary: 'accept-encoding', ...surrogateHeaders(stored.keys) });
+  const match = c.req.header('if-none-match');
+  if (match && match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === stored.etag)) return new Response(null, { status: 304, headers });
+  return new Response(c.req.method === 'HEAD' ? null : stored.body, { status: 200, headers });
+}
+
+/** Middleware for one public GET route: `keys` names what the answer shows (`site` is added). */
+export function publicCache(deps: { events: ContentEvents }, keys: (c: Context) => string[]): MiddlewareHandler {
+  const store = storeOf(deps);
+  return async (c, next) => {
+    const url = new URL(c.req.url);
+    if ((c.req.method !== 'GET' && c.req.method !== 'HEAD') || url.search) return next();
+    const path = url.pathname;
+    const hit = store.entries.get(path);
+    if (hit) {
+      store.entries.delete(path);
+      store.entries.set(path, hit);
+      c.res = answer(c, hit);
+      return;
+    }
+    const generation = store.generation;
+    await next();
+    if (c.res.status !== 200) return;
+    const body = await c.res.text();
+    const stored: Stored = {
+      body,
+      type: c.res.headers.get('content-type') ?? 'application/json',
+      etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
+      keys: [SITE_KEY, ...keys(c)],
+    };
+    if (generation === store.generation) {
+      store.entries.set(path, stored);
+      while (store.entries.size > MAX_ENTRIES) store.entries.delete(store.entries.keys().next().value!);
+    }
+    c.res = answer(c, stored); // Hono carries over the headers set so far (X-Request-Id)
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * The public API lists kept ready to send (issue 15 item 6, api/http/public-cache.ts), on SQLite and
+ * PostgreSQL: they carry shared-cache headers, an ETag and the keys of what they show; an unchanged
+ * list is answered from what is kept (a direct database edit that nobody announced does not show:
+ * no query ran), a 304 answers a matching If-None-Match, and a change drops exactly the lists it
+ * touched. The admin API and anything with a query string are never kept or shared.
+ */
+import { eq } from 'drizzle-orm';
+import { expect, it } from 'vitest';
+import { SHARED_CACHE } from '../../api/cdn/cache-policy.ts';
+import { forEachDialect } from '../support/test-app.ts';
+
+const keysOf = (headers: Headers) => headers.get('surrogate-key')?.split(' ');
+
+forEachDialect('public API lists kept and named for the CDN', (ctx) => {
+  it('each public list carries shared-cache headers, an ETag and its keys; the admin API does not', async () => {
+    const lists: [string, string[]][] = [
+      ['/api/blog-posts', ['site', 'posts']],
+      ['/api/testimonials', ['site', 'testimonials']],
+      ['/api/external-blog-articles', ['site', 'external-articles']],
+      ['/api/themes/active', ['site', 'theme']],
+      ['/api/component-visibility', ['site', 'components']],
+    ];
+    for (const [path, keys] of lists) {
+      const res = await ctx().call('GET', path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('cache-control'), path).toBe(SHARED_CACHE);
+      expect(res.headers.get('etag'), path).toMatch(/^"[\w-]{27}"$/);
+      expect(keysOf(res.headers), path).toEqual(keys);
+      expect(res.headers.get('cache-tag'), path).toBe(keys.join(','));
+    }
+    for (const path of ['/api/admin/blog-posts', '/api/admin/testimonials', '/api/admin/themes']) {
+      const res = await ctx().admin('GET', path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('cache-control'), path).toBe('no-store');
+      expect(res.headers.get('surrogate-key'), path).toBeNull();
+    }
+    // Errors and other public calls are not for a shared cache either.
+    expect((await ctx().call('GET', '/api/blog-posts/no-such-post')).headers.get('cache-control')).toBe('no-store');
+    expect((await ctx().call('GET', '/api/health')).headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('a matching If-None-Match gets a 304 with no body; another gets the list', async () => {
+    const first = await ctx().call('GET', '/api/testimonials');
+    const etag = first.headers.get('etag')!;
+    const again = await ctx().call('GET', '/api/testimonials', { headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    expect(again.body).toBeFalsy();
+    expect(again.headers.get('etag')).toBe(etag);
+    expect((await ctx().call('GET', '/api/testimonials', { headers: { 'if-none-match': '"other"' } })).status).toBe(200);
+  });
+
+  it('an unchanged list is answered without the database; an announced change drops exactly what it touched', async () => {
+    const { db, t } = ctx().database;
+    const created = await ctx().admin('POST', '/api/admin/testimonials', { clientName: 'Kept K.', content: 'Before.', practiceArea: 'divorce', isPublished: true });
+    expect(created.status).toBe(201);
+    const before = await ctx().call('GET', '/api/testimonials');
+    const posts = await ctx().call('GET', '/api/blog-posts');
+    // Edited behind the API's back (nobody announces it): the kept list still answers, so no query ran.
+    await db.update(t.testimonials).set({ content: 'Edited directly.' }).where(eq(t.testimonials.id, created.body.id));
+    const kept = await ctx().call('GET', '/api/testimonials');
+    expect(kept.body.find((x: { id: string }) => x.id === created.body.id).content).toBe('Before.');
+    expect(kept.headers.get('etag')).toBe(before.headers.get('etag'));
+    // A change through the admin API is announced: the testimonials list is fresh, the posts list kept.
+    expect((await ctx().admin('PUT', `/api/admin/testimonials/${created.body.id}`, { content: 'Through the API.' })).status).toBe(200);
+    const fresh = await ctx().call('GET', '/api/testimonials');
+    expect(fresh.body.find((x: { id: string }) => x.id === created.body.id).content).toBe('Through the API.');
+    expect(fresh.headers.get('etag')).not.toBe(before.headers.get('etag'));
+    expect((await ctx().call('GET', '/api/blog-posts')).headers.get('etag')).toBe(posts.headers.get('etag'));
+    // 'site' (a restore, a republish) drops everything.
+    await db.update(t.testimonials).set({ content: 'Restored.' }).where(eq(t.testimonials.id, created.body.id));
+    ctx().deps.events.changed({ topic: 'site' });
+    expect((await ctx().call('GET', '/api/testimonials')).body.find((x: { id: string }) => x.id === created.body.id).content).toBe('Restored.');
+    await ctx().admin('DELETE', `/api/admin/testimonials/${created.body.id}`);
+  });
+
+  it('an article is named by its slug; publishing under that slug drops it', async () => {
+    const post = { title: 'Kept article', slug: 'kept-article', excerpt: 'An excerpt.', content: 'Body one.', category: 'estate-planning', isPublished: true };
+    const created = await ctx().admin('POST', '/api/admin/blog-posts', post);
+    expect(created.status).toBe(201);
+    const first = await ctx().call('GET', '/api/blog-posts/kept-article');
+    expect(keysOf(first.headers)).toEqual(['site', 'articles', 'post:kept-article']);
+    expect((await ctx().admin('PUT', `/api/admin/blog-posts/${created.body.id}`, { ...post, content: 'Body two.' })).status).toBe(200);
+    expect((await ctx().call('GET', '/api/blog-posts/kept-article')).body.content).toBe('Body two.');
+    await ctx().admin('DELETE', `/api/admin/blog-posts/${created.body.id}`);
+    expect((await ctx().call('GET', '/api/blog-posts/kept-article')).status).toBe(404);
+  });
+
+  it('a list asked for with a query string is answered fresh and not shared', async () => {
+    const res = await ctx().call('GET', '/api/testimonials?x=1');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('surrogate-key')).toBeNull();
+  });
+});
