@@ -32,7 +32,12 @@ export const announcementMark = {
 };
 
 /** Announces again what was stored but never announced; resolves with how many it announced. */
-export async function recoverLostAnnouncements({ database: { db, t }, clock, activity, log }: Pick<Deps, 'database' | 'clock' | 'activity' | 'log'>): Promise<number> {
+export async function recoverLostAnnouncements({
+  database: { db, t },
+  clock,
+  activity,
+  log,
+}: Pick<Deps, 'database' | 'clock' | 'activity' | 'log'>): Promise<number> {
   const now = clock.now().getTime();
   const from = new Date(now - WINDOW_MS);
   const to = new Date(now - GRACE_MS);

@@ -227,10 +227,12 @@ export async function createContentBus({ databaseUrl, database, events, log, pol
     async listen() {
       await connect();
       poll = setInterval(() => {
-        void retryUnsent().then(async () => {
-          if (stopped) return;
-          if (gaps.size || (await newest()) > highest) await sync();
-        }).catch((err: unknown) => log.error('content changes could not be checked', { err: String(err) }));
+        void retryUnsent()
+          .then(async () => {
+            if (stopped) return;
+            if (gaps.size || (await newest()) > highest) await sync();
+          })
+          .catch((err: unknown) => log.error('content changes could not be checked', { err: String(err) }));
       }, pollMs);
       poll.unref();
     },
@@ -254,5 +256,7 @@ export async function pruneContentChanges(database: Database, now: Date): Promis
   const { db, t } = database;
   const newestId = (await db.select({ id: max(t.contentChanges.id) }).from(t.contentChanges))[0]?.id;
   if (newestId == null) return;
-  await db.delete(t.contentChanges).where(and(lt(t.contentChanges.createdAt, new Date(now.getTime() - CONTENT_CHANGES_KEPT_MS)), lt(t.contentChanges.id, newestId)));
+  await db
+    .delete(t.contentChanges)
+    .where(and(lt(t.contentChanges.createdAt, new Date(now.getTime() - CONTENT_CHANGES_KEPT_MS)), lt(t.contentChanges.id, newestId)));
 }

@@ -13,7 +13,9 @@ describe('loadEnv: where the embedded identity service may run', () => {
   });
 
   it('asks for SECRETS_KEY in production on PostgreSQL, where containers must share it', () => {
-    expect(() => loadEnv({ NODE_ENV: 'production', IDENTITY_EMBEDDED: 'true', DATABASE_URL: 'postgres://db/firm' })).toThrow(/SECRETS_KEY: is required in production with DATABASE_URL/);
+    expect(() => loadEnv({ NODE_ENV: 'production', IDENTITY_EMBEDDED: 'true', DATABASE_URL: 'postgres://db/firm' })).toThrow(
+      /SECRETS_KEY: is required in production with DATABASE_URL/,
+    );
     expect(loadEnv({ NODE_ENV: 'production', ...pool, DATABASE_URL: 'postgres://db/firm', SECRETS_KEY: 'x'.repeat(44) }).SECRETS_KEY).toBeDefined();
   });
 });
@@ -37,7 +39,11 @@ describe('loadEnv', () => {
   });
 
   it('reads the integration settings, with the firm address for notifications by default', () => {
-    expect(integrationSettings(loadEnv({}))).toMatchObject({ allowPrivateNetworks: false, firmNotificationEmail: 'info@pacificcrestlaw.com', blogSourceRefreshMinutes: 60 });
+    expect(integrationSettings(loadEnv({}))).toMatchObject({
+      allowPrivateNetworks: false,
+      firmNotificationEmail: 'info@pacificcrestlaw.com',
+      blogSourceRefreshMinutes: 60,
+    });
     const env = loadEnv({ INTEGRATIONS_ALLOW_PRIVATE_NETWORKS: 'true', FIRM_NOTIFICATION_EMAIL: 'intake@example.com', BLOG_SOURCE_REFRESH_MINUTES: '15' });
     expect(integrationSettings(env)).toMatchObject({ allowPrivateNetworks: true, firmNotificationEmail: 'intake@example.com', blogSourceRefreshMinutes: 15 });
     expect(() => loadEnv({ FIRM_NOTIFICATION_EMAIL: 'not an address' })).toThrow(/FIRM_NOTIFICATION_EMAIL: .*intake@example-firm.com/);
@@ -79,9 +85,20 @@ describe('loadEnv: the CDN purge (issue 15)', () => {
   });
 
   it('gives each adapter its settings', () => {
-    expect(cdnPurgeSettings(loadEnv({ CDN_PURGE: 'varnish', CDN_PURGE_URLS: 'http://10.0.0.5:80, http://10.0.0.6:80' }))).toEqual({ kind: 'varnish', urls: ['http://10.0.0.5:80', 'http://10.0.0.6:80'] });
-    expect(cdnPurgeSettings(loadEnv({ CDN_PURGE: 'fastly', FASTLY_SERVICE_ID: 'svc', FASTLY_API_TOKEN: 'tok' }))).toEqual({ kind: 'fastly', serviceId: 'svc', token: 'tok', apiBase: 'https://api.fastly.com' });
-    expect(cdnPurgeSettings(loadEnv({ CDN_PURGE: 'cloudflare', CLOUDFLARE_ZONE_ID: 'z', CLOUDFLARE_API_TOKEN: 't' }))).toMatchObject({ kind: 'cloudflare', apiBase: 'https://api.cloudflare.com/client/v4' });
+    expect(cdnPurgeSettings(loadEnv({ CDN_PURGE: 'varnish', CDN_PURGE_URLS: 'http://10.0.0.5:80, http://10.0.0.6:80' }))).toEqual({
+      kind: 'varnish',
+      urls: ['http://10.0.0.5:80', 'http://10.0.0.6:80'],
+    });
+    expect(cdnPurgeSettings(loadEnv({ CDN_PURGE: 'fastly', FASTLY_SERVICE_ID: 'svc', FASTLY_API_TOKEN: 'tok' }))).toEqual({
+      kind: 'fastly',
+      serviceId: 'svc',
+      token: 'tok',
+      apiBase: 'https://api.fastly.com',
+    });
+    expect(cdnPurgeSettings(loadEnv({ CDN_PURGE: 'cloudflare', CLOUDFLARE_ZONE_ID: 'z', CLOUDFLARE_API_TOKEN: 't' }))).toMatchObject({
+      kind: 'cloudflare',
+      apiBase: 'https://api.cloudflare.com/client/v4',
+    });
     expect(cdnPurgeSettings(loadEnv({ CDN_PURGE: 'cloudfront', CLOUDFRONT_DISTRIBUTION_ID: 'E2', AWS_REGION: 'us-east-1' }))).toEqual({
       kind: 'cloudfront',
       distributionId: 'E2',

@@ -6,7 +6,17 @@ import { z } from 'zod';
 import type { CdnPurgeSettings } from './cdn/cdn-purge.ts';
 import { firm } from '../src/config/firm.ts';
 import type { IntegrationSettings, MigrationSettings } from './deps.ts';
-import { defaultRateRules, noRateLimits, parseLimits, rateRules, trustedProxyList, type Limit, type RateLimitSettings, type RateRule, type RateRules } from './http/rate-limit.ts';
+import {
+  defaultRateRules,
+  noRateLimits,
+  parseLimits,
+  rateRules,
+  trustedProxyList,
+  type Limit,
+  type RateLimitSettings,
+  type RateRule,
+  type RateRules,
+} from './http/rate-limit.ts';
 
 const flag = z
   .enum(['true', 'false', '1', '0', ''])
@@ -26,110 +36,123 @@ const rateLimit = z
 
 const envSchema = z
   .object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(4321),
-  HOST: z.string().min(1).default('127.0.0.1'),
-  DATABASE_URL: z
-    .string()
-    .optional()
-    .transform((v) => v || undefined)
-    .refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), 'must be a postgres:// or postgresql:// URL, or unset to use the embedded SQLite file'),
-  SQLITE_PATH: z.string().min(1).default('data/site.db'),
-  SITE_URL: z.url().default('http://localhost:4321'),
-  SEED_SAMPLE_CONTENT: z
-    .enum(['true', 'false'])
-    .default('true')
-    .transform((v) => v === 'true'),
-  // Identity: a Cognito user pool. Unset: the embedded identity service (docs/decisions/014), which a
-  // production start (NODE_ENV=production or a non-loopback HOST) refuses unless IDENTITY_EMBEDDED=true.
-  COGNITO_REGION: z.string().optional(),
-  COGNITO_USER_POOL_ID: z.string().optional(),
-  COGNITO_CLIENT_ID: z.string().optional(),
-  ADMIN_EMAILS: z.string().default(''),
-  IDENTITY_EMBEDDED: flag,
-  // Secrets at rest (identity signing keys, integration secrets): 32 bytes, base64 or hex. Unset: a key
-  // generated on first start into SECRETS_KEY_FILE (0600). Required in production with DATABASE_URL.
-  SECRETS_KEY: z.string().optional(),
-  SECRETS_KEY_PREVIOUS: z
-    .string()
-    .default('')
-    .transform((v) => v.split(',').map((e) => e.trim()).filter(Boolean)),
-  SECRETS_KEY_FILE: z.string().min(1).default('data/secrets.key'),
-  // Where mail with nowhere else to go is kept (development outbox).
-  OUTBOX_DIR: z.string().min(1).default('data/outbox'),
-  // DynamoDB migration target.
-  AWS_REGION: z.string().optional(),
-  AWS_ACCESS_KEY_ID: z.string().optional(),
-  AWS_SECRET_ACCESS_KEY: z.string().optional(),
-  DYNAMODB_ENDPOINT: z.url().optional(),
-  // Issue 8: the table the migration writes (unset: firm-site), temporary keys, and credentials the
-  // SDK finds by itself (a named profile; a container or web-identity role the platform provides).
-  DYNAMODB_TABLE: z
-    .string()
-    .optional()
-    .transform((v) => v || undefined)
-    .refine((v) => v === undefined || /^[A-Za-z0-9_.-]{3,255}$/.test(v), 'must be 3 to 255 letters, digits, underscores, hyphens or dots'),
-  AWS_SESSION_TOKEN: z.string().optional(),
-  AWS_PROFILE: z.string().optional(),
-  AWS_CONTAINER_CREDENTIALS_RELATIVE_URI: z.string().optional(),
-  AWS_CONTAINER_CREDENTIALS_FULL_URI: z.string().optional(),
-  AWS_WEB_IDENTITY_TOKEN_FILE: z.string().optional(),
-  // Integrations (issue 7): where firm notifications go, and the providers' endpoints (overridable
-  // for tests and sovereign clouds). Private and loopback addresses are refused unless allowed.
-  FIRM_NOTIFICATION_EMAIL: z.email().optional(),
-  INTEGRATIONS_ALLOW_PRIVATE_NETWORKS: flag,
-  SENDGRID_API_BASE: z.url().default('https://api.sendgrid.com'),
-  GOOGLE_CALENDAR_API_BASE: z.url().default('https://www.googleapis.com/calendar/v3'),
-  GOOGLE_OAUTH_TOKEN_URL: z.url().default('https://oauth2.googleapis.com/token'),
-  MICROSOFT_GRAPH_API_BASE: z.url().default('https://graph.microsoft.com/v1.0'),
-  MICROSOFT_LOGIN_BASE: z.url().default('https://login.microsoftonline.com'),
-  BLOG_SOURCE_REFRESH_MINUTES: z.coerce.number().int().min(1).max(1440).default(60),
-  LOG_QUIET: flag,
-  // SIGTERM: how long the server keeps serving, health answering 503, before it stops taking
-  // connections (docs/decisions/016). Unset: 5000 in production, 0 elsewhere.
-  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).optional(),
-  // Issue 9 (docs/decisions/013): per-client limits of the public calls, and the proxies whose
-  // X-Forwarded-For names the client (unset: none; the socket's address is the client).
-  RATE_LIMITS: z.enum(['on', 'off']).default('on'),
-  RATE_LIMIT_CONTACT: rateLimit,
-  RATE_LIMIT_BOOKING: rateLimit,
-  RATE_LIMIT_CALCULATOR: rateLimit,
-  RATE_LIMIT_AVAILABILITY: rateLimit,
-  RATE_LIMIT_SIGN_UP: rateLimit,
-  // Issue 15: where the limits are counted with several API containers. Set: Redis; unset: PostgreSQL
-  // when DATABASE_URL is set, else this process's memory (api/http/shared-rate-limits.ts).
-  REDIS_URL: z
-    .string()
-    .optional()
-    .transform((v) => v || undefined)
-    .refine((v) => v === undefined || (/^rediss?:\/\/[^/]/.test(v) && URL.canParse(v)), 'must be a redis:// or rediss:// URL'),
-  TRUSTED_PROXIES: z
-    .string()
-    .default('')
-    .transform((v, ctx) => {
-      const entries = v.split(',').map((e) => e.trim()).filter(Boolean);
-      try {
-        trustedProxyList(entries);
-      } catch (err) {
-        ctx.addIssue({ code: 'custom', message: (err as Error).message });
-      }
-      return entries;
-    }),
-  // Issue 15: the CDN in front, purged by what each change touched (api/cdn/cdn-purge.ts).
-  CDN_PURGE: z.enum(['none', 'varnish', 'fastly', 'cloudflare', 'cloudfront']).default('none'),
-  CDN_PURGE_URLS: z
-    .string()
-    .default('')
-    .transform((v) => v.split(',').map((e) => e.trim()).filter(Boolean))
-    .refine((urls) => urls.every((u) => /^https?:\/\//.test(u) && URL.canParse(u)), 'must be comma-separated http:// or https:// URLs'),
-  FASTLY_SERVICE_ID: z.string().optional(),
-  FASTLY_API_TOKEN: z.string().optional(),
-  FASTLY_API_BASE: z.url().default('https://api.fastly.com'),
-  CLOUDFLARE_ZONE_ID: z.string().optional(),
-  CLOUDFLARE_API_TOKEN: z.string().optional(),
-  CLOUDFLARE_API_BASE: z.url().default('https://api.cloudflare.com/client/v4'),
-  CLOUDFRONT_DISTRIBUTION_ID: z.string().optional(),
-  CLOUDFRONT_ENDPOINT: z.url().optional(),
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(4321),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    DATABASE_URL: z
+      .string()
+      .optional()
+      .transform((v) => v || undefined)
+      .refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), 'must be a postgres:// or postgresql:// URL, or unset to use the embedded SQLite file'),
+    SQLITE_PATH: z.string().min(1).default('data/site.db'),
+    SITE_URL: z.url().default('http://localhost:4321'),
+    SEED_SAMPLE_CONTENT: z
+      .enum(['true', 'false'])
+      .default('true')
+      .transform((v) => v === 'true'),
+    // Identity: a Cognito user pool. Unset: the embedded identity service (docs/decisions/014), which a
+    // production start (NODE_ENV=production or a non-loopback HOST) refuses unless IDENTITY_EMBEDDED=true.
+    COGNITO_REGION: z.string().optional(),
+    COGNITO_USER_POOL_ID: z.string().optional(),
+    COGNITO_CLIENT_ID: z.string().optional(),
+    ADMIN_EMAILS: z.string().default(''),
+    IDENTITY_EMBEDDED: flag,
+    // Secrets at rest (identity signing keys, integration secrets): 32 bytes, base64 or hex. Unset: a key
+    // generated on first start into SECRETS_KEY_FILE (0600). Required in production with DATABASE_URL.
+    SECRETS_KEY: z.string().optional(),
+    SECRETS_KEY_PREVIOUS: z
+      .string()
+      .default('')
+      .transform((v) =>
+        v
+          .split(',')
+          .map((e) => e.trim())
+          .filter(Boolean),
+      ),
+    SECRETS_KEY_FILE: z.string().min(1).default('data/secrets.key'),
+    // Where mail with nowhere else to go is kept (development outbox).
+    OUTBOX_DIR: z.string().min(1).default('data/outbox'),
+    // DynamoDB migration target.
+    AWS_REGION: z.string().optional(),
+    AWS_ACCESS_KEY_ID: z.string().optional(),
+    AWS_SECRET_ACCESS_KEY: z.string().optional(),
+    DYNAMODB_ENDPOINT: z.url().optional(),
+    // Issue 8: the table the migration writes (unset: firm-site), temporary keys, and credentials the
+    // SDK finds by itself (a named profile; a container or web-identity role the platform provides).
+    DYNAMODB_TABLE: z
+      .string()
+      .optional()
+      .transform((v) => v || undefined)
+      .refine((v) => v === undefined || /^[A-Za-z0-9_.-]{3,255}$/.test(v), 'must be 3 to 255 letters, digits, underscores, hyphens or dots'),
+    AWS_SESSION_TOKEN: z.string().optional(),
+    AWS_PROFILE: z.string().optional(),
+    AWS_CONTAINER_CREDENTIALS_RELATIVE_URI: z.string().optional(),
+    AWS_CONTAINER_CREDENTIALS_FULL_URI: z.string().optional(),
+    AWS_WEB_IDENTITY_TOKEN_FILE: z.string().optional(),
+    // Integrations (issue 7): where firm notifications go, and the providers' endpoints (overridable
+    // for tests and sovereign clouds). Private and loopback addresses are refused unless allowed.
+    FIRM_NOTIFICATION_EMAIL: z.email().optional(),
+    INTEGRATIONS_ALLOW_PRIVATE_NETWORKS: flag,
+    SENDGRID_API_BASE: z.url().default('https://api.sendgrid.com'),
+    GOOGLE_CALENDAR_API_BASE: z.url().default('https://www.googleapis.com/calendar/v3'),
+    GOOGLE_OAUTH_TOKEN_URL: z.url().default('https://oauth2.googleapis.com/token'),
+    MICROSOFT_GRAPH_API_BASE: z.url().default('https://graph.microsoft.com/v1.0'),
+    MICROSOFT_LOGIN_BASE: z.url().default('https://login.microsoftonline.com'),
+    BLOG_SOURCE_REFRESH_MINUTES: z.coerce.number().int().min(1).max(1440).default(60),
+    LOG_QUIET: flag,
+    // SIGTERM: how long the server keeps serving, health answering 503, before it stops taking
+    // connections (docs/decisions/016). Unset: 5000 in production, 0 elsewhere.
+    SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).optional(),
+    // Issue 9 (docs/decisions/013): per-client limits of the public calls, and the proxies whose
+    // X-Forwarded-For names the client (unset: none; the socket's address is the client).
+    RATE_LIMITS: z.enum(['on', 'off']).default('on'),
+    RATE_LIMIT_CONTACT: rateLimit,
+    RATE_LIMIT_BOOKING: rateLimit,
+    RATE_LIMIT_CALCULATOR: rateLimit,
+    RATE_LIMIT_AVAILABILITY: rateLimit,
+    RATE_LIMIT_SIGN_UP: rateLimit,
+    // Issue 15: where the limits are counted with several API containers. Set: Redis; unset: PostgreSQL
+    // when DATABASE_URL is set, else this process's memory (api/http/shared-rate-limits.ts).
+    REDIS_URL: z
+      .string()
+      .optional()
+      .transform((v) => v || undefined)
+      .refine((v) => v === undefined || (/^rediss?:\/\/[^/]/.test(v) && URL.canParse(v)), 'must be a redis:// or rediss:// URL'),
+    TRUSTED_PROXIES: z
+      .string()
+      .default('')
+      .transform((v, ctx) => {
+        const entries = v
+          .split(',')
+          .map((e) => e.trim())
+          .filter(Boolean);
+        try {
+          trustedProxyList(entries);
+        } catch (err) {
+          ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        }
+        return entries;
+      }),
+    // Issue 15: the CDN in front, purged by what each change touched (api/cdn/cdn-purge.ts).
+    CDN_PURGE: z.enum(['none', 'varnish', 'fastly', 'cloudflare', 'cloudfront']).default('none'),
+    CDN_PURGE_URLS: z
+      .string()
+      .default('')
+      .transform((v) =>
+        v
+          .split(',')
+          .map((e) => e.trim())
+          .filter(Boolean),
+      )
+      .refine((urls) => urls.every((u) => /^https?:\/\//.test(u) && URL.canParse(u)), 'must be comma-separated http:// or https:// URLs'),
+    FASTLY_SERVICE_ID: z.string().optional(),
+    FASTLY_API_TOKEN: z.string().optional(),
+    FASTLY_API_BASE: z.url().default('https://api.fastly.com'),
+    CLOUDFLARE_ZONE_ID: z.string().optional(),
+    CLOUDFLARE_API_TOKEN: z.string().optional(),
+    CLOUDFLARE_API_BASE: z.url().default('https://api.cloudflare.com/client/v4'),
+    CLOUDFRONT_DISTRIBUTION_ID: z.string().optional(),
+    CLOUDFRONT_ENDPOINT: z.url().optional(),
   })
   .superRefine((env, ctx) => {
     const needs: Record<string, (keyof typeof env)[]> = {
@@ -140,7 +163,8 @@ const envSchema = z
     };
     for (const name of needs[env.CDN_PURGE] ?? []) {
       const value = env[name];
-      if (!value || (Array.isArray(value) && !value.length)) ctx.addIssue({ code: 'custom', path: [name], message: `is required with CDN_PURGE=${env.CDN_PURGE}` });
+      if (!value || (Array.isArray(value) && !value.length))
+        ctx.addIssue({ code: 'custom', path: [name], message: `is required with CDN_PURGE=${env.CDN_PURGE}` });
     }
     const cognito = Boolean(env.COGNITO_USER_POOL_ID);
     if (isPublicStart(env) && !cognito && !env.IDENTITY_EMBEDDED) {
@@ -151,7 +175,11 @@ const envSchema = z
       });
     }
     if (env.NODE_ENV === 'production' && env.DATABASE_URL && !env.SECRETS_KEY) {
-      ctx.addIssue({ code: 'custom', path: ['SECRETS_KEY'], message: 'is required in production with DATABASE_URL: every container sharing the database must seal and open secrets with the same key' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SECRETS_KEY'],
+        message: 'is required in production with DATABASE_URL: every container sharing the database must seal and open secrets with the same key',
+      });
     }
     const pool = [env.COGNITO_REGION, env.COGNITO_USER_POOL_ID, env.COGNITO_CLIENT_ID];
     if (pool.some(Boolean) && !pool.every(Boolean)) {
@@ -187,8 +215,10 @@ const hints: Record<string, string> = {
   RATE_LIMIT_CALCULATOR: 'for example RATE_LIMIT_CALCULATOR=20/minute,200/day, or unset it for the default',
   RATE_LIMIT_AVAILABILITY: 'for example RATE_LIMIT_AVAILABILITY=120/minute, or unset it for the default',
   RATE_LIMIT_SIGN_UP: 'for example RATE_LIMIT_SIGN_UP=5/hour,20/day, or unset it for the default',
-  REDIS_URL: 'for example REDIS_URL=redis://127.0.0.1:6379 (rediss:// for TLS, redis://:password@host:6379 with a password), or unset it to count the limits in PostgreSQL (DATABASE_URL) or in memory',
-  TRUSTED_PROXIES: 'comma-separated addresses or CIDR ranges of your own load balancers, for example 10.0.0.0/8; unset when nothing sits in front of the server',
+  REDIS_URL:
+    'for example REDIS_URL=redis://127.0.0.1:6379 (rediss:// for TLS, redis://:password@host:6379 with a password), or unset it to count the limits in PostgreSQL (DATABASE_URL) or in memory',
+  TRUSTED_PROXIES:
+    'comma-separated addresses or CIDR ranges of your own load balancers, for example 10.0.0.0/8; unset when nothing sits in front of the server',
   CDN_PURGE: 'none, varnish, fastly, cloudflare or cloudfront (README "Where users outgrow one machine")',
   CDN_PURGE_URLS: 'the Varnish addresses to send PURGE to, for example CDN_PURGE_URLS=http://10.0.0.5:80,http://10.0.0.6:80',
   FASTLY_SERVICE_ID: 'the service id from the Fastly console',
@@ -202,7 +232,7 @@ const hints: Record<string, string> = {
   SECRETS_KEY_PREVIOUS: 'comma-separated earlier values of SECRETS_KEY, each 32 bytes in base64 or hex',
   COGNITO_REGION: 'set COGNITO_REGION, COGNITO_USER_POOL_ID and COGNITO_CLIENT_ID together, or none of them for the embedded identity service',
   COGNITO_USER_POOL_ID: 'for example us-west-2_AbCdEf123',
-  COGNITO_CLIENT_ID: "the app client id (no client secret; USER_PASSWORD_AUTH or USER_SRP_AUTH enabled)",
+  COGNITO_CLIENT_ID: 'the app client id (no client secret; USER_PASSWORD_AUTH or USER_SRP_AUTH enabled)',
 };
 
 export class EnvError extends Error {}
@@ -250,7 +280,10 @@ export function cdnPurgeSettings(env: Env): CdnPurgeSettings {
         distributionId: env.CLOUDFRONT_DISTRIBUTION_ID!,
         region: env.AWS_REGION!,
         endpoint: env.CLOUDFRONT_ENDPOINT,
-        credentials: env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY ? { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY, sessionToken: env.AWS_SESSION_TOKEN || undefined } : undefined,
+        credentials:
+          env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
+            ? { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY, sessionToken: env.AWS_SESSION_TOKEN || undefined }
+            : undefined,
       };
   }
 }
@@ -276,8 +309,13 @@ export function rateLimitSettings(env: Env): RateLimitSettings {
  * Unset values stay undefined: api/migration applies the defaults (table firm-site).
  */
 export function migrationSettings(env: Env): MigrationSettings {
-  const keys = env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY ? { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY, sessionToken: env.AWS_SESSION_TOKEN || undefined } : undefined;
-  const ambient = Boolean(env.AWS_PROFILE || env.AWS_CONTAINER_CREDENTIALS_RELATIVE_URI || env.AWS_CONTAINER_CREDENTIALS_FULL_URI || env.AWS_WEB_IDENTITY_TOKEN_FILE);
+  const keys =
+    env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
+      ? { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY, sessionToken: env.AWS_SESSION_TOKEN || undefined }
+      : undefined;
+  const ambient = Boolean(
+    env.AWS_PROFILE || env.AWS_CONTAINER_CREDENTIALS_RELATIVE_URI || env.AWS_CONTAINER_CREDENTIALS_FULL_URI || env.AWS_WEB_IDENTITY_TOKEN_FILE,
+  );
   return {
     awsRegion: env.AWS_REGION ?? null,
     awsConfigured: Boolean(env.AWS_REGION && (keys || ambient || env.DYNAMODB_ENDPOINT)),

@@ -4,8 +4,12 @@ import { createLogger, scrub } from './logger.ts';
 describe('the logger keeps personal data and secrets out (issue 9 item 5)', () => {
   it("redacts Drizzle's statement values, e-mail addresses, bearer tokens and JWTs, however deep", () => {
     const err = `Error: Failed query: insert into "contact_submissions" ("first_name", "email") values ($1, $2)\nparams: Maria,maria@example.com\n    at x (file.ts:1:1)`;
-    expect(scrub(err)).toBe(`Error: Failed query: insert into "contact_submissions" ("first_name", "email") values ($1, $2)\nparams: [redacted]\n    at x (file.ts:1:1)`);
-    expect(scrub({ detail: ['550 5.1.1 <bob.smith+law@mail.example.co.uk>: Recipient rejected'] })).toEqual({ detail: ['550 5.1.1 <[email]>: Recipient rejected'] });
+    expect(scrub(err)).toBe(
+      `Error: Failed query: insert into "contact_submissions" ("first_name", "email") values ($1, $2)\nparams: [redacted]\n    at x (file.ts:1:1)`,
+    );
+    expect(scrub({ detail: ['550 5.1.1 <bob.smith+law@mail.example.co.uk>: Recipient rejected'] })).toEqual({
+      detail: ['550 5.1.1 <[email]>: Recipient rejected'],
+    });
     expect(scrub('authorization: Bearer abc.def-123')).toBe('authorization: Bearer [redacted]');
     expect(scrub('token eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig_nature-x here')).toBe('token [token] here');
     expect(scrub(new Error('no user maria@example.com'))).toBe('Error: no user [email]');

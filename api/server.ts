@@ -79,7 +79,12 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean; shutd
   const seeded = await seedDatabase(database, { sampleContent: env.SEED_SAMPLE_CONTENT });
   log.info('database ready', { database: database.label, seeded });
 
-  const secretsKey = loadSecretsKey({ key: env.SECRETS_KEY, previous: env.SECRETS_KEY_PREVIOUS, file: env.SECRETS_KEY_FILE, warn: (message) => log.warn(message) });
+  const secretsKey = loadSecretsKey({
+    key: env.SECRETS_KEY,
+    previous: env.SECRETS_KEY_PREVIOUS,
+    file: env.SECRETS_KEY_FILE,
+    warn: (message) => log.warn(message),
+  });
   const secrets = createSecretBox(secretsKey.current, secretsKey.previous);
   const outbox = createDevOutbox(env.OUTBOX_DIR);
   const identity = await startIdentity({ env, database, secrets, clock: systemClock, log, outbox });
@@ -203,7 +208,7 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean; shutd
       await background.stop();
       await bus?.stop();
       // Briefly: a CDN that does not answer must not hold the shutdown past its deadline.
-      await Promise.race([purgeStatic(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
+      await Promise.race([Promise.all([cdn.stop(), purgeStatic()]), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
       await appStopped;
       await rateLimitStore.close();
       await database.close();

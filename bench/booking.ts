@@ -162,15 +162,21 @@ async function startApi(dir: string, databaseUrl: string | undefined): Promise<{
   const origin = `http://127.0.0.1:${port}`;
   for (;;) {
     if (child.exitCode !== null) throw new Error('the API server exited during start');
-    if (await fetch(`${origin}/api/health`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${origin}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     await new Promise((r) => setTimeout(r, 20));
   }
   return { child, origin };
 }
 
-/** A database of its own on the PostgreSQL server `url` names; dropped by the returned function. */
-async function scratchPostgres(url: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `firm_bench_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+/** A database of its own (`<prefix>_<random>`) on the PostgreSQL server `url` names; dropped by the returned function. */
+export async function scratchPostgres(url: string, prefix = 'firm_bench'): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   await admin.query(`create database ${name}`);
@@ -229,7 +235,8 @@ export function bookingMarkdown(results: BookingBenchResult[]): string[] {
       .map(([code, n]) => `${n} × ${code}`)
       .join(', ');
   for (const r of results) {
-    for (const s of [r.distinct, r.race]) lines.push(`| ${r.database} | ${s.name} | ${s.requests} | ${s.rps} | ${s.p50} | ${s.p99} | ${statusText(s.statuses)} | ${s.errors} |`);
+    for (const s of [r.distinct, r.race])
+      lines.push(`| ${r.database} | ${s.name} | ${s.requests} | ${s.rps} | ${s.p50} | ${s.p99} | ${statusText(s.statuses)} | ${s.errors} |`);
   }
   for (const r of results) lines.push('', `${r.database}: ${r.race.roundsWithOneWinner} of ${r.race.rounds} race rounds had exactly one winner.`);
   return lines;

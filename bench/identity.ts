@@ -1,7 +1,9 @@
-/** An admin access token from the embedded identity service of a running server (sign-up allowed by ADMIN_EMAILS). */
+/** Admin access tokens from the embedded identity service of a running server. */
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+/** Through sign-up, allowed by the server's ADMIN_EMAILS for `domain`. */
 export async function adminToken(origin: string, outboxDir: string, domain: string): Promise<string> {
   const username = `bench-${Date.now()}`;
   const email = `${username}@${domain}`;
@@ -24,4 +26,35 @@ export async function adminToken(origin: string, outboxDir: string, domain: stri
   await call('ConfirmSignUp', { Username: username, ConfirmationCode: /\b(\d{6})\b/.exec(message.text)![1] });
   const auth = await call('InitiateAuth', { AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: username, PASSWORD: password } });
   return auth.AuthenticationResult.AccessToken as string;
+}
+
+/**
+ * An admin made as the operator makes one (scripts/admins.ts create, in the database `env` names:
+ * DATABASE_URL and SECRETS_KEY as the servers have them), signed in through `origin`.
+ */
+export async function operatorAdminToken(origin: string, env: Record<string, string>): Promise<string> {
+  const root = new URL('..', import.meta.url).pathname;
+  // The password policy refuses one that contains the username or the e-mail address.
+  const admin = { username: `bench-${Date.now()}`, email: 'operator@example.com', password: 'Measured-Publish-2026!' };
+  try {
+    execFileSync(process.execPath, ['scripts/admins.ts', 'create', '--username', admin.username, '--email', admin.email, '--password', admin.password], {
+      cwd: root,
+      env: { ...process.env, ...env, LOG_QUIET: 'true' },
+      stdio: 'pipe',
+    });
+  } catch (err) {
+    throw new Error(`scripts/admins.ts create failed: ${String((err as { stderr?: Buffer }).stderr ?? err).trim()}`);
+  }
+  const { userPoolClientId } = (await (await fetch(`${origin}/api/identity/config`)).json()) as { userPoolClientId: string };
+  const res = await fetch(`${origin}/api/identity/cognito`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AWSCognitoIdentityProviderService.InitiateAuth' },
+    body: JSON.stringify({
+      ClientId: userPoolClientId,
+      AuthFlow: 'USER_PASSWORD_AUTH',
+      AuthParameters: { USERNAME: admin.username, PASSWORD: admin.password },
+    }),
+  });
+  if (!res.ok) throw new Error(`admin sign-in answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { AuthenticationResult: { AccessToken: string } }).AuthenticationResult.AccessToken;
 }

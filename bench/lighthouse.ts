@@ -17,7 +17,15 @@ export interface LighthouseScores {
 export async function withChrome<T>(fn: (port: number) => Promise<T>): Promise<T> {
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    chromeFlags: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+    ],
   });
   try {
     return await fn(chrome.port);
@@ -27,12 +35,20 @@ export async function withChrome<T>(fn: (port: number) => Promise<T>): Promise<T
 }
 
 export async function audit(port: number, origin: string, path: string): Promise<LighthouseScores> {
-  const result = await lighthouse(origin + path, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'] });
+  const result = await lighthouse(origin + path, {
+    port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+  });
   if (!result) throw new Error(`Lighthouse gave no result for ${path}`);
   const { categories, audits } = result.lhr;
   const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
   const failing = Object.values(audits)
-    .filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'notApplicable' && a.scoreDisplayMode !== 'manual')
+    .filter(
+      (a) =>
+        a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'notApplicable' && a.scoreDisplayMode !== 'manual',
+    )
     .map((a) => a.id);
   return {
     path,

@@ -7,6 +7,8 @@ import autocannon from 'autocannon';
 
 export interface LoadResult {
   name: string;
+  /** Responses received over the run. */
+  requests: number;
   rps: number;
   p50: number;
   p99: number;
@@ -14,10 +16,26 @@ export interface LoadResult {
   non2xx: number;
 }
 
-export async function load(name: string, url: string, options: { connections: number; seconds: number; headers?: Record<string, string> }): Promise<LoadResult> {
-  const result = await autocannon({ url, connections: options.connections, duration: options.seconds, headers: options.headers });
+/** `paths`: each request the next of these on `url`'s origin, in turn (a mix of pages); unset: `url` itself. */
+export async function load(
+  name: string,
+  url: string,
+  options: { connections: number; seconds: number; headers?: Record<string, string>; paths?: string[] },
+): Promise<LoadResult> {
+  const paths = options.paths;
+  let next = 0;
+  const result = await autocannon({
+    url,
+    connections: options.connections,
+    duration: options.seconds,
+    headers: options.headers,
+    ...(paths?.length
+      ? { requests: [{ method: 'GET' as const, setupRequest: (req: autocannon.Request) => ({ ...req, path: paths[next++ % paths.length]! }) }] }
+      : {}),
+  });
   return {
     name,
+    requests: result.requests.total,
     rps: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,

@@ -61,19 +61,100 @@ async function seed({ db, t }: Database, rows: number): Promise<Record<string, n
   };
   const n = (share: number) => Math.floor(rows * share);
   counts.contact_submissions = n(mix.contact_submissions);
-  await chunked(counts.contact_submissions, (i) => ({ firstName: `First ${i}`, lastName: 'Núñez', email: `p${i}@example.com`, phone: i % 2 ? null : '(619) 555-0100', practiceArea: 'family-law', message: `Message ${i}: we need help with a custody arrangement for our two children.`, createdAt: at(i) }), (v) => db.insert(t.contactSubmissions).values(v));
+  await chunked(
+    counts.contact_submissions,
+    (i) => ({
+      firstName: `First ${i}`,
+      lastName: 'Núñez',
+      email: `p${i}@example.com`,
+      phone: i % 2 ? null : '(619) 555-0100',
+      practiceArea: 'family-law',
+      message: `Message ${i}: we need help with a custody arrangement for our two children.`,
+      createdAt: at(i),
+    }),
+    (v) => db.insert(t.contactSubmissions).values(v),
+  );
   counts.appointments = n(mix.appointments);
-  await chunked(counts.appointments, (i) => ({ firstName: `First ${i}`, lastName: 'Ångström', email: `a${i}@example.com`, consultationType: 'initial', scheduledDate: at(i * 30), status: 'completed', practiceArea: 'divorce', notes: i % 3 ? null : '<p>Bring the trust documents</p>', createdAt: at(i), updatedAt: at(i) }), (v) => db.insert(t.appointments).values(v));
+  await chunked(
+    counts.appointments,
+    (i) => ({
+      firstName: `First ${i}`,
+      lastName: 'Ångström',
+      email: `a${i}@example.com`,
+      consultationType: 'initial',
+      scheduledDate: at(i * 30),
+      status: 'completed',
+      practiceArea: 'divorce',
+      notes: i % 3 ? null : '<p>Bring the trust documents</p>',
+      createdAt: at(i),
+      updatedAt: at(i),
+    }),
+    (v) => db.insert(t.appointments).values(v),
+  );
   counts.probate_calculations = n(mix.probate_calculations);
-  await chunked(counts.probate_calculations, (i) => ({ estateValue: `${1_000_000 + i}.10`, realEstateValue: `${800_000 + i}.00`, attorneyFees: '23000.00', executorFees: '23000.00', courtCosts: '3000.00', totalProbate: '49000.00', trustCost: '3000.00', savings: '46000.00', userEmail: i % 2 ? null : `e${i}@example.com`, createdAt: at(i) }), (v) => db.insert(t.probateCalculations).values(v));
+  await chunked(
+    counts.probate_calculations,
+    (i) => ({
+      estateValue: `${1_000_000 + i}.10`,
+      realEstateValue: `${800_000 + i}.00`,
+      attorneyFees: '23000.00',
+      executorFees: '23000.00',
+      courtCosts: '3000.00',
+      totalProbate: '49000.00',
+      trustCost: '3000.00',
+      savings: '46000.00',
+      userEmail: i % 2 ? null : `e${i}@example.com`,
+      createdAt: at(i),
+    }),
+    (v) => db.insert(t.probateCalculations).values(v),
+  );
   counts.testimonials = n(mix.testimonials);
-  await chunked(counts.testimonials, (i) => ({ clientName: `Client ${i}`, rating: 5, content: 'They guided our family through probate with patience and clarity.', practiceArea: 'estate-planning', createdAt: at(i), updatedAt: at(i) }), (v) => db.insert(t.testimonials).values(v));
+  await chunked(
+    counts.testimonials,
+    (i) => ({
+      clientName: `Client ${i}`,
+      rating: 5,
+      content: 'They guided our family through probate with patience and clarity.',
+      practiceArea: 'estate-planning',
+      createdAt: at(i),
+      updatedAt: at(i),
+    }),
+    (v) => db.insert(t.testimonials).values(v),
+  );
   counts.blog_posts = n(mix.blog_posts);
-  await chunked(counts.blog_posts, (i) => ({ title: `Post ${i}`, slug: `post-${i}`, excerpt: 'What a living trust does.', content: `<p>${'A living trust avoids probate. '.repeat(20)}</p>`, category: 'probate', isPublished: i % 2 === 0, publishedAt: i % 2 === 0 ? at(i) : null, createdAt: at(i), updatedAt: at(i) }), (v) => db.insert(t.blogPosts).values(v));
-  const [source] = await db.insert(t.blogSources).values({ name: 'Bench feed', url: 'https://feeds.example.com/bench.xml' }).returning({ id: t.blogSources.id });
+  await chunked(
+    counts.blog_posts,
+    (i) => ({
+      title: `Post ${i}`,
+      slug: `post-${i}`,
+      excerpt: 'What a living trust does.',
+      content: `<p>${'A living trust avoids probate. '.repeat(20)}</p>`,
+      category: 'probate',
+      isPublished: i % 2 === 0,
+      publishedAt: i % 2 === 0 ? at(i) : null,
+      createdAt: at(i),
+      updatedAt: at(i),
+    }),
+    (v) => db.insert(t.blogPosts).values(v),
+  );
+  const [source] = await db
+    .insert(t.blogSources)
+    .values({ name: 'Bench feed', url: 'https://feeds.example.com/bench.xml' })
+    .returning({ id: t.blogSources.id });
   counts.blog_sources = 1;
   counts.external_blog_articles = rows - Object.values(counts).reduce((a, b) => a + b, 0);
-  await chunked(counts.external_blog_articles, (i) => ({ sourceId: source!.id, title: `Article ${i}`, url: `https://news.example.com/${i}`, excerpt: 'News about estate law.', publishedAt: at(i), createdAt: at(i) }), (v) => db.insert(t.externalBlogArticles).values(v));
+  await chunked(
+    counts.external_blog_articles,
+    (i) => ({
+      sourceId: source!.id,
+      title: `Article ${i}`,
+      url: `https://news.example.com/${i}`,
+      excerpt: 'News about estate law.',
+      publishedAt: at(i),
+      createdAt: at(i),
+    }),
+    (v) => db.insert(t.externalBlogArticles).values(v),
+  );
   return counts;
 }
 
@@ -165,7 +246,11 @@ export function migrationMarkdown(r: MigrationBenchResult): string[] {
   return [
     '## Migration to DynamoDB',
     '',
-    `${r.rows.toLocaleString('en-US')} rows of mixed kinds (${Object.entries(r.rowsByKind).map(([k, n]) => `${k} ${n}`).join(', ')}) in a SQLite file, migrated to dynalite in a child process by the service (\`bench/migration.ts\`), beside a plain sequential BatchWriteItem loop of the same items, prepared in memory, against the same dynalite in the same run (half of its items before the migration, half after). Load average at the end: ${r.loadAverage.join(', ')} (other work on the machine slows both).`,
+    `${r.rows.toLocaleString('en-US')} rows of mixed kinds (${Object.entries(r.rowsByKind)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(
+        ', ',
+      )}) in a SQLite file, migrated to dynalite in a child process by the service (\`bench/migration.ts\`), beside a plain sequential BatchWriteItem loop of the same items, prepared in memory, against the same dynalite in the same run (half of its items before the migration, half after). Load average at the end: ${r.loadAverage.join(', ')} (other work on the machine slows both).`,
     '',
     '| writer | seconds | items/s |',
     '|---|---:|---:|',

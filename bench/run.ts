@@ -3,6 +3,10 @@
  * bench/report.json. Benchmarks report figures; tests never assert on time.
  *   npm run bench -- --no-lighthouse   (skip the slowest part)
  *   BENCH_DATABASE_URL=postgres://…    (also bench booking on PostgreSQL; bench/booking.ts runs alone too)
+ * "Through the CDN" (bench/cdn.ts, also alone): two containers on one PostgreSQL database (on
+ * BENCH_DATABASE_URL's server, else postgres://postgres@127.0.0.1:5432/postgres) behind Varnish:
+ * publish to visible through it, its hit ratio and the origin requests it saves under a read load.
+ * Without Varnish or PostgreSQL the section says why it was not measured.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,6 +16,7 @@ import { buildIfNeeded } from '../scripts/build-if-needed.ts';
 import { pageBytes, type PageBytes } from './bytes.ts';
 import { adminToken } from './identity.ts';
 import { bookingMarkdown, runBookingBenches, type BookingBenchResult } from './booking.ts';
+import { cdnBench, cdnBenchUnavailable, cdnMarkdown, type CdnBenchReport } from './cdn.ts';
 import { audit, withChrome, type LighthouseScores } from './lighthouse.ts';
 import { load, type LoadResult } from './load.ts';
 import { migrationBench, migrationLine, migrationMarkdown, type MigrationBenchResult } from './migration.ts';
@@ -22,7 +27,19 @@ const CONNECTIONS = 50;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ADMIN_DOMAIN = 'bench.example.com';
 
-const staticRoutes = ['/', '/about', '/attorneys', '/practice-areas', '/practice-areas/family-law', '/practice-areas/estate-planning', '/probate-calculator', '/blog', '/external-articles', '/contact', '/login'];
+const staticRoutes = [
+  '/',
+  '/about',
+  '/attorneys',
+  '/practice-areas',
+  '/practice-areas/family-law',
+  '/practice-areas/estate-planning',
+  '/probate-calculator',
+  '/blog',
+  '/external-articles',
+  '/contact',
+  '/login',
+];
 
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -52,7 +69,10 @@ async function startSite(dir: string): Promise<{ child: ChildProcess; origin: st
   const origin = `http://127.0.0.1:${port}`;
   for (;;) {
     if (child.exitCode !== null) throw new Error('the server exited during start');
-    const ok = await fetch(`${origin}/api/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${origin}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -131,7 +151,9 @@ async function main() {
         const site = await load(pair.name, origin + pair.path, { connections: CONNECTIONS, seconds: SECONDS });
         const baseline = await load(`bare node:http, same ${body.length} bytes`, bare.origin + pair.path, { connections: CONNECTIONS, seconds: SECONDS });
         loads.push(site, baseline);
-        console.log(`${pair.name}: ${site.rps} rps (p50 ${site.p50} ms, p99 ${site.p99} ms) vs bare ${baseline.rps} rps: ratio ${(site.rps / baseline.rps).toFixed(2)}`);
+        console.log(
+          `${pair.name}: ${site.rps} rps (p50 ${site.p50} ms, p99 ${site.p99} ms) vs bare ${baseline.rps} rps: ratio ${(site.rps / baseline.rps).toFixed(2)}`,
+        );
       } finally {
         bare.child.kill();
       }
@@ -141,6 +163,11 @@ async function main() {
 
     // Issue 5: booking throughput and p99 under 50 concurrent clients (own API server, fresh database).
     report.booking = await runBookingBenches();
+
+    // Issue 15: two containers behind Varnish (own database, containers and Varnish).
+    const cdnUnavailable = await cdnBenchUnavailable();
+    if (cdnUnavailable) console.log(`cdn: not measured: ${cdnUnavailable}`);
+    report.cdn = cdnUnavailable ? { skipped: cdnUnavailable } : await cdnBench();
 
     // Issue 8: 100,000 rows to DynamoDB (dynalite) beside a plain BatchWriteItem loop.
     report.migration = await migrationBench();
@@ -152,7 +179,9 @@ async function main() {
         for (const path of routes) {
           const s = await audit(port, origin, path);
           scores.push(s);
-          console.log(`lighthouse ${path}: perf ${s.performance} a11y ${s.accessibility} bp ${s.bestPractices} seo ${s.seo}${s.failing.length ? `  (below 90: ${s.failing.join(', ')})` : ''}`);
+          console.log(
+            `lighthouse ${path}: perf ${s.performance} a11y ${s.accessibility} bp ${s.bestPractices} seo ${s.seo}${s.failing.length ? `  (below 90: ${s.failing.join(', ')})` : ''}`,
+          );
         }
       });
       report.lighthouse = scores;
@@ -170,19 +199,46 @@ function renderMarkdown(r: Record<string, any>): string {
   const lines: string[] = [];
   lines.push('# Benchmark report', '');
   lines.push(`Run ${r.date} on ${r.machine.cpus} × ${r.machine.cpu}, ${r.machine.memoryGb} GB, Node ${r.machine.node}. Produced by \`npm run bench\`.`, '');
-  lines.push('## Start', '', `Cold start to a healthy /api/health (migrate, seed, identity service, site loaded, main pages rendered): **${r.coldStart.ms} ms**; resident memory ${r.coldStart.rssMb} MB after start, ${r.rssAfterLoadMb} MB after the load runs.`, '');
-  lines.push('## Publish to visible', '', `An admin publishes a post; time from the admin call returning until the stored home page shows it: median **${r.publishToVisibleMs.median} ms**, max ${r.publishToVisibleMs.max} ms over ${r.publishToVisibleMs.runs.length} runs (goal under 1000 ms).`, '');
+  lines.push(
+    '## Start',
+    '',
+    `Cold start to a healthy /api/health (migrate, seed, identity service, site loaded, main pages rendered): **${r.coldStart.ms} ms**; resident memory ${r.coldStart.rssMb} MB after start, ${r.rssAfterLoadMb} MB after the load runs.`,
+    '',
+  );
+  lines.push(
+    '## Publish to visible',
+    '',
+    `An admin publishes a post; time from the admin call returning until the stored home page shows it: median **${r.publishToVisibleMs.median} ms**, max ${r.publishToVisibleMs.max} ms over ${r.publishToVisibleMs.runs.length} runs (goal under 1000 ms).`,
+    '',
+  );
   lines.push('## What each page ships', '', '| page | HTML | JS (raw / brotli) | JS files | CSS (raw / brotli) |', '|---|---:|---:|---:|---:|');
   for (const b of r.bytes as PageBytes[]) lines.push(`| ${b.path} | ${b.html} | ${b.js} / ${b.jsBrotli} | ${b.jsFiles} | ${b.css} / ${b.cssBrotli} |`);
-  lines.push('', '## Load', '', `${r.load.connections} concurrent connections, ${r.load.seconds} s each; the bare node:http server answers the same bytes, in the same run.`, '', '| target | req/s | p50 ms | p99 ms | errors | non-2xx |', '|---|---:|---:|---:|---:|---:|');
+  lines.push(
+    '',
+    '## Load',
+    '',
+    `${r.load.connections} concurrent connections, ${r.load.seconds} s each; the bare node:http server answers the same bytes, in the same run.`,
+    '',
+    '| target | req/s | p50 ms | p99 ms | errors | non-2xx |',
+    '|---|---:|---:|---:|---:|---:|',
+  );
   for (const l of r.load.results as LoadResult[]) lines.push(`| ${l.name} | ${l.rps} | ${l.p50} | ${l.p99} | ${l.errors} | ${l.non2xx} |`);
   const res = r.load.results as LoadResult[];
-  for (let i = 0; i + 1 < res.length; i += 2) lines.push('', `Ratio for ${res[i]!.name}: **${(res[i]!.rps / res[i + 1]!.rps).toFixed(2)}** of the bare server.`);
+  for (let i = 0; i + 1 < res.length; i += 2)
+    lines.push('', `Ratio for ${res[i]!.name}: **${(res[i]!.rps / res[i + 1]!.rps).toFixed(2)}** of the bare server.`);
   if (r.booking) lines.push('', ...bookingMarkdown(r.booking as BookingBenchResult[]));
+  if (r.cdn) lines.push('', ...cdnMarkdown(r.cdn as CdnBenchReport));
   if (r.migration) lines.push('', ...migrationMarkdown(r.migration as MigrationBenchResult));
   if (r.lighthouse) {
-    lines.push('', '## Lighthouse (mobile)', '', '| page | performance | accessibility | best practices | SEO | LCP ms | TBT ms | CLS |', '|---|---:|---:|---:|---:|---:|---:|---:|');
-    for (const s of r.lighthouse as LighthouseScores[]) lines.push(`| ${s.path} | ${s.performance} | ${s.accessibility} | ${s.bestPractices} | ${s.seo} | ${s.lcpMs} | ${s.tbtMs} | ${s.cls} |`);
+    lines.push(
+      '',
+      '## Lighthouse (mobile)',
+      '',
+      '| page | performance | accessibility | best practices | SEO | LCP ms | TBT ms | CLS |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|',
+    );
+    for (const s of r.lighthouse as LighthouseScores[])
+      lines.push(`| ${s.path} | ${s.performance} | ${s.accessibility} | ${s.bestPractices} | ${s.seo} | ${s.lcpMs} | ${s.tbtMs} | ${s.cls} |`);
   }
   lines.push('');
   return lines.join('\n');

@@ -44,7 +44,13 @@ async function startSite(dir: string): Promise<{ child: ChildProcess; origin: st
   const origin = `http://127.0.0.1:${port}`;
   for (;;) {
     if (child.exitCode !== null) throw new Error('the server exited during start');
-    if (await fetch(`${origin}/api/health`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${origin}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     await new Promise((r) => setTimeout(r, 20));
   }
   const healthyMs = Math.round(performance.now() - started);
@@ -88,7 +94,14 @@ async function flood(name: string, origin: string, pathFor: () => string): Promi
   done = true;
   const times = await health;
   const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, (s as { count: number }).count]));
-  return { name, rps: Math.round(result.requests.average), statuses, healthP50: round(quantile(times, 0.5)), healthP99: round(quantile(times, 0.99)), healthProbes: times.length };
+  return {
+    name,
+    rps: Math.round(result.requests.average),
+    statuses,
+    healthP50: round(quantile(times, 0.5)),
+    healthP99: round(quantile(times, 0.99)),
+    healthProbes: times.length,
+  };
 }
 
 async function main() {

@@ -87,7 +87,9 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
     client = await pool.connect();
   } catch (err) {
     await pool.end().catch(() => {});
-    throw new Error(`DATABASE_URL is set but PostgreSQL refused the connection at ${where} (${(err as Error).message}): is it running, and does the database exist?`);
+    throw new Error(
+      `DATABASE_URL is set but PostgreSQL refused the connection at ${where} (${(err as Error).message}): is it running, and does the database exist?`,
+    );
   }
   try {
     if (options.migrate !== false) {

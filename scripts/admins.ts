@@ -79,7 +79,10 @@ async function withCognito(poolId: string, region: string) {
     let token: string | undefined;
     do {
       const page = await client.send(new ListUsersInGroupCommand({ UserPoolId: poolId, GroupName: 'admin', NextToken: token }));
-      for (const user of page.Users ?? []) console.log(`${user.Username}\t${user.Attributes?.find((a) => a.Name === 'email')?.Value ?? ''}\t${user.UserStatus}\t${user.Enabled ? 'enabled' : 'disabled'}`);
+      for (const user of page.Users ?? [])
+        console.log(
+          `${user.Username}\t${user.Attributes?.find((a) => a.Name === 'email')?.Value ?? ''}\t${user.UserStatus}\t${user.Enabled ? 'enabled' : 'disabled'}`,
+        );
       token = page.NextToken;
     } while (token);
     if (env.ADMIN_EMAILS) console.log(`Also admins: users with a verified e-mail matching ADMIN_EMAILS (${env.ADMIN_EMAILS}).`);
@@ -110,7 +113,8 @@ async function withEmbedded() {
       const username = parseUsername();
       const { stillAdminByEmail } = await identity.admins.remove(username, { disable: values.disable });
       console.log(`"${username}" is no longer in the admin group and is signed out everywhere${values.disable ? '; the account is disabled' : ''}.`);
-      if (stillAdminByEmail) console.log(`Note: its verified e-mail is on ADMIN_EMAILS, so it is still an admin: take it off ADMIN_EMAILS, or run again with --disable.`);
+      if (stillAdminByEmail)
+        console.log(`Note: its verified e-mail is on ADMIN_EMAILS, so it is still an admin: take it off ADMIN_EMAILS, or run again with --disable.`);
     }
   } finally {
     await database.close();

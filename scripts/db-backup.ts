@@ -36,7 +36,11 @@ export interface BackupIo {
 const nodeIo: BackupIo = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) };
 
 /** 2026-11-21T15:20:00.123Z -> 20261121T152000Z: sorts by time, safe in any file system. */
-export const backupStamp = (now: Date) => now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/[-:]/g, '');
+export const backupStamp = (now: Date) =>
+  now
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z')
+    .replace(/[-:]/g, '');
 
 const size = (bytes: number) => (bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
 
@@ -51,7 +55,15 @@ function destinationFor(argument: string | undefined, databaseDir: string, fileN
 /** Tables and their row counts, from a database handle (the copy). */
 function rowCounts(db: BetterSqlite3.Database): Record<string, number> {
   const tables = db.prepare(`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`).pluck().all() as string[];
-  return Object.fromEntries(tables.map((name) => [name, db.prepare(`select count(*) from "${name.replace(/"/g, '""')}"`).pluck().get() as number]));
+  return Object.fromEntries(
+    tables.map((name) => [
+      name,
+      db
+        .prepare(`select count(*) from "${name.replace(/"/g, '""')}"`)
+        .pluck()
+        .get() as number,
+    ]),
+  );
 }
 
 export function backupSqlite(sqlitePath: string, argument: string | undefined, io: BackupIo, now = new Date()): number {
@@ -106,7 +118,11 @@ export function backupSqlite(sqlitePath: string, argument: string | undefined, i
     }
     const bytes = statSync(destination).size;
     io.out(`Backed up ${source}\n       to ${destination} (${size(bytes)}, ${bytes} bytes)\n`);
-    io.out(`integrity_check: ok\nrows: ${Object.entries(counts).map(([table, n]) => `${table} ${n}`).join(', ')}\n`);
+    io.out(
+      `integrity_check: ok\nrows: ${Object.entries(counts)
+        .map(([table, n]) => `${table} ${n}`)
+        .join(', ')}\n`,
+    );
     io.out(`Restore: stop the site, then copy it over ${source} (and delete ${basename(source)}-wal and ${basename(source)}-shm beside it).\n`);
     return 0;
   } catch (err) {

@@ -19,7 +19,9 @@ const revokeOld = process.argv.includes('--revoke-old');
 const { identity, database } = await openEmbeddedIdentity(env);
 try {
   const kid = await identity.rotateKeys({ revokeOld });
-  console.log(`New signing key ${kid}. ${revokeOld ? 'Old keys deleted: every access token issued before now is refused.' : 'Old keys verify the tokens they signed for one more hour.'}`);
+  console.log(
+    `New signing key ${kid}. ${revokeOld ? 'Old keys deleted: every access token issued before now is refused.' : 'Old keys verify the tokens they signed for one more hour.'}`,
+  );
 } finally {
   await database.close();
 }

@@ -50,7 +50,11 @@ const nodeIo: CommandIo = {
 export async function runCommand(argv: string[], env: Record<string, string | undefined> = process.env, io: CommandIo = nodeIo): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: { concurrency: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { concurrency: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    });
   } catch (err) {
     io.err(`migrate:dynamodb: ${(err as Error).message}\n\n${USAGE}\n`);
     return 2;
@@ -173,7 +177,8 @@ async function verify(service: MigrationService, io: CommandIo, json: boolean): 
   }
   const width = Math.max(...result.kinds.map((k) => k.label.length));
   const lines = [`${'kind'.padEnd(width)}  relational  DynamoDB  mismatches`];
-  for (const k of result.kinds) lines.push(`${k.label.padEnd(width)}  ${String(k.source).padStart(10)}  ${String(k.target).padStart(8)}  ${String(k.mismatches).padStart(10)}`);
+  for (const k of result.kinds)
+    lines.push(`${k.label.padEnd(width)}  ${String(k.source).padStart(10)}  ${String(k.target).padStart(8)}  ${String(k.mismatches).padStart(10)}`);
   for (const m of result.mismatches) lines.push(`  ${m.kind} ${m.id}: ${m.problem}`);
   const total = result.kinds.reduce((n, k) => n + k.mismatches, 0);
   if (total > result.mismatches.length) lines.push(`  … and ${total - result.mismatches.length} more`);

@@ -14,7 +14,13 @@ export async function openEmbeddedIdentity(env: Env, sendCode: (message: Message
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, sqlitePath: env.SQLITE_PATH });
   try {
     const key = loadSecretsKey({ key: env.SECRETS_KEY, previous: env.SECRETS_KEY_PREVIOUS, file: env.SECRETS_KEY_FILE });
-    const identity = await startEmbeddedIdentity({ database, secrets: createSecretBox(key.current, key.previous), clock: systemClock, allowlist: parseAllowlist(env.ADMIN_EMAILS), sendCode });
+    const identity = await startEmbeddedIdentity({
+      database,
+      secrets: createSecretBox(key.current, key.previous),
+      clock: systemClock,
+      allowlist: parseAllowlist(env.ADMIN_EMAILS),
+      sendCode,
+    });
     return { identity, database };
   } catch (err) {
     await database.close();

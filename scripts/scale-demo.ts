@@ -36,7 +36,11 @@ function fail(message: string): never {
 }
 
 function portList(name: string, value: string): number[] {
-  const ports = value.split(',').map((p) => p.trim()).filter(Boolean).map(Number);
+  const ports = value
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .map(Number);
   if (!ports.length || ports.some((p) => !Number.isInteger(p) || p < 1 || p > 65535) || new Set(ports).size !== ports.length) {
     fail(`${name}=${value} is not a list of different ports from 1 to 65535 (for example ${name}=4001,4002)`);
   }
@@ -47,7 +51,8 @@ function settings() {
   const databaseUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
   if (!/^postgres(ql)?:\/\//.test(databaseUrl) || !URL.canParse(databaseUrl)) fail(`DATABASE_URL must be a postgres:// URL (default ${DEFAULT_DATABASE_URL})`);
   const database = decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
-  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(database)) fail(`DATABASE_URL names the database "${database}": use letters, digits and underscores (for example /firm_scale_demo)`);
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(database))
+    fail(`DATABASE_URL names the database "${database}": use letters, digits and underscores (for example /firm_scale_demo)`);
   const ports = portList('SCALE_DEMO_PORTS', process.env.SCALE_DEMO_PORTS || '4001,4002');
   const [cdnPort] = portList('SCALE_DEMO_CDN_PORT', process.env.SCALE_DEMO_CDN_PORT || '4000');
   if (ports.includes(cdnPort!)) fail(`SCALE_DEMO_CDN_PORT ${cdnPort} is also in SCALE_DEMO_PORTS: give Varnish a port of its own`);
@@ -66,7 +71,8 @@ async function ensureDatabase(databaseUrl: string, database: string): Promise<bo
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     const at = `${maintenance.hostname}:${maintenance.port || 5432}`;
-    if (e.code === 'ECONNREFUSED') fail(`PostgreSQL refused the connection at ${at}: is it running? (bash scripts/bootstrap.sh starts it; or set DATABASE_URL to yours)`);
+    if (e.code === 'ECONNREFUSED')
+      fail(`PostgreSQL refused the connection at ${at}: is it running? (bash scripts/bootstrap.sh starts it; or set DATABASE_URL to yours)`);
     fail(`could not connect to PostgreSQL at ${at} as in DATABASE_URL: ${e.message}`);
   }
   try {
@@ -186,7 +192,8 @@ async function main() {
   if (missing) fail(`Varnish is needed: ${missing}`);
   const s = settings();
   for (const port of [s.cdnPort, ...s.ports]) {
-    if (!(await portFree(port))) fail(`port ${port} on ${HOST} is taken (another scale demo still running?): stop it, or choose others with SCALE_DEMO_PORTS / SCALE_DEMO_CDN_PORT`);
+    if (!(await portFree(port)))
+      fail(`port ${port} on ${HOST} is taken (another scale demo still running?): stop it, or choose others with SCALE_DEMO_PORTS / SCALE_DEMO_CDN_PORT`);
   }
   const created = await ensureDatabase(s.databaseUrl, s.database);
   const secrets = demoSecretsKey(s.keyFile);
@@ -215,7 +222,8 @@ async function main() {
 
   console.log(`Starting ${s.ports.length} containers on one database...`);
   for (const port of s.ports) containers.push(startContainer(port, env));
-  for (const c of containers) void c.exited.then(({ code, signal }) => void stopAll(1, `${c.name} stopped unexpectedly (${signal ?? `exit code ${code}`}): stopping the demo.`));
+  for (const c of containers)
+    void c.exited.then(({ code, signal }) => void stopAll(1, `${c.name} stopped unexpectedly (${signal ?? `exit code ${code}`}): stopping the demo.`));
   await Promise.all(containers.map((c) => waitHealthy(c, 120_000)));
 
   cdnStarting = startVarnish({

@@ -42,7 +42,12 @@ export interface RotateIo {
 const nodeIo: RotateIo = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) };
 
 /** Runs the resealers in turn; the rows each rewrote. */
-export async function rotateSecrets(database: Database, box: SecretBox, list: Record<string, Resealer> = resealers, io?: RotateIo): Promise<Record<string, number>> {
+export async function rotateSecrets(
+  database: Database,
+  box: SecretBox,
+  list: Record<string, Resealer> = resealers,
+  io?: RotateIo,
+): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   for (const [name, reseal] of Object.entries(list)) {
     counts[name] = await reseal(database, box);
@@ -73,17 +78,26 @@ export async function runRotate(argv: string[], env: Record<string, string | und
   // loadSecretsKey generates a key file when there is none: right for a first start, wrong here (run
   // from another folder, it would seal everything with a key the server does not have).
   if (!settings.SECRETS_KEY && !existsSync(settings.SECRETS_KEY_FILE)) {
-    io.err(`secrets:rotate: no secrets key: SECRETS_KEY is unset and ${settings.SECRETS_KEY_FILE} (SECRETS_KEY_FILE) does not exist. Run it with the server's environment, from the server's folder.\n`);
+    io.err(
+      `secrets:rotate: no secrets key: SECRETS_KEY is unset and ${settings.SECRETS_KEY_FILE} (SECRETS_KEY_FILE) does not exist. Run it with the server's environment, from the server's folder.\n`,
+    );
     return 2;
   }
   let database: Database | null = null;
   try {
-    const keys = loadSecretsKey({ key: settings.SECRETS_KEY, previous: settings.SECRETS_KEY_PREVIOUS, file: settings.SECRETS_KEY_FILE, warn: (m) => io.err(`${m}\n`) });
+    const keys = loadSecretsKey({
+      key: settings.SECRETS_KEY,
+      previous: settings.SECRETS_KEY_PREVIOUS,
+      file: settings.SECRETS_KEY_FILE,
+      warn: (m) => io.err(`${m}\n`),
+    });
     const box = createSecretBox(keys.current, keys.previous);
     database = await openDatabase({ databaseUrl: settings.DATABASE_URL, sqlitePath: settings.SQLITE_PATH });
     const counts = await rotateSecrets(database, box, resealers, io);
     const total = Object.values(counts).reduce((a, b) => a + b, 0);
-    io.out(`Done: ${total} row${total === 1 ? '' : 's'} re-sealed with the current key.${keys.previous.length ? ' SECRETS_KEY_PREVIOUS can be dropped now.' : ''}\n`);
+    io.out(
+      `Done: ${total} row${total === 1 ? '' : 's'} re-sealed with the current key.${keys.previous.length ? ' SECRETS_KEY_PREVIOUS can be dropped now.' : ''}\n`,
+    );
     return 0;
   } catch (err) {
     io.err(`secrets:rotate: ${(err as Error).message}\n`);

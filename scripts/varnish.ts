@@ -54,16 +54,27 @@ export interface Varnish {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Stops varnishd (SIGTERM) and removes its directory. */
   stop(): Promise<void>;
-  /** Cache hits and misses so far (varnishstat MAIN.cache_hit, MAIN.cache_miss). */
-  stats(): Promise<{ hits: number; misses: number }>;
+  /** Counters so far (varnishstat MAIN.*): what a bench diffs before and after a load. */
+  stats(): Promise<VarnishStats>;
   /** Each container (the VCL's backend name) and whether its probe passes. */
   backendHealth(): Promise<Record<string, boolean>>;
 }
 
+export interface VarnishStats {
+  /** Cache hits and misses (MAIN.cache_hit, MAIN.cache_miss; passes are neither). */
+  hits: number;
+  misses: number;
+  /** Requests from clients (MAIN.client_req), PURGEs included. */
+  requests: number;
+  /** Requests Varnish sent to the containers (MAIN.backend_req): misses, passes and background refreshes; not the health probes. */
+  backendRequests: number;
+}
+
 /** Why Varnish cannot run here, with the fix; null when it can. */
 export function varnishMissing(): string | null {
-  if (!existsSync(VARNISHD)) return `${VARNISHD} not found: install Debian's varnish and varnish-modules (bash scripts/bootstrap.sh, or apt-get install varnish varnish-modules)`;
-  if (!xkeyVmod()) return "the xkey vmod (libvmod_xkey.so under /usr/lib/<arch>-linux-gnu/varnish/vmods) is missing: apt-get install varnish-modules";
+  if (!existsSync(VARNISHD))
+    return `${VARNISHD} not found: install Debian's varnish and varnish-modules (bash scripts/bootstrap.sh, or apt-get install varnish varnish-modules)`;
+  if (!xkeyVmod()) return 'the xkey vmod (libvmod_xkey.so under /usr/lib/<arch>-linux-gnu/varnish/vmods) is missing: apt-get install varnish-modules';
   return null;
 }
 
@@ -201,14 +212,21 @@ async function launch(options: VarnishOptions, dir: string, confDir: string, wor
     VARNISHD,
     [
       '-F',
-      '-j', 'none',
-      '-a', `127.0.0.1:${port}`,
-      '-T', '127.0.0.1:0',
-      '-f', join(VARNISH_CONFIG_DIR, 'default.vcl'),
+      '-j',
+      'none',
+      '-a',
+      `127.0.0.1:${port}`,
+      '-T',
+      '127.0.0.1:0',
+      '-f',
+      join(VARNISH_CONFIG_DIR, 'default.vcl'),
       // The generated backends.vcl first, then the shipped directory (an operator's backends.vcl there is not used).
-      '-p', `vcl_path=${confDir}:${VARNISH_CONFIG_DIR}`,
-      '-n', workDir,
-      '-s', 'malloc,64m',
+      '-p',
+      `vcl_path=${confDir}:${VARNISH_CONFIG_DIR}`,
+      '-n',
+      workDir,
+      '-s',
+      'malloc,64m',
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
@@ -219,7 +237,9 @@ async function launch(options: VarnishOptions, dir: string, confDir: string, wor
   };
   createInterface({ input: child.stdout! }).on('line', onLine);
   createInterface({ input: child.stderr! }).on('line', onLine);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('close', (code, signal) => resolve({ code, signal })),
+  );
   let ended = false;
   void exited.then(() => (ended = true));
   const url = `http://127.0.0.1:${port}`;
@@ -242,9 +262,16 @@ async function launch(options: VarnishOptions, dir: string, confDir: string, wor
     exited,
     stop,
     async stats() {
-      const { stdout } = await run('varnishstat', ['-n', workDir, '-1', '-j', '-f', 'MAIN.cache_hit', '-f', 'MAIN.cache_miss']);
+      const names = ['MAIN.cache_hit', 'MAIN.cache_miss', 'MAIN.client_req', 'MAIN.backend_req'];
+      const { stdout } = await run('varnishstat', ['-n', workDir, '-1', '-j', ...names.flatMap((name) => ['-f', name])]);
       const { counters } = JSON.parse(stdout) as { counters: Record<string, { value: number }> };
-      return { hits: counters['MAIN.cache_hit']?.value ?? 0, misses: counters['MAIN.cache_miss']?.value ?? 0 };
+      const value = (name: string) => counters[name]?.value ?? 0;
+      return {
+        hits: value('MAIN.cache_hit'),
+        misses: value('MAIN.cache_miss'),
+        requests: value('MAIN.client_req'),
+        backendRequests: value('MAIN.backend_req'),
+      };
     },
     backendHealth: () => backendHealth(workDir),
   };
@@ -268,7 +295,10 @@ async function launch(options: VarnishOptions, dir: string, confDir: string, wor
         const sick = Object.entries(health).filter(([, healthy]) => !healthy);
         if (sick.length === 0) break;
         if (ended) throw failed('ended');
-        if (Date.now() > deadline) throw failed(`started, but ${sick.map(([name]) => name).join(', ')} did not pass the health probe (GET /api/health answering 200) of ${options.backends.join(', ')}`);
+        if (Date.now() > deadline)
+          throw failed(
+            `started, but ${sick.map(([name]) => name).join(', ')} did not pass the health probe (GET /api/health answering 200) of ${options.backends.join(', ')}`,
+          );
         await sleep(200);
       }
     }

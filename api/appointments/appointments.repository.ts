@@ -36,16 +36,25 @@ export function claimCells(start: Date, minutes: number): Date[] {
  * counts; any other constraint failure is a real error. Drizzle wraps driver errors, so look at causes.
  */
 function isClaimTaken(err: unknown): boolean {
-  for (let e = err as { code?: string; constraint?: string; message?: string; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+  for (
+    let e = err as { code?: string; constraint?: string; message?: string; cause?: unknown } | undefined, depth = 0;
+    e && depth < 5;
+    e = e.cause as typeof e, depth++
+  ) {
     if (e.code === '23505' && e.constraint === 'appointment_slot_claims_pkey') return true;
-    if ((e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || e.code === 'SQLITE_CONSTRAINT_UNIQUE') && e.message?.includes('appointment_slot_claims.starts_at')) return true;
+    if ((e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || e.code === 'SQLITE_CONSTRAINT_UNIQUE') && e.message?.includes('appointment_slot_claims.starts_at'))
+      return true;
   }
   return false;
 }
 
 /** Issue 7: the unique index on externalEventId refused a second appointment for one external event. */
 function isExternalEventIdTaken(err: unknown): boolean {
-  for (let e = err as { code?: string; constraint?: string; message?: string; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+  for (
+    let e = err as { code?: string; constraint?: string; message?: string; cause?: unknown } | undefined, depth = 0;
+    e && depth < 5;
+    e = e.cause as typeof e, depth++
+  ) {
     if (e.code === '23505' && e.constraint === 'appointments_external_event_id_unique') return true;
     if (e.code === 'SQLITE_CONSTRAINT_UNIQUE' && e.message?.includes('appointments.external_event_id')) return true;
   }
@@ -74,8 +83,14 @@ export function appointmentsRepository(database: Database) {
       try {
         const results = await atomically(database, (tx) => [
           ...also.map((write) => write(tx)),
-          tx.insert(table).values({ ...values, id }).returning(),
-          tx.insert(claims).values(sorted.map((startsAt) => ({ startsAt, appointmentId: id }))).returning({ startsAt: claims.startsAt }),
+          tx
+            .insert(table)
+            .values({ ...values, id })
+            .returning(),
+          tx
+            .insert(claims)
+            .values(sorted.map((startsAt) => ({ startsAt, appointmentId: id })))
+            .returning({ startsAt: claims.startsAt }),
         ]);
         return (results.at(-2) as (typeof table.$inferSelect)[])[0]!;
       } catch (err) {
@@ -144,7 +159,10 @@ export function appointmentsRepository(database: Database) {
       const sorted = [...cells].sort((a, b) => a.getTime() - b.getTime());
       try {
         const [[row]] = await atomically(database, (tx) => [
-          tx.insert(table).values({ ...values, id }).returning(),
+          tx
+            .insert(table)
+            .values({ ...values, id })
+            .returning(),
           tx
             .insert(claims)
             .values(sorted.map((startsAt) => ({ startsAt, appointmentId: id })))

@@ -10,7 +10,19 @@ import { jsonBody, pathParams, queryParams } from '../http/validate.ts';
 import { appointmentsService } from './appointments.service.ts';
 
 /** The visitor gets back what identifies the booking, not the personal details they sent. */
-const answerOf = ({ id, consultationType, scheduledDate, duration, status }: { id: string; consultationType: string; scheduledDate: Date; duration: number; status: string }) => ({
+const answerOf = ({
+  id,
+  consultationType,
+  scheduledDate,
+  duration,
+  status,
+}: {
+  id: string;
+  consultationType: string;
+  scheduledDate: Date;
+  duration: number;
+  status: string;
+}) => ({
   id,
   consultationType,
   scheduledDate,

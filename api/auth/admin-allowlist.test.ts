@@ -18,7 +18,14 @@ describe('parseAllowlist', () => {
     expect(list.allows('')).toBe(false);
   });
   it('reads the whole address: a second @, quotes, comments or spaces never match a listed domain', () => {
-    for (const address of ['attacker@evil.test@pacificcrestlaw.com', '"x@pacificcrestlaw.com"@evil.test', 'x@evil.test (x@pacificcrestlaw.com)', 'a b@pacificcrestlaw.com', '<x@pacificcrestlaw.com>', 'x@@pacificcrestlaw.com']) {
+    for (const address of [
+      'attacker@evil.test@pacificcrestlaw.com',
+      '"x@pacificcrestlaw.com"@evil.test',
+      'x@evil.test (x@pacificcrestlaw.com)',
+      'a b@pacificcrestlaw.com',
+      '<x@pacificcrestlaw.com>',
+      'x@@pacificcrestlaw.com',
+    ]) {
       expect(list.allows(address), address).toBe(false);
     }
   });

@@ -32,7 +32,10 @@ export function blogPostsRepository({ db, t }: Database) {
       return row ?? null;
     },
     async findPublishedBySlug(slug: string) {
-      const [row] = await db.select().from(posts).where(and(eq(posts.slug, slug), eq(posts.isPublished, true)));
+      const [row] = await db
+        .select()
+        .from(posts)
+        .where(and(eq(posts.slug, slug), eq(posts.isPublished, true)));
       return row ?? null;
     },
     async publishedSlugs() {

@@ -13,7 +13,11 @@ export function blogPostsRoutes(deps: Deps): FeatureRoutes {
   const service = blogPostsService(deps);
   return {
     public: router()
-      .get('/blog-posts', publicCache(deps, () => ['posts']), async (c) => c.json(await service.listPublished()))
+      .get(
+        '/blog-posts',
+        publicCache(deps, () => ['posts']),
+        async (c) => c.json(await service.listPublished()),
+      )
       // The site's list of article pages (api/site/article-slugs.ts). Internal only: a post's earlier
       // slugs may hold words an admin renamed it to remove; visitors can only try slugs one by one.
       .get('/internal/article-slugs', async (c) => {
@@ -21,11 +25,15 @@ export function blogPostsRoutes(deps: Deps): FeatureRoutes {
         return c.json(await service.articleSlugs());
       })
       // Any slug that names no published post is 'Article Not Found' (SPEC §2), so no generic 404 here.
-      .get('/blog-posts/:slug', publicCache(deps, (c) => ['articles', postKey(c.req.param('slug') ?? '')]), async (c) => {
-        const post = await service.getPublished(c.req.param('slug'));
-        const { id, title, slug, excerpt, content, category, author, publishedAt, createdAt, updatedAt } = post;
-        return c.json({ id, title, slug, excerpt, content, category, author, publishedAt, createdAt, updatedAt });
-      }),
+      .get(
+        '/blog-posts/:slug',
+        publicCache(deps, (c) => ['articles', postKey(c.req.param('slug') ?? '')]),
+        async (c) => {
+          const post = await service.getPublished(c.req.param('slug'));
+          const { id, title, slug, excerpt, content, category, author, publishedAt, createdAt, updatedAt } = post;
+          return c.json({ id, title, slug, excerpt, content, category, author, publishedAt, createdAt, updatedAt });
+        },
+      ),
     admin: adminRouter()
       .get('/blog-posts', async (c) => c.json(await service.listAll()))
       .post('/blog-posts', jsonBody(blogPostInput), async (c) => c.json(await service.create(c.req.valid('json')), 201))

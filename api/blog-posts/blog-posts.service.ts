@@ -21,7 +21,8 @@ export function blogPostsService({ database, events, clock }: Deps) {
     if (!slug) throw badRequest('Please check the highlighted fields.', { slug: 'Could not make a slug from this title; please enter one' });
     const content = sanitizeArticleHtml(input.content);
     // Content that was nothing but script (or other stripped markup) is empty once made safe.
-    if (!content.trim()) throw badRequest('Please check the highlighted fields.', { content: 'Content is required (scripts and unsupported markup are removed)' });
+    if (!content.trim())
+      throw badRequest('Please check the highlighted fields.', { content: 'Content is required (scripts and unsupported markup are removed)' });
     return {
       ...input,
       slug,

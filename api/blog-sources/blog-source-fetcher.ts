@@ -51,7 +51,8 @@ const accepts: Record<BlogSourceType, string> = {
 
 /** A short message for the admin (and the log), with any secret in a URL masked. */
 function describe(err: unknown): string {
-  const message = err instanceof OutboundError || err instanceof FeedError ? err.message : `Unexpected error: ${err instanceof Error ? err.message : String(err)}`;
+  const message =
+    err instanceof OutboundError || err instanceof FeedError ? err.message : `Unexpected error: ${err instanceof Error ? err.message : String(err)}`;
   const masked = maskUrlsInText(message.replace(/\s+/g, ' ').trim())!;
   return masked.length > MAX_ERROR_LENGTH ? `${masked.slice(0, MAX_ERROR_LENGTH - 1)}…` : masked;
 }
@@ -74,7 +75,10 @@ async function download(deps: Deps, source: BlogSourceRow, limits: FetchLimits) 
     maxBytes: limits.maxBytes,
     allowPrivateNetworks: deps.integrations.allowPrivateNetworks,
   });
-  if (!res.ok) throw new FeedError(`${new URL(res.url).host} answered HTTP ${res.status}${res.status >= 300 && res.status < 400 ? ' (a redirect that was not followed)' : ''}`);
+  if (!res.ok)
+    throw new FeedError(
+      `${new URL(res.url).host} answered HTTP ${res.status}${res.status >= 300 && res.status < 400 ? ' (a redirect that was not followed)' : ''}`,
+    );
   const body = decodeBody(res.body, res.headers['content-type']);
   // Relative links resolve against where the answer came from, minus what may be secret there (a
   // key in the query, credentials): "#top" or "" must not copy ?apiKey=... into a public link.

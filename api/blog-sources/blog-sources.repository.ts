@@ -31,7 +31,12 @@ export function blogSourcesRepository({ db, t }: Database) {
       .limit(100_000)
       .offset(MAX_STORED_ARTICLES_PER_SOURCE);
     for (let i = 0; i < stale.length; i += 500) {
-      await db.delete(articles).where(inArray(articles.id, stale.slice(i, i + 500).map((r) => r.id)));
+      await db.delete(articles).where(
+        inArray(
+          articles.id,
+          stale.slice(i, i + 500).map((r) => r.id),
+        ),
+      );
     }
     return stale.length;
   }
@@ -174,7 +179,16 @@ export function blogSourcesRepository({ db, t }: Database) {
       }
 
       const update = async (row: ArticleRow, a: ParsedArticle) => {
-        const next = { title: a.title, url: a.url, excerpt: a.excerpt, content: a.content, author: a.author, publishedAt: a.publishedAt, imageUrl: a.imageUrl, externalId: a.externalId ?? row.externalId };
+        const next = {
+          title: a.title,
+          url: a.url,
+          excerpt: a.excerpt,
+          content: a.content,
+          author: a.author,
+          publishedAt: a.publishedAt,
+          imageUrl: a.imageUrl,
+          externalId: a.externalId ?? row.externalId,
+        };
         // Another stored article already has this address: keep this one's (the url is unique per source).
         const holder = byUrl.get(next.url);
         if (next.url !== row.url && holder && holder.id !== row.id) next.url = row.url;
@@ -182,7 +196,8 @@ export function blogSourcesRepository({ db, t }: Database) {
         for (const key of Object.keys(next) as (keyof typeof next)[]) {
           const before = row[key];
           const after = next[key];
-          const same = before instanceof Date || after instanceof Date ? (before as Date | null)?.getTime() === (after as Date | null)?.getTime() : before === after;
+          const same =
+            before instanceof Date || after instanceof Date ? (before as Date | null)?.getTime() === (after as Date | null)?.getTime() : before === after;
           if (!same) (changes as Record<string, unknown>)[key] = after;
         }
         if (!Object.keys(changes).length) return;
@@ -199,7 +214,18 @@ export function blogSourcesRepository({ db, t }: Database) {
         }
         const inserted = await db
           .insert(articles)
-          .values({ sourceId, title: a.title, url: a.url, excerpt: a.excerpt, content: a.content, author: a.author, publishedAt: a.publishedAt, imageUrl: a.imageUrl, externalId: a.externalId, fetchedAt: new Date(now.getTime() - i) })
+          .values({
+            sourceId,
+            title: a.title,
+            url: a.url,
+            excerpt: a.excerpt,
+            content: a.content,
+            author: a.author,
+            publishedAt: a.publishedAt,
+            imageUrl: a.imageUrl,
+            externalId: a.externalId,
+            fetchedAt: new Date(now.getTime() - i),
+          })
           .onConflictDoNothing({ target: [articles.sourceId, articles.url] })
           .returning();
         if (inserted[0]) {

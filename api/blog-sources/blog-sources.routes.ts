@@ -22,7 +22,11 @@ export function blogSourcesRoutes(deps: Deps): FeatureRoutes {
     lastError: maskUrlsInText(row.lastError),
   });
   return {
-    public: router().get('/external-blog-articles', publicCache(deps, () => ['external-articles']), async (c) => c.json(await repo.listPublicArticles())),
+    public: router().get(
+      '/external-blog-articles',
+      publicCache(deps, () => ['external-articles']),
+      async (c) => c.json(await repo.listPublicArticles()),
+    ),
     admin: adminRouter()
       .get('/blog-sources', async (c) => c.json((await service.list()).map(safe)))
       .post('/blog-sources', jsonBody(blogSourceInput), async (c) => c.json(safe(await service.create(c.req.valid('json'))), 201))

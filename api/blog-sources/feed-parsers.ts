@@ -87,7 +87,8 @@ export function parseSourceConfig(config: string | null): SourceConfig {
   if (!isRecord(raw)) return result;
   if (isRecord(raw.headers)) {
     for (const [name, value] of Object.entries(raw.headers)) {
-      if (/^[!#$%&'*+.^`|~\w-]+$/.test(name) && (typeof value === 'string' || typeof value === 'number') && !/[\r\n\0]/.test(String(value))) result.headers[name.toLowerCase()] = String(value);
+      if (/^[!#$%&'*+.^`|~\w-]+$/.test(name) && (typeof value === 'string' || typeof value === 'number') && !/[\r\n\0]/.test(String(value)))
+        result.headers[name.toLowerCase()] = String(value);
     }
   }
   const apiKey = nonEmpty(raw.apiKey) ?? nonEmpty(raw.api_key);
@@ -106,7 +107,6 @@ export function parseSourceConfig(config: string | null): SourceConfig {
 
 /** NUL and other control characters (PostgreSQL refuses NUL in text) and lone surrogates go. */
 function clean(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '');
 }
 
@@ -121,7 +121,8 @@ export function truncate(text: string, max: number): string {
   return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
 
-const blockTags = 'address, article, aside, blockquote, br, dd, div, dl, dt, figcaption, figure, footer, h1, h2, h3, h4, h5, h6, header, hr, li, main, nav, ol, p, pre, section, table, td, th, tr, ul';
+const blockTags =
+  'address, article, aside, blockquote, br, dd, div, dl, dt, figcaption, figure, footer, h1, h2, h3, h4, h5, h6, header, hr, li, main, nav, ol, p, pre, section, table, td, th, tr, ul';
 
 /** HTML (or text that may hold entities) as plain text: no tags, no script, whitespace collapsed. */
 export function plainText(html: string | null | undefined, max: number): string | null {
@@ -157,7 +158,8 @@ export function httpUrl(raw: unknown, base?: string | null): string | null {
   return url.href.length > MAX_URL ? null : url.href;
 }
 
-const linkAttributes = (href: string | undefined, base: string) => httpUrl(href, base) ?? (href && /^(mailto|tel):/i.test(href.trim()) ? href.trim() : undefined);
+const linkAttributes = (href: string | undefined, base: string) =>
+  httpUrl(href, base) ?? (href && /^(mailto|tel):/i.test(href.trim()) ? href.trim() : undefined);
 
 /**
  * Article HTML from a feed: formatting only (as blog posts, api/blog-posts/sanitize.ts), links and
@@ -167,8 +169,44 @@ const linkAttributes = (href: string | undefined, base: string) => httpUrl(href,
 export function sanitizeFeedHtml(html: string | null | undefined, base: string): string | null {
   if (!html) return null;
   const out = sanitizeHtml(html.length > MAX_CONTENT_INPUT ? html.slice(0, MAX_CONTENT_INPUT) : html, {
-    allowedTags: ['h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'ul', 'ol', 'li', 'strong', 'em', 'b', 'i', 'u', 's', 'a', 'blockquote', 'code', 'pre', 'figure', 'figcaption', 'img', 'table', 'thead', 'tbody', 'tr', 'th', 'td'],
-    allowedAttributes: { a: ['href', 'title', 'rel', 'target'], img: ['src', 'alt', 'title', 'width', 'height'], th: ['scope', 'colspan', 'rowspan'], td: ['colspan', 'rowspan'] },
+    allowedTags: [
+      'h2',
+      'h3',
+      'h4',
+      'h5',
+      'h6',
+      'p',
+      'br',
+      'hr',
+      'ul',
+      'ol',
+      'li',
+      'strong',
+      'em',
+      'b',
+      'i',
+      'u',
+      's',
+      'a',
+      'blockquote',
+      'code',
+      'pre',
+      'figure',
+      'figcaption',
+      'img',
+      'table',
+      'thead',
+      'tbody',
+      'tr',
+      'th',
+      'td',
+    ],
+    allowedAttributes: {
+      a: ['href', 'title', 'rel', 'target'],
+      img: ['src', 'alt', 'title', 'width', 'height'],
+      th: ['scope', 'colspan', 'rowspan'],
+      td: ['colspan', 'rowspan'],
+    },
     allowedSchemes: ['https', 'http', 'mailto', 'tel'],
     allowedSchemesByTag: { img: ['https'] },
     allowProtocolRelative: false,
@@ -176,7 +214,10 @@ export function sanitizeFeedHtml(html: string | null | undefined, base: string):
     transformTags: {
       a: (tagName, attribs) => {
         const href = linkAttributes(attribs.href, base);
-        return { tagName, attribs: { ...(href ? { href } : {}), ...(attribs.title ? { title: attribs.title } : {}), rel: 'noopener noreferrer nofollow', target: '_blank' } };
+        return {
+          tagName,
+          attribs: { ...(href ? { href } : {}), ...(attribs.title ? { title: attribs.title } : {}), rel: 'noopener noreferrer nofollow', target: '_blank' },
+        };
       },
       img: (tagName, attribs) => {
         const src = httpUrl(attribs.src ?? attribs['data-src'], base);
@@ -291,7 +332,9 @@ function toArticles(raw: RawItem[], ctx: ParseContext): ParsedArticle[] {
     const { raw: item, url } = c;
     const content = sanitizeFeedHtml(item.contentHtml, url);
     const excerpt = plainText(item.excerptHtml, MAX_EXCERPT) ?? plainText(item.contentHtml, MAX_EXCERPT);
-    const title = (item.titleIsText ? (item.title ? truncate(collapse(item.title), MAX_TITLE) || null : null) : plainText(item.title, MAX_TITLE)) ?? (excerpt ? truncate(excerpt, 120) : null);
+    const title =
+      (item.titleIsText ? (item.title ? truncate(collapse(item.title), MAX_TITLE) || null : null) : plainText(item.title, MAX_TITLE)) ??
+      (excerpt ? truncate(excerpt, 120) : null);
     if (!title) continue;
     articles.push({
       title,
@@ -472,7 +515,9 @@ function parseXmlFeed(body: string): RawItem[] {
       .filter(isRecord)
       .map((entry) => {
         const links = asArray(entry.link as unknown[]);
-        const alternate = links.find((l) => (attr(l, 'rel') ?? 'alternate') === 'alternate' && (attr(l, 'type') ?? 'text/html').includes('html')) ?? links.find((l) => (attr(l, 'rel') ?? 'alternate') === 'alternate');
+        const alternate =
+          links.find((l) => (attr(l, 'rel') ?? 'alternate') === 'alternate' && (attr(l, 'type') ?? 'text/html').includes('html')) ??
+          links.find((l) => (attr(l, 'rel') ?? 'alternate') === 'alternate');
         const title = atomText(entry.title);
         const summary = atomText(entry.summary);
         const content = atomText(entry.content);
@@ -554,8 +599,34 @@ const defaultFields: Record<ArticleField, string[]> = {
   excerpt: ['excerpt', 'summary', 'description', 'abstract', 'snippet', 'teaser', 'subtitle', 'dek'],
   content: ['content_html', 'content', 'body_html', 'body', 'html', 'content_text', 'text'],
   author: ['authors', 'author', 'byline', 'creator', 'author_name'],
-  publishedAt: ['date_published', 'published_at', 'publishedAt', 'date_gmt', 'pubDate', 'published', 'publish_date', 'date', 'created_at', 'createdAt', 'date_modified', 'updated_at', 'timestamp'],
-  imageUrl: ['image', 'image_url', 'imageUrl', 'banner_image', 'thumbnail', 'thumbnail_url', 'featured_image', 'cover_image', 'urlToImage', 'og_image', 'picture'],
+  publishedAt: [
+    'date_published',
+    'published_at',
+    'publishedAt',
+    'date_gmt',
+    'pubDate',
+    'published',
+    'publish_date',
+    'date',
+    'created_at',
+    'createdAt',
+    'date_modified',
+    'updated_at',
+    'timestamp',
+  ],
+  imageUrl: [
+    'image',
+    'image_url',
+    'imageUrl',
+    'banner_image',
+    'thumbnail',
+    'thumbnail_url',
+    'featured_image',
+    'cover_image',
+    'urlToImage',
+    'og_image',
+    'picture',
+  ],
 };
 
 function jsonField(item: Record<string, unknown>, field: ArticleField, config: SourceConfig): unknown {
@@ -583,7 +654,9 @@ function findList(doc: unknown, config: SourceConfig): unknown[] {
       if (isRecord(inner)) for (const k of listKeys) if (Array.isArray(inner[k])) return inner[k] as unknown[];
     }
   }
-  throw new FeedError('The API did not answer with a list of articles (a JSON array, or one under items, articles, data, posts or results); the config\'s "itemsPath" can name where it is');
+  throw new FeedError(
+    'The API did not answer with a list of articles (a JSON array, or one under items, articles, data, posts or results); the config\'s "itemsPath" can name where it is',
+  );
 }
 
 function parseJsonList(body: string, config: SourceConfig): RawItem[] {
@@ -593,7 +666,13 @@ function parseJsonList(body: string, config: SourceConfig): RawItem[] {
   } catch {
     throw new FeedError('The API did not answer with JSON');
   }
-  if (!config.itemsPath && isRecord(doc) && typeof doc.version === 'string' && doc.version.startsWith('https://jsonfeed.org/version/') && Array.isArray(doc.items)) {
+  if (
+    !config.itemsPath &&
+    isRecord(doc) &&
+    typeof doc.version === 'string' &&
+    doc.version.startsWith('https://jsonfeed.org/version/') &&
+    Array.isArray(doc.items)
+  ) {
     return doc.items.filter(isRecord).map((item) => ({
       title: jsonText(item.title),
       url: jsonText(item.url) ?? jsonText(item.external_url),
@@ -656,7 +735,13 @@ function parseHtmlPage(body: string, ctx: ParseContext): RawItem[] {
   let items = select('item', () => $(sel.item ?? 'article').toArray()).map((el) => ({ el: $(el), heading: false }));
   if (!items.length && !sel.item) {
     // No <article> on the page: each heading with a link is an article.
-    const headings = [...new Set($('h1 a[href], h2 a[href], h3 a[href]').toArray().map((a) => $(a).closest('h1, h2, h3').get(0)!))];
+    const headings = [
+      ...new Set(
+        $('h1 a[href], h2 a[href], h3 a[href]')
+          .toArray()
+          .map((a) => $(a).closest('h1, h2, h3').get(0)!),
+      ),
+    ];
     items = headings.map((h) => ({ el: $(h), heading: true }));
   }
   const headingLink = 'h1 a[href], h2 a[href], h3 a[href]';

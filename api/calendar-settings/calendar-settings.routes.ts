@@ -43,11 +43,17 @@ export function calendarSettingsRoutes({ database: { db, t, dialect }, integrati
             checkOutboundUrl(input.webhookUrl, integrations.allowPrivateNetworks);
           } catch (err) {
             if (!(err instanceof OutboundError)) throw err;
-            throw badRequest('Please check the highlighted fields.', { webhookUrl: 'Webhook URL must be a public internet address: the server cannot post to private or loopback networks' });
+            throw badRequest('Please check the highlighted fields.', {
+              webhookUrl: 'Webhook URL must be a public internet address: the server cannot post to private or loopback networks',
+            });
           }
         }
         // Nothing shown masked may come back as the secret (api/integrations/sealed-config.ts).
-        const writeBack = writeBackErrors({ config: ['Configuration', input.config], webhookUrl: ['Webhook URL', input.webhookUrl], apiKey: ['API key', input.apiKey] });
+        const writeBack = writeBackErrors({
+          config: ['Configuration', input.config],
+          webhookUrl: ['Webhook URL', input.webhookUrl],
+          apiKey: ['API key', input.apiKey],
+        });
         if (writeBack) throw badRequest('Please check the highlighted fields.', writeBack);
         // The id is chosen here: the secrets are sealed for this row before it is written.
         const id = randomUUID();
@@ -77,7 +83,8 @@ export function calendarSettingsRoutes({ database: { db, t, dialect }, integrati
           .update(table)
           .set({
             isActive: becomesActive as unknown as boolean,
-            updatedAt: sql`case when ${table.isActive} = ${becomesActive} then ${table.updatedAt} else ${sql.param(new Date(), table.updatedAt)} end` as unknown as Date,
+            updatedAt:
+              sql`case when ${table.isActive} = ${becomesActive} then ${table.updatedAt} else ${sql.param(new Date(), table.updatedAt)} end` as unknown as Date,
           })
           .where(dialect === 'postgres' ? sql`${table.id} in (select ${table.id} from ${table} order by ${table.id} for update)` : undefined);
         const [row] = await db.select().from(table).where(eq(table.id, id));

@@ -34,7 +34,14 @@ export function calendarSyncRepository({ db, t }: Database) {
       const sent = await db
         .selectDistinct({ integrationId: deliveries.integrationId })
         .from(deliveries)
-        .where(and(eq(deliveries.channel, 'calendar'), eq(deliveries.appointmentId, appointmentId), eq(deliveries.status, 'sent'), isNotNull(deliveries.integrationId)));
+        .where(
+          and(
+            eq(deliveries.channel, 'calendar'),
+            eq(deliveries.appointmentId, appointmentId),
+            eq(deliveries.status, 'sent'),
+            isNotNull(deliveries.integrationId),
+          ),
+        );
       const ids = sent.map((r) => r.integrationId!).filter(Boolean);
       if (!ids.length) return [];
       return db.select().from(settings).where(inArray(settings.id, ids));

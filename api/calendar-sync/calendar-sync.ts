@@ -36,7 +36,7 @@ function recipientOf(setting: CalendarSetting): string {
   } catch {
     /* the handler reports a bad config */
   }
-  const where = setting.provider === 'google' ? config.calendar_id ?? 'primary' : setting.provider === 'outlook' ? config.user_email : null;
+  const where = setting.provider === 'google' ? (config.calendar_id ?? 'primary') : setting.provider === 'outlook' ? config.user_email : null;
   return typeof where === 'string' && where ? `${labelOf(setting)}: ${where}` : labelOf(setting);
 }
 
@@ -62,12 +62,19 @@ export function calendarListener(deps: Deps): ActivityListener {
   return async (activity) => {
     if (activity.type === 'contact-received') return;
     const action: CalendarAction =
-      activity.type === 'appointment-booked' ? 'create' : activity.type === 'appointment-deleted' ? 'delete' : activity.appointment.status === 'cancelled' ? 'cancel' : 'update';
+      activity.type === 'appointment-booked'
+        ? 'create'
+        : activity.type === 'appointment-deleted'
+          ? 'delete'
+          : activity.appointment.status === 'cancelled'
+            ? 'cancel'
+            : 'update';
     const previousStatus = activity.type === 'appointment-changed' ? activity.previousStatus : null;
     const targets = new Map<string, CalendarSetting>();
     const active = await repo.activeSetting();
     if (active) targets.set(active.id, active);
-    if (removes(action)) for (const setting of await repo.settingsThatSent(activity.appointment.id)) if (setting.provider !== 'calendly') targets.set(setting.id, setting);
+    if (removes(action))
+      for (const setting of await repo.settingsThatSent(activity.appointment.id)) if (setting.provider !== 'calendly') targets.set(setting.id, setting);
     for (const setting of targets.values()) await enqueue(setting, activity.appointment, action, previousStatus);
   };
 }
@@ -122,7 +129,10 @@ export function calendarHandler(deps: Deps): DeliveryHandler {
     if (!setting) return { status: 'skipped', reason: 'The calendar integration this change was meant for no longer exists.' };
     if (setting.provider === 'calendly') return { status: 'skipped', reason: CALENDLY_INBOUND_ONLY };
     if (!setting.isActive && !removes(payload.action)) {
-      return { status: 'skipped', reason: `The ${labelOf(setting)} integration is no longer the active one; only the active integration receives new and changed appointments.` };
+      return {
+        status: 'skipped',
+        reason: `The ${labelOf(setting)} integration is no longer the active one; only the active integration receives new and changed appointments.`,
+      };
     }
     if (setting.provider === 'custom') return sendCustomWebhook(deps, opened(setting), delivery, payload);
     if (setting.provider === 'google') return syncEvent(google.forSetting(opened(setting)), setting, delivery, payload);

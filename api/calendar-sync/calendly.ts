@@ -27,7 +27,8 @@ export const CALENDLY_SIGNATURE_HEADER = 'Calendly-Webhook-Signature';
 /** Calendly's own advice: reject signatures older than three minutes. */
 export const CALENDLY_TOLERANCE_MS = 3 * 60_000;
 
-export const CALENDLY_INBOUND_ONLY = 'Calendly is inbound only: bookings made on Calendly come to the site by webhook, and changes made here are not sent to Calendly.';
+export const CALENDLY_INBOUND_ONLY =
+  'Calendly is inbound only: bookings made on Calendly come to the site by webhook, and changes made here are not sent to Calendly.';
 
 /** What a Calendly booking becomes here (issue 7): the type and area a visitor would choose by default. */
 const CALENDLY_CONSULTATION_TYPE = 'initial';
@@ -55,7 +56,12 @@ export function parseSignatureHeader(header: string | undefined | null): { t: nu
 }
 
 /** 'ok', or why the webhook is refused. Constant-time comparison of the HMACs. */
-export function checkCalendlySignature(header: string | undefined | null, rawBody: string, signingKey: string, now: Date): 'ok' | 'malformed' | 'stale' | 'mismatch' {
+export function checkCalendlySignature(
+  header: string | undefined | null,
+  rawBody: string,
+  signingKey: string,
+  now: Date,
+): 'ok' | 'malformed' | 'stale' | 'mismatch' {
   const parsed = parseSignatureHeader(header);
   if (!parsed) return 'malformed';
   if (Math.abs(now.getTime() - parsed.t * 1000) > CALENDLY_TOLERANCE_MS) return 'stale';
@@ -117,7 +123,10 @@ export function inviteeNotes(i: Pick<Invitee, 'questions_and_answers' | 'schedul
   return clip(lines.join('\n'), 2000);
 }
 
-export type CalendlyOutcome = { status: 200 | 201; body: { received: true; outcome: 'created' | 'duplicate' | 'cancelled' | 'ignored'; appointmentId: string | null } };
+export type CalendlyOutcome = {
+  status: 200 | 201;
+  body: { received: true; outcome: 'created' | 'duplicate' | 'cancelled' | 'ignored'; appointmentId: string | null };
+};
 
 export function calendlyWebhooks(deps: Deps) {
   const settings = calendarSyncRepository(deps.database);
@@ -131,7 +140,8 @@ export function calendlyWebhooks(deps: Deps) {
 
   async function signingKey(): Promise<string> {
     const setting = await settings.activeSetting();
-    if (!setting || setting.provider !== 'calendly') throw refuse(notFound('No active Calendly integration accepts webhooks.'), 'no active calendly integration');
+    if (!setting || setting.provider !== 'calendly')
+      throw refuse(notFound('No active Calendly integration accepts webhooks.'), 'no active calendly integration');
     // Opened for this check only (docs/decisions/015). A key that does not open verifies nothing:
     // refused, and the operator is told why (the sender hears only that it cannot be checked now).
     let config: string;
@@ -149,7 +159,10 @@ export function calendlyWebhooks(deps: Deps) {
       key = undefined;
     }
     if (typeof key !== 'string' || !key.trim()) {
-      throw refuse(unauthorized('The Calendly integration has no webhook_signing_key in its configuration, so no webhook can be verified.'), 'no signing key configured');
+      throw refuse(
+        unauthorized('The Calendly integration has no webhook_signing_key in its configuration, so no webhook can be verified.'),
+        'no signing key configured',
+      );
     }
     return key.trim();
   }
@@ -219,7 +232,10 @@ export function calendlyWebhooks(deps: Deps) {
       // Issue 9: names and answers become an appointment; text no database can hold is refused here
       // (a NUL made PostgreSQL fail the insert), as it is on every JSON route (api/http/validate.ts).
       const problem = textProblem(json);
-      if (problem) throw badRequest(problem.kind === 'depth' ? 'Malformed request body: nested too deeply.' : `The webhook body holds text that cannot be stored (${UNSTORABLE_TEXT}).`);
+      if (problem)
+        throw badRequest(
+          problem.kind === 'depth' ? 'Malformed request body: nested too deeply.' : `The webhook body holds text that cannot be stored (${UNSTORABLE_TEXT}).`,
+        );
       const outer = envelope.safeParse(json);
       if (!outer.success) throw badRequest('The webhook has no event and payload.');
       if (outer.data.event === 'invitee.created') {

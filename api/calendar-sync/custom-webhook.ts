@@ -69,8 +69,12 @@ export function webhookBody(delivery: Pick<Delivery, 'id'>, payload: CalendarPay
 
 export async function sendCustomWebhook(deps: Deps, setting: CalendarSetting, delivery: Delivery, payload: CalendarPayload): Promise<DeliveryOutcome> {
   // Required when the integration is created (calendarSettingInput); older rows may lack them.
-  if (!setting.webhookUrl) throw new PermanentDeliveryError('The custom calendar integration has no webhook URL; add a new custom integration with one and activate it.');
-  if (!setting.apiKey) throw new PermanentDeliveryError('The custom calendar integration has no API key to sign its webhooks with; add a new custom integration with one and activate it.');
+  if (!setting.webhookUrl)
+    throw new PermanentDeliveryError('The custom calendar integration has no webhook URL; add a new custom integration with one and activate it.');
+  if (!setting.apiKey)
+    throw new PermanentDeliveryError(
+      'The custom calendar integration has no API key to sign its webhooks with; add a new custom integration with one and activate it.',
+    );
   const body = webhookBody(delivery, payload);
   const raw = JSON.stringify(body);
   const res = await outbound(deps, setting.webhookUrl, {

@@ -42,7 +42,12 @@ export function googleCalendar(deps: Deps, tokens: TokenCache) {
       const config = readConfig(setting, LABEL);
       const clientId = requireKey(config, 'client_id', LABEL, 'the OAuth client id');
       const clientSecret = requireKey(config, 'client_secret', LABEL, 'the OAuth client secret');
-      const refreshToken = requireKey(config, 'refresh_token', LABEL, 'a refresh token granted to this client with the https://www.googleapis.com/auth/calendar.events scope');
+      const refreshToken = requireKey(
+        config,
+        'refresh_token',
+        LABEL,
+        'a refresh token granted to this client with the https://www.googleapis.com/auth/calendar.events scope',
+      );
       const calendarId = optionalKey(config, 'calendar_id') ?? 'primary';
       const key = credentialsKey('google', deps.integrations.googleTokenUrl, clientId, clientSecret, refreshToken);
 

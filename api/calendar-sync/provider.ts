@@ -29,7 +29,9 @@ export function readConfig(setting: CalendarSetting, label: string): Record<stri
   try {
     parsed = JSON.parse(setting.config);
   } catch {
-    throw new PermanentDeliveryError(`The ${label} integration's configuration is not valid JSON; add a new integration with a JSON object as its configuration.`);
+    throw new PermanentDeliveryError(
+      `The ${label} integration's configuration is not valid JSON; add a new integration with a JSON object as its configuration.`,
+    );
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new PermanentDeliveryError(`The ${label} integration's configuration must be a JSON object.`);
@@ -41,7 +43,9 @@ export function readConfig(setting: CalendarSetting, label: string): Record<stri
 export function requireKey(config: Record<string, unknown>, key: string, label: string, what: string): string {
   const value = config[key];
   if (typeof value === 'string' && value.trim()) return value.trim();
-  throw new PermanentDeliveryError(`The ${label} configuration has no "${key}": add "${key}": "<${what}>" to its JSON (create a new integration with it and activate that one).`);
+  throw new PermanentDeliveryError(
+    `The ${label} configuration has no "${key}": add "${key}": "<${what}>" to its JSON (create a new integration with it and activate that one).`,
+  );
 }
 
 export function optionalKey(config: Record<string, unknown>, key: string): string | null {
@@ -117,7 +121,9 @@ export function providerMessage(res: SafeResponse): string {
  */
 export function readTokenAnswer(res: SafeResponse, label: string): { token: string; expiresIn: number } {
   if (res.status === 400 || res.status === 401) {
-    throw new PermanentDeliveryError(`${label} refused the configured credentials: ${providerMessage(res)}. Check the client id, client secret and token in the integration's configuration.`);
+    throw new PermanentDeliveryError(
+      `${label} refused the configured credentials: ${providerMessage(res)}. Check the client id, client secret and token in the integration's configuration.`,
+    );
   }
   if (!res.ok) throw new Error(`${label} token request failed: ${providerMessage(res)}`);
   let body: { access_token?: unknown; expires_in?: unknown };
@@ -134,7 +140,12 @@ export function readTokenAnswer(res: SafeResponse, label: string): { token: stri
  * Runs an authorized request with a cached token; on a 401 the token is dropped, a new one fetched,
  * and the request tried once more (a token revoked or expired early).
  */
-export async function withToken(cache: TokenCache, key: string, fetchToken: () => Promise<{ token: string; expiresIn: number }>, request: (token: string) => Promise<SafeResponse>): Promise<SafeResponse> {
+export async function withToken(
+  cache: TokenCache,
+  key: string,
+  fetchToken: () => Promise<{ token: string; expiresIn: number }>,
+  request: (token: string) => Promise<SafeResponse>,
+): Promise<SafeResponse> {
   const fresh = async () => {
     const { token, expiresIn } = await fetchToken();
     cache.set(key, token, expiresIn);
@@ -209,7 +220,8 @@ export function jsonEventsApi(
       const res = await call('POST', eventsUrl, body);
       if (res.status === 409 && ownId) return ownId;
       if (res.status === 400) throw new PermanentDeliveryError(`${label} refused the event: ${providerMessage(res)}`);
-      if (res.status === 404) throw new PermanentDeliveryError(`${label} has no ${provider.missing.what}: ${providerMessage(res)}. Check ${provider.missing.configKey}.`);
+      if (res.status === 404)
+        throw new PermanentDeliveryError(`${label} has no ${provider.missing.what}: ${providerMessage(res)}. Check ${provider.missing.configKey}.`);
       if (!res.ok) throw new Error(`${label} ${createVerb} failed: ${providerMessage(res)}`);
       const created = res.json<{ id?: unknown }>();
       if (typeof created.id !== 'string' || !created.id) throw new Error(`${label} answered the ${createVerb} without an event id`);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { contentTopics, type ContentChange } from '../content-events.ts';
 import { pathsFor } from '../site/published-pages.ts';
-import { changeKeys, changePaths, keyToken, pageKeys, surrogateHeaders, THEME_CSS_KEYS } from './cache-policy.ts';
+import { cdnHeaders, changeKeys, changePaths, keyToken, pageKeys, SHARED_CACHE, THEME_CSS_KEYS } from './cache-policy.ts';
 
 const changes: ContentChange[] = [
   ...contentTopics.map((topic) => ({ topic })),
@@ -14,8 +14,14 @@ describe('what a change purges covers what it re-renders', () => {
     const keys = new Set(changeKeys(change));
     const paths = changePaths(change);
     for (const page of pathsFor(change)) {
-      expect(pageKeys(page).some((k) => keys.has(k)), `${page} keys ${pageKeys(page)}`).toBe(true);
-      expect(paths.some((p) => p === page || p === '/*' || (p.endsWith('*') && page.startsWith(p.slice(0, -1)))), page).toBe(true);
+      expect(
+        pageKeys(page).some((k) => keys.has(k)),
+        `${page} keys ${pageKeys(page)}`,
+      ).toBe(true);
+      expect(
+        paths.some((p) => p === page || p === '/*' || (p.endsWith('*') && page.startsWith(p.slice(0, -1)))),
+        page,
+      ).toBe(true);
     }
   });
 
@@ -46,6 +52,13 @@ describe('keys as header tokens', () => {
     expect(keyToken('post:a-b')).toBe('post:a-b');
     expect(keyToken('post:a b,c')).toBe('post:a%20b%2Cc');
     expect(keyToken('post:é')).toBe('post:%C3%A9');
-    expect(surrogateHeaders(['site', 'post:a b'])).toEqual({ 'surrogate-key': 'site post:a%20b', 'cache-tag': 'site,post:a%20b' });
+    expect(cdnHeaders(['site', 'post:a b'])).toMatchObject({ 'surrogate-key': 'site post:a%20b', 'cache-tag': 'site,post:a%20b' });
+  });
+
+  it('keep the stale windows away from browsers: Cache-Control has none, the CDN headers have them', () => {
+    expect(SHARED_CACHE).not.toMatch(/stale/);
+    expect(SHARED_CACHE).toMatch(/max-age=0, must-revalidate/);
+    const headers = cdnHeaders(['site']);
+    for (const name of ['surrogate-control', 'cdn-cache-control']) expect(headers[name]).toBe('max-age=86400, stale-while-revalidate=30, stale-if-error=86400');
   });
 });

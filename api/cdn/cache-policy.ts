@@ -11,8 +11,18 @@
  */
 import type { ContentChange } from '../content-events.ts';
 
-/** Pages, /theme.css, public lists: a day at the CDN (purged on change), revalidated by browsers. */
-export const SHARED_CACHE = 'public, max-age=0, s-maxage=86400, stale-while-revalidate=30, stale-if-error=86400';
+/**
+ * Pages, /theme.css, public lists: a day at the CDN (purged on change), revalidated by browsers on
+ * every use. The stale windows are for the CDN only and go in its own headers (below): a browser
+ * honours stale-while-revalidate too, and would show an old theme or page after a change.
+ */
+export const SHARED_CACHE = 'public, max-age=0, must-revalidate, s-maxage=86400';
+/**
+ * What the CDN may do beyond SHARED_CACHE: serve a copy 30 s past its day while it refreshes it, and
+ * a day past it while no container answers. Sent as Surrogate-Control (Fastly, Akamai, our Varnish)
+ * and CDN-Cache-Control (RFC 9213: Cloudflare); browsers ignore both, and the CDN strips them.
+ */
+export const CDN_CONTROL = 'max-age=86400, stale-while-revalidate=30, stale-if-error=86400';
 /** Hashed /_astro assets. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** Prerendered files: a deploy is their only change, and each container purges `static` when it starts. */
@@ -74,7 +84,14 @@ export function changePaths(change: ContentChange): string[] {
   switch (change.topic) {
     case 'blog-posts':
       return change.keys?.length
-        ? ['/', '/blog', '/rss.xml', '/sitemap.xml', '/api/blog-posts', ...change.keys.flatMap((slug) => [`/blog/${encodeURIComponent(slug)}`, `/api/blog-posts/${encodeURIComponent(slug)}`])]
+        ? [
+            '/',
+            '/blog',
+            '/rss.xml',
+            '/sitemap.xml',
+            '/api/blog-posts',
+            ...change.keys.flatMap((slug) => [`/blog/${encodeURIComponent(slug)}`, `/api/blog-posts/${encodeURIComponent(slug)}`]),
+          ]
         : ['/', '/blog', '/blog/*', '/rss.xml', '/sitemap.xml', '/api/blog-posts*'];
     case 'testimonials':
       return ['/', '/api/testimonials'];
@@ -92,8 +109,11 @@ export function changePaths(change: ContentChange): string[] {
 /** A key as one token for every CDN: no spaces, commas or non-ASCII (a slug has none; anything odd is %-escaped). */
 export const keyToken = (key: string) => encodeURIComponent(key).replace(/%3A/g, ':');
 
-/** The headers that name a response's keys: Surrogate-Key (space separated) and Cache-Tag (commas). */
-export function surrogateHeaders(keys: readonly string[]): Record<string, string> {
+/**
+ * The CDN's headers of a SHARED_CACHE response: its keys in Surrogate-Key (space separated) and
+ * Cache-Tag (commas), and its stale windows (CDN_CONTROL).
+ */
+export function cdnHeaders(keys: readonly string[]): Record<string, string> {
   const tokens = keys.map(keyToken);
-  return { 'surrogate-key': tokens.join(' '), 'cache-tag': tokens.join(',') };
+  return { 'surrogate-key': tokens.join(' '), 'cache-tag': tokens.join(','), 'surrogate-control': CDN_CONTROL, 'cdn-cache-control': CDN_CONTROL };
 }

@@ -46,17 +46,42 @@ describe('varnish', () => {
   it('sends PURGE with the keys of the change, as tokens, to each Varnish', async () => {
     const { base, seen } = await standIn([{ status: 200 }]);
     const { log } = logs();
-    await createCdnPurger({ kind: 'varnish', urls: [base, `${base}/second`] }, { log }).purge({ topic: 'blog-posts', keys: ['a-b', 'odd slug'] });
+    await createCdnPurger({ kind: 'varnish', urls: [base, `${base}/second`] }, { log, settleMs: 60_000 }).purge({
+      topic: 'blog-posts',
+      keys: ['a-b', 'odd slug'],
+    });
     expect(seen.map((s) => [s.method, s.url, s.headers['xkey-purge']])).toEqual([
       ['PURGE', '/', 'posts post:a-b post:odd%20slug'],
       ['PURGE', '/second', 'posts post:a-b post:odd%20slug'],
     ]);
   });
 
+  it('sends each purge again after the settle time, the changes of that time together', async () => {
+    const { base, seen } = await standIn([{ status: 200 }]);
+    const { log } = logs();
+    const purger = createCdnPurger({ kind: 'varnish', urls: [base] }, { log, settleMs: 50 });
+    await purger.purge({ topic: 'themes' });
+    await purger.purge({ topic: 'testimonials' });
+    expect(seen.map((s) => s.headers['xkey-purge'])).toEqual(['theme', 'testimonials']);
+    await expect.poll(() => seen.length).toBe(3);
+    expect(seen[2]!.headers['xkey-purge']).toBe('theme testimonials');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(seen).toHaveLength(3); // once again, not forever
+  });
+
+  it('stop() sends the second purges still waiting at once', async () => {
+    const { base, seen } = await standIn([{ status: 200 }]);
+    const { log } = logs();
+    const purger = createCdnPurger({ kind: 'varnish', urls: [base] }, { log, settleMs: 60_000 });
+    await purger.purge({ topic: 'blog-posts', keys: ['a'] });
+    await purger.stop();
+    expect(seen.map((s) => s.headers['xkey-purge'])).toEqual(['posts post:a', 'posts post:a']);
+  });
+
   it('retries a refused purge, then succeeds', async () => {
     const { base, seen } = await standIn([{ status: 503 }, { status: 200 }]);
     const { log, lines } = logs();
-    await createCdnPurger({ kind: 'varnish', urls: [base] }, { log, retryDelaysMs: [10] }).purge({ topic: 'themes' });
+    await createCdnPurger({ kind: 'varnish', urls: [base] }, { log, retryDelaysMs: [10], settleMs: 60_000 }).purge({ topic: 'themes' });
     expect(seen.map((s) => s.headers['xkey-purge'])).toEqual(['theme', 'theme']);
     expect(lines.map((l) => l.msg)).toEqual(['cdn purge failed: retrying', 'cdn purged']);
   });
@@ -64,7 +89,9 @@ describe('varnish', () => {
   it('gives up after the retries with an error in the log, without throwing', async () => {
     const { base, seen } = await standIn([{ status: 405, body: 'Not allowed' }]);
     const { log, lines } = logs();
-    await expect(createCdnPurger({ kind: 'varnish', urls: [base] }, { log, retryDelaysMs: [5, 5] }).purge({ topic: 'site' })).resolves.toBeUndefined();
+    await expect(
+      createCdnPurger({ kind: 'varnish', urls: [base] }, { log, retryDelaysMs: [5, 5], settleMs: 60_000 }).purge({ topic: 'site' }),
+    ).resolves.toBeUndefined();
     expect(seen).toHaveLength(3);
     expect(lines.at(-1)).toMatchObject({ level: 'error', msg: 'cdn purge failed: the CDN may show the old content until it expires' });
     expect(JSON.stringify(lines.at(-1))).toContain('HTTP 405: Not allowed');
@@ -76,7 +103,10 @@ describe('fastly', () => {
     const { base, seen } = await standIn([{ status: 200, body: '{}' }]);
     const { log } = logs();
     const slugs = Array.from({ length: 300 }, (_, i) => `s${i}`);
-    await createCdnPurger({ kind: 'fastly', serviceId: 'SVC123', token: 'fastly-token', apiBase: base }, { log }).purge({ topic: 'blog-posts', keys: slugs });
+    await createCdnPurger({ kind: 'fastly', serviceId: 'SVC123', token: 'fastly-token', apiBase: base }, { log, settleMs: 60_000 }).purge({
+      topic: 'blog-posts',
+      keys: slugs,
+    });
     expect(seen.map((s) => [s.method, s.url, s.headers['fastly-key']])).toEqual([
       ['POST', '/service/SVC123/purge', 'fastly-token'],
       ['POST', '/service/SVC123/purge', 'fastly-token'],
@@ -91,7 +121,10 @@ describe('cloudflare', () => {
   it('POSTs the cache tags with the bearer token, 30 at a time', async () => {
     const { base, seen } = await standIn([{ status: 200, body: JSON.stringify({ success: true, errors: [] }) }]);
     const { log } = logs();
-    await createCdnPurger({ kind: 'cloudflare', zoneId: 'ZONE9', token: 'cf-token', apiBase: base }, { log }).purge({ topic: 'blog-posts', keys: Array.from({ length: 40 }, (_, i) => `p${i}`) });
+    await createCdnPurger({ kind: 'cloudflare', zoneId: 'ZONE9', token: 'cf-token', apiBase: base }, { log, settleMs: 60_000 }).purge({
+      topic: 'blog-posts',
+      keys: Array.from({ length: 40 }, (_, i) => `p${i}`),
+    });
     expect(seen.map((s) => [s.url, s.headers.authorization])).toEqual([
       ['/zones/ZONE9/purge_cache', 'Bearer cf-token'],
       ['/zones/ZONE9/purge_cache', 'Bearer cf-token'],
@@ -102,7 +135,9 @@ describe('cloudflare', () => {
   it('treats success: false as a failure', async () => {
     const { base } = await standIn([{ status: 200, body: JSON.stringify({ success: false, errors: [{ message: 'Invalid tag' }] }) }]);
     const { log, lines } = logs();
-    await createCdnPurger({ kind: 'cloudflare', zoneId: 'Z', token: 't', apiBase: base }, { log, retryDelaysMs: [] }).purge({ topic: 'themes' });
+    await createCdnPurger({ kind: 'cloudflare', zoneId: 'Z', token: 't', apiBase: base }, { log, retryDelaysMs: [], settleMs: 60_000 }).purge({
+      topic: 'themes',
+    });
     expect(lines.at(-1)).toMatchObject({ level: 'error' });
     expect(JSON.stringify(lines.at(-1))).toContain('Invalid tag');
   });
@@ -114,8 +149,14 @@ describe('cloudfront', () => {
     const { base, seen } = await standIn([{ status: 201, body: xml, type: 'text/xml' }]);
     const { log, lines } = logs();
     await createCdnPurger(
-      { kind: 'cloudfront', distributionId: 'E2EXAMPLE', region: 'us-east-1', endpoint: base, credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' } },
-      { log, retryDelaysMs: [] },
+      {
+        kind: 'cloudfront',
+        distributionId: 'E2EXAMPLE',
+        region: 'us-east-1',
+        endpoint: base,
+        credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' },
+      },
+      { log, retryDelaysMs: [], settleMs: 60_000 },
     ).purge({ topic: 'testimonials' });
     expect(lines.at(-1)).toMatchObject({ msg: 'cdn purged' });
     expect(seen).toHaveLength(1);

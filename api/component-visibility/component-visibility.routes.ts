@@ -11,14 +11,20 @@ export function componentVisibilityRoutes({ database: { db, t }, events }: Deps)
   const changed = (key: string) => events.changed({ topic: 'component-visibility', keys: [key] });
   return {
     // Islands and pages need to know what is hidden (ARCHITECTURE: visibility known to the islands).
-    public: router().get('/component-visibility', publicCache({ events }, () => ['components']), async (c) =>
-      c.json(await db.select({ componentKey: table.componentKey, isVisible: table.isVisible }).from(table).orderBy(table.componentKey)),
+    public: router().get(
+      '/component-visibility',
+      publicCache({ events }, () => ['components']),
+      async (c) => c.json(await db.select({ componentKey: table.componentKey, isVisible: table.isVisible }).from(table).orderBy(table.componentKey)),
     ),
     admin: adminRouter()
       .get('/component-visibility', async (c) => c.json(await db.select().from(table).orderBy(table.createdAt, table.componentKey)))
       .put('/component-visibility/:componentKey', pathParams(componentKeyParam), jsonBody(componentVisibilityUpdate), async (c) => {
         const { componentKey } = c.req.valid('param');
-        const [row] = await db.update(table).set({ isVisible: c.req.valid('json').isVisible }).where(eq(table.componentKey, componentKey)).returning();
+        const [row] = await db
+          .update(table)
+          .set({ isVisible: c.req.valid('json').isVisible })
+          .where(eq(table.componentKey, componentKey))
+          .returning();
         if (!row) throw notFound('Component setting not found');
         changed(componentKey);
         return c.json(row);
@@ -30,7 +36,8 @@ export function componentVisibilityRoutes({ database: { db, t }, events }: Deps)
           changed(input.componentKey);
           return c.json(row, 201);
         } catch (err) {
-          if (constraintError(err)?.status === 409) throw conflict('A setting for this component already exists.', { componentKey: 'A setting for this component already exists' });
+          if (constraintError(err)?.status === 409)
+            throw conflict('A setting for this component already exists.', { componentKey: 'A setting for this component already exists' });
           throw err;
         }
       }),

@@ -16,7 +16,11 @@ export function contactSubmissionsRepository(database: Database) {
       return (results.at(-1) as (typeof table.$inferSelect)[])[0]!;
     },
     async setFlag(id: string, flag: 'isRead' | 'isResolved') {
-      const [row] = await db.update(table).set({ [flag]: true }).where(eq(table.id, id)).returning();
+      const [row] = await db
+        .update(table)
+        .set({ [flag]: true })
+        .where(eq(table.id, id))
+        .returning();
       return row ?? null;
     },
   };

@@ -11,7 +11,9 @@ const KEY_LENGTH = 32;
 const MAX_MEMORY = 64 * 1024 * 1024;
 
 const scrypt = (password: string, salt: Buffer, options: ScryptOptions) =>
-  new Promise<Buffer>((resolve, reject) => scryptCallback(password.normalize('NFKC'), salt, KEY_LENGTH, { ...options, maxmem: MAX_MEMORY }, (err, key) => (err ? reject(err) : resolve(key))));
+  new Promise<Buffer>((resolve, reject) =>
+    scryptCallback(password.normalize('NFKC'), salt, KEY_LENGTH, { ...options, maxmem: MAX_MEMORY }, (err, key) => (err ? reject(err) : resolve(key))),
+  );
 
 /** `scrypt$N$r$p$salt$hash`, base64url. */
 export async function hashPassword(password: string): Promise<string> {

@@ -76,7 +76,10 @@ export function createSecretBox(current: Buffer, previous: Buffer[] = []): Secre
  * The install's key: SECRETS_KEY when given, otherwise the key file, generated (0600) when absent.
  * A key file readable by others is tightened to 0600 and said so.
  */
-export function loadSecretsKey(options: { key?: string; previous?: string[]; file: string; warn?: (message: string) => void }): { current: Buffer; previous: Buffer[] } {
+export function loadSecretsKey(options: { key?: string; previous?: string[]; file: string; warn?: (message: string) => void }): {
+  current: Buffer;
+  previous: Buffer[];
+} {
   const previous = (options.previous ?? []).map((value) => {
     const key = parseSecretsKey(value);
     if (!key) throw new Error('SECRETS_KEY_PREVIOUS: each key must be 32 bytes, base64 or hex');
@@ -93,7 +96,8 @@ export function loadSecretsKey(options: { key?: string; previous?: string[]; fil
       options.warn?.(`${options.file} was readable by other users; its mode is now 0600`);
     }
     const key = parseSecretsKey(readFileSync(options.file, 'utf8'));
-    if (!key) throw new Error(`${options.file} does not hold a 32-byte key (base64): restore it from a backup, or remove it only if nothing was sealed with it`);
+    if (!key)
+      throw new Error(`${options.file} does not hold a 32-byte key (base64): restore it from a backup, or remove it only if nothing was sealed with it`);
     return { current: key, previous };
   }
   mkdirSync(dirname(options.file), { recursive: true });

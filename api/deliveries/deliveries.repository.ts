@@ -113,7 +113,11 @@ export function deliveriesRepository(database: Database) {
       return claimed ?? null;
     },
 
-    async finish(id: string, status: Extract<DeliveryStatus, 'sent' | 'skipped' | 'failed'>, fields: { now: Date; lastError?: string | null; externalRef?: string | null }) {
+    async finish(
+      id: string,
+      status: Extract<DeliveryStatus, 'sent' | 'skipped' | 'failed'>,
+      fields: { now: Date; lastError?: string | null; externalRef?: string | null },
+    ) {
       await write((tx) =>
         tx
           .update(table)
@@ -130,7 +134,9 @@ export function deliveriesRepository(database: Database) {
     },
 
     async retryLater(id: string, nextAttemptAt: Date, lastError: string) {
-      await write((tx) => tx.update(table).set({ status: 'pending', leaseExpiresAt: null, nextAttemptAt, lastError }).where(eq(table.id, id)).returning({ id: table.id }));
+      await write((tx) =>
+        tx.update(table).set({ status: 'pending', leaseExpiresAt: null, nextAttemptAt, lastError }).where(eq(table.id, id)).returning({ id: table.id }),
+      );
     },
 
     list(filter: { channel?: DeliveryChannel; appointmentId?: string; integrationId?: string; limit: number }) {

@@ -90,7 +90,13 @@ export function createDeliveryRunner({
       const outcome = await handlers[claimed.channel as DeliveryChannel](claimed, JSON.parse(claimed.payload));
       if (outcome.status === 'sent') await repo.finish(claimed.id, 'sent', { now: clock.now(), externalRef: outcome.externalRef ?? null });
       else await repo.finish(claimed.id, 'skipped', { now: clock.now(), lastError: outcome.reason });
-      log.info('delivery done', { deliveryId: claimed.id, channel: claimed.channel, purpose: claimed.purpose, status: outcome.status, attempt: claimed.attempts });
+      log.info('delivery done', {
+        deliveryId: claimed.id,
+        channel: claimed.channel,
+        purpose: claimed.purpose,
+        status: outcome.status,
+        attempt: claimed.attempts,
+      });
     } catch (err) {
       const lastError = describeError(err);
       const permanent = err instanceof PermanentDeliveryError;
@@ -100,7 +106,14 @@ export function createDeliveryRunner({
       } else {
         const wait = RETRY_DELAYS_MS[claimed.attempts - 1] ?? RETRY_DELAYS_MS.at(-1)!;
         await repo.retryLater(claimed.id, new Date(clock.now().getTime() + wait), lastError);
-        log.warn('delivery will be retried', { deliveryId: claimed.id, channel: claimed.channel, purpose: claimed.purpose, attempt: claimed.attempts, inMs: wait, err: lastError });
+        log.warn('delivery will be retried', {
+          deliveryId: claimed.id,
+          channel: claimed.channel,
+          purpose: claimed.purpose,
+          attempt: claimed.attempts,
+          inMs: wait,
+          err: lastError,
+        });
       }
     }
     return true;

@@ -32,7 +32,9 @@ export function emailSettingsRoutes({ database: { db, t }, outbox, secrets }: De
       // masked (the SMTP password, the SendGrid key); null when mail goes to the development outbox.
       .get('/email-settings', async (c) => {
         const [row] = await db.select().from(table).where(eq(table.isActive, true)).orderBy(desc(table.createdAt), desc(table.id)).limit(1);
-        return c.json(row ? { id: row.id, provider: row.provider, isActive: row.isActive, config: masked(row), createdAt: row.createdAt, updatedAt: row.updatedAt } : null);
+        return c.json(
+          row ? { id: row.id, provider: row.provider, isActive: row.isActive, config: masked(row), createdAt: row.createdAt, updatedAt: row.updatedAt } : null,
+        );
       })
       // Issue 7: with no email setting, mail is kept in the development outbox; the admin reads it
       // here, newest first (the attachments by name and type, not their content).
@@ -63,7 +65,10 @@ export function emailSettingsRoutes({ database: { db, t }, outbox, secrets }: De
         // The id is chosen here: the secrets are sealed for this row before it is written.
         const id = randomUUID();
         const config = sealConfig(secrets, input.config, configKind('email', input.provider), owner(id));
-        const [row] = await db.insert(table).values({ ...input, id, config }).returning();
+        const [row] = await db
+          .insert(table)
+          .values({ ...input, id, config })
+          .returning();
         const newest = db.select({ id: table.id }).from(table).orderBy(desc(table.createdAt), desc(table.id)).limit(1);
         await db.delete(table).where(notInArray(table.id, newest));
         return c.json({ ...row!, config: masked(row!) }, 201);

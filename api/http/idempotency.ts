@@ -58,7 +58,13 @@ export function storedAnswer(c: Context, status: ContentfulStatusCode, body: unk
   if (!request) return [];
   const { database, key, fingerprint, receivedAt } = request;
   const table = database.t.idempotencyKeys;
-  return [(tx) => tx.insert(table).values({ key, fingerprint, statusCode: status, responseBody: JSON.stringify(body), createdAt: receivedAt }).returning({ key: table.key })];
+  return [
+    (tx) =>
+      tx
+        .insert(table)
+        .values({ key, fingerprint, statusCode: status, responseBody: JSON.stringify(body), createdAt: receivedAt })
+        .returning({ key: table.key }),
+  ];
 }
 
 /** Deletes the keys older than IDEMPOTENCY_KEY_TTL_MS; how many went. (A timer may call it too.) */
@@ -71,7 +77,11 @@ export async function deleteExpiredIdempotencyKeys(database: Database, now: Date
 
 /** The key's primary key refused a second insert (either dialect; Drizzle wraps driver errors). */
 function isKeyTaken(err: unknown): boolean {
-  for (let e = err as { code?: string; constraint?: string; message?: string; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+  for (
+    let e = err as { code?: string; constraint?: string; message?: string; cause?: unknown } | undefined, depth = 0;
+    e && depth < 5;
+    e = e.cause as typeof e, depth++
+  ) {
     if (e.code === '23505' && e.constraint === 'idempotency_keys_pkey') return true;
     if ((e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || e.code === 'SQLITE_CONSTRAINT_UNIQUE') && e.message?.includes('idempotency_keys.key')) return true;
   }

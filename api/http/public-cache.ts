@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
-import { changeKeys, SHARED_CACHE, SITE_KEY, surrogateHeaders } from '../cdn/cache-policy.ts';
+import { changeKeys, SHARED_CACHE, SITE_KEY, cdnHeaders } from '../cdn/cache-policy.ts';
 import type { ContentEvents } from '../content-events.ts';
 
 interface Stored {
@@ -52,7 +52,13 @@ function storeOf(deps: { events: ContentEvents }): Store {
 }
 
 function answer(c: Context, stored: Stored): Response {
-  const headers = new Headers({ 'content-type': stored.type, etag: stored.etag, 'cache-control': SHARED_CACHE, vary: 'accept-encoding', ...surrogateHeaders(stored.keys) });
+  const headers = new Headers({
+    'content-type': stored.type,
+    etag: stored.etag,
+    'cache-control': SHARED_CACHE,
+    vary: 'accept-encoding',
+    ...cdnHeaders(stored.keys),
+  });
   const match = c.req.header('if-none-match');
   if (match && match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === stored.etag)) return new Response(null, { status: 304, headers });
   return new Response(c.req.method === 'HEAD' ? null : stored.body, { status: 200, headers });

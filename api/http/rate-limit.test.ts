@@ -29,7 +29,10 @@ describe('createMemoryRateLimitStore (a token bucket per client and limit)', () 
     const store = createMemoryRateLimitStore();
     for (const max of [3, 7, 11, 13, 17]) {
       expect(takeMany(store, `n${max}`, [perMinute(max)], T0, max + 1), `${max}/minute`).toEqual([...Array<boolean>(max).fill(true), false]);
-      expect(takeMany(store, `n${max}`, [perMinute(max)], T0 + MINUTE, max + 1), `${max}/minute, a minute later`).toEqual([...Array<boolean>(max).fill(true), false]);
+      expect(takeMany(store, `n${max}`, [perMinute(max)], T0 + MINUTE, max + 1), `${max}/minute, a minute later`).toEqual([
+        ...Array<boolean>(max).fill(true),
+        false,
+      ]);
     }
   });
 
@@ -96,8 +99,12 @@ describe('rateLimitSettings (api/env.ts)', () => {
   });
 
   it('stops on a bad value, naming the variable and how to fix it', () => {
-    expect(() => loadEnv({ RATE_LIMIT_BOOKING: '5 per minute' })).toThrow(/RATE_LIMIT_BOOKING: must be limits like 5\/minute,30\/day .*for example RATE_LIMIT_BOOKING=/);
-    expect(() => loadEnv({ TRUSTED_PROXIES: '10.0.0.0/8,proxy.internal' })).toThrow(/TRUSTED_PROXIES: "proxy.internal" is not an IP address .*comma-separated addresses or CIDR/);
+    expect(() => loadEnv({ RATE_LIMIT_BOOKING: '5 per minute' })).toThrow(
+      /RATE_LIMIT_BOOKING: must be limits like 5\/minute,30\/day .*for example RATE_LIMIT_BOOKING=/,
+    );
+    expect(() => loadEnv({ TRUSTED_PROXIES: '10.0.0.0/8,proxy.internal' })).toThrow(
+      /TRUSTED_PROXIES: "proxy.internal" is not an IP address .*comma-separated addresses or CIDR/,
+    );
     expect(() => loadEnv({ TRUSTED_PROXIES: '10.0.0.0/33' })).toThrow(/TRUSTED_PROXIES: "10.0.0.0\/33" has a bad prefix length/);
   });
 
@@ -107,7 +114,9 @@ describe('rateLimitSettings (api/env.ts)', () => {
     expect(loadEnv({ REDIS_URL: 'redis://127.0.0.1:6379' }).REDIS_URL).toBe('redis://127.0.0.1:6379');
     expect(loadEnv({ REDIS_URL: 'rediss://:secret@cache.internal:6380/2' }).REDIS_URL).toBe('rediss://:secret@cache.internal:6380/2');
     for (const bad of ['127.0.0.1:6379', 'http://cache.internal:6379', 'redis://', 'redis://cache internal']) {
-      expect(() => loadEnv({ REDIS_URL: bad }), bad).toThrow(/REDIS_URL: must be a redis:\/\/ or rediss:\/\/ URL .*for example REDIS_URL=redis:\/\/127.0.0.1:6379/);
+      expect(() => loadEnv({ REDIS_URL: bad }), bad).toThrow(
+        /REDIS_URL: must be a redis:\/\/ or rediss:\/\/ URL .*for example REDIS_URL=redis:\/\/127.0.0.1:6379/,
+      );
     }
   });
 });

@@ -27,7 +27,10 @@ describe('pagePolicy', () => {
 
   it('connects to the configured Cognito user pool, and nowhere else', () => {
     expect(directives(pagePolicy(http, hashes)).get('connect-src')).toEqual(["'self'"]);
-    expect(directives(pagePolicy({ ...https, cognitoRegion: 'us-west-2' }, hashes)).get('connect-src')).toEqual(["'self'", 'https://cognito-idp.us-west-2.amazonaws.com']);
+    expect(directives(pagePolicy({ ...https, cognitoRegion: 'us-west-2' }, hashes)).get('connect-src')).toEqual([
+      "'self'",
+      'https://cognito-idp.us-west-2.amazonaws.com',
+    ]);
     expect(cognitoOrigin('cn-north-1')).toBe('https://cognito-idp.cn-north-1.amazonaws.com.cn');
     expect(() => cognitoOrigin('evil.com/x')).toThrow(/COGNITO_REGION/);
   });
@@ -71,7 +74,8 @@ describe('applySecurityHeaders', () => {
     let form = 0;
     const url = await serve(http, (res) => {
       const theirs = "script-src 'self' 'sha256-theirs='";
-      if (form++ === 0) res.writeHead(200, { 'Content-Type': 'text/html', 'content-security-policy': theirs, 'x-frame-options': 'SAMEORIGIN' }).end('<p>page</p>');
+      if (form++ === 0)
+        res.writeHead(200, { 'Content-Type': 'text/html', 'content-security-policy': theirs, 'x-frame-options': 'SAMEORIGIN' }).end('<p>page</p>');
       else res.writeHead(404, ['content-type', 'text/html', 'Content-Security-Policy', theirs]).end('<p>gone</p>');
     });
     for (const status of [200, 404]) {

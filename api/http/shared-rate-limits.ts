@@ -54,7 +54,11 @@ export interface SharedStoreOptions {
  * database is, else this process's memory (SQLite: one process). Waits until the store is ready (the
  * table created, Redis connected); throws, saying how to fix it, when it cannot be.
  */
-export async function createRateLimitStore({ database, redisUrl, ...options }: SharedStoreOptions & { database: Pick<Database, 'pgPool'>; redisUrl?: string }): Promise<ClosableRateLimitStore> {
+export async function createRateLimitStore({
+  database,
+  redisUrl,
+  ...options
+}: SharedStoreOptions & { database: Pick<Database, 'pgPool'>; redisUrl?: string }): Promise<ClosableRateLimitStore> {
   if (redisUrl) return createRedisRateLimitStore({ url: redisUrl, ...options });
   if (database.pgPool) return createPostgresRateLimitStore({ pool: database.pgPool, ...options });
   const memory = createMemoryRateLimitStore();
@@ -62,15 +66,23 @@ export async function createRateLimitStore({ database, redisUrl, ...options }: S
 }
 
 /** Counts in PostgreSQL's `rate_limits` table, through the database's own pool. */
-export async function createPostgresRateLimitStore({ pool, log, keyPrefix = DEFAULT_KEY_PREFIX }: SharedStoreOptions & { pool: pg.Pool }): Promise<ClosableRateLimitStore> {
+export async function createPostgresRateLimitStore({
+  pool,
+  log,
+  keyPrefix = DEFAULT_KEY_PREFIX,
+}: SharedStoreOptions & { pool: pg.Pool }): Promise<ClosableRateLimitStore> {
   const common = { storeClient: pool, storeType: 'pool', tableName: RATE_LIMITS_TABLE };
   // One limiter, made first, creates the table (CREATE TABLE IF NOT EXISTS; several containers starting
   // at once are fine) and deletes rows expired over an hour ago every 5 minutes, for every window; the
   // counting limiters are told the table exists and leave the clearing to it.
   await new Promise<void>((resolve, reject) => {
-    new RateLimiterPostgres({ ...common, keyPrefix: `${keyPrefix}:housekeeping`, points: 1, duration: 1, clearExpiredByTimeout: true }, (err) => (err ? reject(err) : resolve()));
+    new RateLimiterPostgres({ ...common, keyPrefix: `${keyPrefix}:housekeeping`, points: 1, duration: 1, clearExpiredByTimeout: true }, (err) =>
+      err ? reject(err) : resolve(),
+    );
   }).catch((err: unknown) => {
-    throw new Error(`The rate limits could not create their table ${RATE_LIMITS_TABLE} in PostgreSQL (${(err as Error).message}): may DATABASE_URL's user create tables in the public schema?`);
+    throw new Error(
+      `The rate limits could not create their table ${RATE_LIMITS_TABLE} in PostgreSQL (${(err as Error).message}): may DATABASE_URL's user create tables in the public schema?`,
+    );
   });
   return sharedStore({
     label: `postgres:${RATE_LIMITS_TABLE}`,
@@ -82,7 +94,11 @@ export async function createPostgresRateLimitStore({ pool, log, keyPrefix = DEFA
 }
 
 /** Counts in Redis (REDIS_URL), on a connection of its own. */
-export async function createRedisRateLimitStore({ url, log, keyPrefix = DEFAULT_KEY_PREFIX }: SharedStoreOptions & { url: string }): Promise<ClosableRateLimitStore> {
+export async function createRedisRateLimitStore({
+  url,
+  log,
+  keyPrefix = DEFAULT_KEY_PREFIX,
+}: SharedStoreOptions & { url: string }): Promise<ClosableRateLimitStore> {
   const where = describeRedis(url);
   // No offline queue: while Redis is away a command fails at once (and the request is counted in
   // memory) rather than waiting for the reconnection. ioredis keeps reconnecting by itself.
@@ -96,7 +112,9 @@ export async function createRedisRateLimitStore({ url, log, keyPrefix = DEFAULT_
     await redis.connect();
   } catch (err) {
     redis.disconnect();
-    throw new Error(`REDIS_URL is set but Redis refused the connection at ${where} (${lastError || (err as Error).message}): is it running, and are the URL's password and scheme (rediss:// for TLS) right?`);
+    throw new Error(
+      `REDIS_URL is set but Redis refused the connection at ${where} (${lastError || (err as Error).message}): is it running, and are the URL's password and scheme (rediss:// for TLS) right?`,
+    );
   }
   return sharedStore({
     label: `redis:${where}`,

@@ -171,7 +171,7 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
   };
 
   /** Checks a one-time code: tries are counted first, a spent or expired code is gone. */
-  async function useCode(user: IdentityUser | null, purpose: CodePurpose, code: string, clientAddress: string) {
+  async function spendCode(user: IdentityUser | null, purpose: CodePurpose, code: string, clientAddress: string) {
     await throttle(`address:${clientAddress}`, THROTTLE.address, tooManyCodes);
     if (!user) return codeMismatch();
     const attempts = await repo.countCodeAttempt(user.id, purpose);
@@ -206,14 +206,26 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
     );
     return {
       ChallengeParameters: {},
-      AuthenticationResult: { AccessToken: accessToken, ExpiresIn: ACCESS_TOKEN_SECONDS, TokenType: 'Bearer', IdToken: idToken, ...(withRefresh ? { RefreshToken: withRefresh } : {}) },
+      AuthenticationResult: {
+        AccessToken: accessToken,
+        ExpiresIn: ACCESS_TOKEN_SECONDS,
+        TokenType: 'Bearer',
+        IdToken: idToken,
+        ...(withRefresh ? { RefreshToken: withRefresh } : {}),
+      },
     };
   }
 
   async function newSession(user: IdentityUser) {
     const id = crypto.randomUUID();
     const secret = randomBytes(32).toString('base64url');
-    await repo.insertSession({ id, userId: user.id, clientId, refreshHash: sha256(secret), expiresAt: new Date(now().getTime() + REFRESH_TOKEN_DAYS * 86_400_000) });
+    await repo.insertSession({
+      id,
+      userId: user.id,
+      clientId,
+      refreshHash: sha256(secret),
+      expiresAt: new Date(now().getTime() + REFRESH_TOKEN_DAYS * 86_400_000),
+    });
     return { id, refreshToken: `${id}.${secret}` };
   }
 
@@ -256,7 +268,8 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
     async SignUp(body) {
       checkClient(body.ClientId);
       const username = usernameSchema.safeParse(body.Username);
-      if (!username.success || body.Username.length < 3) invalidParameter('1 validation error detected: Value at \'username\' failed to satisfy constraint: Member must be 3 to 128 characters without spaces');
+      if (!username.success || body.Username.length < 3)
+        invalidParameter("1 validation error detected: Value at 'username' failed to satisfy constraint: Member must be 3 to 128 characters without spaces");
       const given = body.UserAttributes ?? [];
       const names = given.map((a) => a.Name);
       const duplicate = names.find((name, i) => names.indexOf(name) !== i);
@@ -265,11 +278,18 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
       const other = names.find((name) => !writable.has(name));
       if (other) fail('NotAuthorizedException', `A client attempted to write unauthorized attribute: ${other.slice(0, 64)}`);
       const email = given.find((a) => a.Name === 'email')?.Value?.trim() ?? '';
-      if (!z.email().max(254).safeParse(email).success) invalidParameter('Attributes did not conform to the schema: email: The attribute is required and must be a valid e-mail address');
+      if (!z.email().max(254).safeParse(email).success)
+        invalidParameter('Attributes did not conform to the schema: email: The attribute is required and must be a valid e-mail address');
       const problem = passwordProblem(body.Password, { username: body.Username, email });
       if (problem) fail('InvalidPasswordException', problem);
       if (!allowlist.allows(email)) fail('UserLambdaValidationException', 'PreSignUp failed with error This address may not create an admin account.');
-      const user = await repo.insertUser({ username: body.Username, usernameKey: keyOf(body.Username), email, passwordHash: await hashPassword(body.Password), status: 'UNCONFIRMED' });
+      const user = await repo.insertUser({
+        username: body.Username,
+        usernameKey: keyOf(body.Username),
+        email,
+        passwordHash: await hashPassword(body.Password),
+        status: 'UNCONFIRMED',
+      });
       if (!user) return fail('UsernameExistsException', 'User already exists');
       await sendCode(user, 'confirm-sign-up');
       return { UserConfirmed: false, UserSub: user.id, ...delivery(maskAddress(email)) };
@@ -279,7 +299,7 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
       checkClient(body.ClientId);
       const user = await repo.userByName(keyOf(body.Username));
       // A confirmed user has no sign-up code: the same answer as an unknown one.
-      await useCode(user?.status === 'UNCONFIRMED' ? user : null, 'confirm-sign-up', body.ConfirmationCode, ctx.clientAddress);
+      await spendCode(user?.status === 'UNCONFIRMED' ? user : null, 'confirm-sign-up', body.ConfirmationCode, ctx.clientAddress);
       await repo.updateUser(user!.id, { status: 'CONFIRMED', emailVerified: true });
       return {};
     },
@@ -348,7 +368,7 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
       const user = await repo.userByName(keyOf(body.Username));
       const problem = passwordProblem(body.Password, { username: body.Username, email: user?.email });
       if (problem) fail('InvalidPasswordException', problem);
-      await useCode(user, 'reset-password', body.ConfirmationCode, ctx.clientAddress);
+      await spendCode(user, 'reset-password', body.ConfirmationCode, ctx.clientAddress);
       await repo.updateUser(user!.id, { passwordHash: await hashPassword(body.Password) });
       // A reset ends every session: whoever knew the old password is signed out too.
       await repo.revokeUserSessions(user!.id, now());
@@ -389,7 +409,8 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
 
   /** One call of the user-pool API, as the gateway receives it. Errors come back as Cognito's. */
   async function call(action: string, body: unknown, ctx: CallContext): Promise<{ status: number; body: unknown }> {
-    if (!Object.hasOwn(schemas, action)) return { status: 400, body: { __type: 'InvalidParameterException', message: 'This identity action is not available.' } };
+    if (!Object.hasOwn(schemas, action))
+      return { status: 400, body: { __type: 'InvalidParameterException', message: 'This identity action is not available.' } };
     const parsed = schemas[action as IdentityAction].safeParse(body);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];

@@ -25,7 +25,11 @@ export function identityRepository({ db, t }: Database) {
     },
     /** Every key but `kid` stops signing now; it still verifies tokens it signed until they expire. */
     async retireKeysExcept(kid: string, at: Date) {
-      await db.update(t.identitySigningKeys).set({ retiredAt: at }).where(and(ne(t.identitySigningKeys.kid, kid), isNull(t.identitySigningKeys.retiredAt))).returning();
+      await db
+        .update(t.identitySigningKeys)
+        .set({ retiredAt: at })
+        .where(and(ne(t.identitySigningKeys.kid, kid), isNull(t.identitySigningKeys.retiredAt)))
+        .returning();
     },
     async deleteKeysRetiredBefore(at: Date) {
       return db.delete(t.identitySigningKeys).where(lt(t.identitySigningKeys.retiredAt, at)).returning({ kid: t.identitySigningKeys.kid });
@@ -55,10 +59,16 @@ export function identityRepository({ db, t }: Database) {
       await db
         .insert(t.identityCodes)
         .values({ ...code, attempts: 0 })
-        .onConflictDoUpdate({ target: [t.identityCodes.userId, t.identityCodes.purpose], set: { codeHash: code.codeHash, expiresAt: code.expiresAt, attempts: 0, createdAt: new Date() } });
+        .onConflictDoUpdate({
+          target: [t.identityCodes.userId, t.identityCodes.purpose],
+          set: { codeHash: code.codeHash, expiresAt: code.expiresAt, attempts: 0, createdAt: new Date() },
+        });
     },
     async code(userId: string, purpose: CodePurpose) {
-      const [row] = await db.select().from(t.identityCodes).where(and(eq(t.identityCodes.userId, userId), eq(t.identityCodes.purpose, purpose)));
+      const [row] = await db
+        .select()
+        .from(t.identityCodes)
+        .where(and(eq(t.identityCodes.userId, userId), eq(t.identityCodes.purpose, purpose)));
       return row ?? null;
     },
     /** Counts one try at the code before it is compared, atomically: parallel guesses each use one. */
@@ -79,7 +89,10 @@ export function identityRepository({ db, t }: Database) {
       return rows.length === 1;
     },
     async deleteCode(userId: string, purpose: CodePurpose) {
-      await db.delete(t.identityCodes).where(and(eq(t.identityCodes.userId, userId), eq(t.identityCodes.purpose, purpose))).returning();
+      await db
+        .delete(t.identityCodes)
+        .where(and(eq(t.identityCodes.userId, userId), eq(t.identityCodes.purpose, purpose)))
+        .returning();
     },
 
     async insertSession(session: { id: string; userId: string; clientId: string; refreshHash: string; expiresAt: Date }) {
@@ -99,13 +112,21 @@ export function identityRepository({ db, t }: Database) {
       return row ?? null;
     },
     async revokeSession(id: string, at: Date) {
-      await db.update(t.identitySessions).set({ revokedAt: at }).where(and(eq(t.identitySessions.id, id), isNull(t.identitySessions.revokedAt))).returning();
+      await db
+        .update(t.identitySessions)
+        .set({ revokedAt: at })
+        .where(and(eq(t.identitySessions.id, id), isNull(t.identitySessions.revokedAt)))
+        .returning();
     },
     /** Every session of the user (but `keep`, when given) ends now. */
     async revokeUserSessions(userId: string, at: Date, keep?: string) {
       const conditions = [eq(t.identitySessions.userId, userId), isNull(t.identitySessions.revokedAt)];
       if (keep) conditions.push(ne(t.identitySessions.id, keep));
-      await db.update(t.identitySessions).set({ revokedAt: at }).where(and(...conditions)).returning();
+      await db
+        .update(t.identitySessions)
+        .set({ revokedAt: at })
+        .where(and(...conditions))
+        .returning();
     },
     async deleteSessionsBefore(at: Date) {
       return db
@@ -121,7 +142,13 @@ export function identityRepository({ db, t }: Database) {
     async countAttempt(key: string, now: Date, quietMs: number) {
       await db
         .delete(t.identityThrottles)
-        .where(and(eq(t.identityThrottles.key, key), lt(t.identityThrottles.updatedAt, new Date(now.getTime() - quietMs)), or(isNull(t.identityThrottles.lockedUntil), lt(t.identityThrottles.lockedUntil, now))))
+        .where(
+          and(
+            eq(t.identityThrottles.key, key),
+            lt(t.identityThrottles.updatedAt, new Date(now.getTime() - quietMs)),
+            or(isNull(t.identityThrottles.lockedUntil), lt(t.identityThrottles.lockedUntil, now)),
+          ),
+        )
         .returning();
       const [row] = await db
         .insert(t.identityThrottles)

@@ -37,7 +37,10 @@ export function identityRoutes(deps: Deps): FeatureRoutes {
       if (actionOf(c.req.header('x-amz-target')) !== 'SignUp') return next();
       const refused = await signUpLimit(c, next);
       if (!refused) return;
-      return c.body(JSON.stringify({ __type: 'LimitExceededException', message: 'Too many sign-ups from this address. Please try again later.' }), 400, { 'content-type': AMZ_JSON, 'x-amzn-errortype': 'LimitExceededException' });
+      return c.body(JSON.stringify({ __type: 'LimitExceededException', message: 'Too many sign-ups from this address. Please try again later.' }), 400, {
+        'content-type': AMZ_JSON,
+        'x-amzn-errortype': 'LimitExceededException',
+      });
     };
     r.post('/identity/cognito', limitSignUps, async (c) => {
       const action = actionOf(c.req.header('x-amz-target'));

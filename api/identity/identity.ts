@@ -39,7 +39,13 @@ export async function startIdentity({ env, database, secrets, clock, log, outbox
     log.info('identity: Cognito user pool', { userPoolId: env.COGNITO_USER_POOL_ID, region: env.COGNITO_REGION });
     return {
       info: { userPoolId: env.COGNITO_USER_POOL_ID, clientId: env.COGNITO_CLIENT_ID, region: env.COGNITO_REGION, embedded: false },
-      verifier: createCognitoVerifier({ issuer, jwksUrl: `${issuer}/.well-known/jwks.json`, clientId: env.COGNITO_CLIENT_ID, allowlist, getUser: cognitoGetUser(endpoint) }),
+      verifier: createCognitoVerifier({
+        issuer,
+        jwksUrl: `${issuer}/.well-known/jwks.json`,
+        clientId: env.COGNITO_CLIENT_ID,
+        allowlist,
+        getUser: cognitoGetUser(endpoint),
+      }),
       embedded: null,
     };
   }
@@ -57,7 +63,9 @@ export async function startIdentity({ env, database, secrets, clock, log, outbox
   });
   if (existsSync('data/identity/db')) {
     // cognito-local's files (before decision 014) hold passwords in plain text and are no longer read.
-    log.warn('identity: data/identity/ holds the old identity service\'s files, with passwords in plain text; nothing reads them now: delete the folder, and make admins again with npm run admin:create');
+    log.warn(
+      "identity: data/identity/ holds the old identity service's files, with passwords in plain text; nothing reads them now: delete the folder, and make admins again with npm run admin:create",
+    );
   }
   log.info('identity: embedded identity service', { userPoolId: embedded.userPoolId, adminEmails: allowlist.entries.length, codesInLog: development });
   if (!allowlist.entries.length) log.warn('identity: ADMIN_EMAILS is empty, so sign-up is closed; create an admin with `npm run admin:create`');

@@ -14,12 +14,15 @@ const commonPasswords = () => (common ??= new Set((dictionary as Record<string, 
 
 /** Null when acceptable, else the reason (Cognito's InvalidPasswordException message). */
 export function passwordProblem(password: unknown, context: { username?: string; email?: string } = {}): string | null {
-  if (typeof password !== 'string' || password.length < MIN_PASSWORD_LENGTH) return `Password did not conform with policy: Password not long enough (at least ${MIN_PASSWORD_LENGTH} characters)`;
+  if (typeof password !== 'string' || password.length < MIN_PASSWORD_LENGTH)
+    return `Password did not conform with policy: Password not long enough (at least ${MIN_PASSWORD_LENGTH} characters)`;
   if (password.length > MAX_PASSWORD_LENGTH) return `Password did not conform with policy: Password is longer than ${MAX_PASSWORD_LENGTH} characters`;
   if (password.trim() !== password) return 'Password did not conform with policy: Password must not begin or end with a space';
   const lower = password.toLowerCase();
   if (commonPasswords().has(lower)) return 'Password did not conform with policy: Password is too common; choose one that is not on lists of common passwords';
-  const names = [context.username, context.email, context.email?.split('@')[0]].filter((n): n is string => Boolean(n && n.length >= 3)).map((n) => n.toLowerCase());
+  const names = [context.username, context.email, context.email?.split('@')[0]]
+    .filter((n): n is string => Boolean(n && n.length >= 3))
+    .map((n) => n.toLowerCase());
   if (names.some((name) => lower.includes(name))) return 'Password did not conform with policy: Password must not contain the username or e-mail address';
   return null;
 }

@@ -60,7 +60,11 @@ export function signingKeys(repo: IdentityRepository, secrets: SecretBox): Signi
       let key = privateKeys.get(current.kid);
       if (!key) privateKeys.set(current.kid, (key = await importPKCS8(secrets.open(current.privateKey, sealContext(current.kid)), ALG)));
       const iat = Math.floor(now.getTime() / 1000);
-      const jwt = new SignJWT(claims).setProtectedHeader({ alg: ALG, kid: current.kid }).setIssuer(issuer).setIssuedAt(iat).setExpirationTime(iat + ACCESS_TOKEN_SECONDS);
+      const jwt = new SignJWT(claims)
+        .setProtectedHeader({ alg: ALG, kid: current.kid })
+        .setIssuer(issuer)
+        .setIssuedAt(iat)
+        .setExpirationTime(iat + ACCESS_TOKEN_SECONDS);
       if (audience) jwt.setAudience(audience);
       return jwt.sign(key);
     },

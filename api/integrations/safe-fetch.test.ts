@@ -112,7 +112,16 @@ describe('isPrivateAddress', () => {
   });
 
   it('lets public addresses through, IPv4-mapped ones included', () => {
-    for (const address of ['8.8.8.8', '93.184.216.34', '1.1.1.1', '172.32.0.1', '2606:4700:4700::1111', '2a00:1450:4001::200e', '::ffff:8.8.8.8', '::ffff:808:808']) {
+    for (const address of [
+      '8.8.8.8',
+      '93.184.216.34',
+      '1.1.1.1',
+      '172.32.0.1',
+      '2606:4700:4700::1111',
+      '2a00:1450:4001::200e',
+      '::ffff:8.8.8.8',
+      '::ffff:808:808',
+    ]) {
       expect(isPrivateAddress(address), address).toBe(false);
     }
   });
@@ -153,7 +162,18 @@ describe('checkOutboundUrl', () => {
   });
 
   it('refuses every scheme but http and https, and text that is not a URL', () => {
-    for (const url of ['file:///etc/passwd', 'ftp://example.com/feed', 'gopher://example.com/', 'data:text/xml,<rss/>', 'javascript:alert(1)', 'ws://example.com/', 'mailto:a@example.com', 'not a url', '/relative/feed', '']) {
+    for (const url of [
+      'file:///etc/passwd',
+      'ftp://example.com/feed',
+      'gopher://example.com/',
+      'data:text/xml,<rss/>',
+      'javascript:alert(1)',
+      'ws://example.com/',
+      'mailto:a@example.com',
+      'not a url',
+      '/relative/feed',
+      '',
+    ]) {
       expect(syncFailureOf(() => checkOutboundUrl(url, true)).failure, url).toBe('bad-url');
     }
   });
@@ -168,9 +188,10 @@ describe('checkOutboundUrl', () => {
 describe('the lookup hook (names are checked on the addresses they resolve to)', () => {
   type Answer = { address: string; family: number }[];
   const resolverAnswering =
-    (answers: Record<string, Answer>) =>
-    (name: string, _options: unknown, callback: (err: NodeJS.ErrnoException | null, addresses: Answer) => void) =>
-      setImmediate(() => (answers[name] ? callback(null, answers[name]) : callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${name}`), { code: 'ENOTFOUND' }), [])));
+    (answers: Record<string, Answer>) => (name: string, _options: unknown, callback: (err: NodeJS.ErrnoException | null, addresses: Answer) => void) =>
+      setImmediate(() =>
+        answers[name] ? callback(null, answers[name]) : callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${name}`), { code: 'ENOTFOUND' }), []),
+      );
   const lookup = createPublicOnlyLookup(
     resolverAnswering({
       'loopback.example.com': [{ address: '127.0.0.1', family: 4 }],
@@ -192,7 +213,15 @@ describe('the lookup hook (names are checked on the addresses they resolve to)',
     );
 
   it('refuses a name whose every address is private, in both calling styles', async () => {
-    for (const name of ['loopback.example.com', 'v6-loopback.example.com', 'mapped.example.com', 'metadata.example.com', 'localhost', 'localhost.', 'feeds.localhost']) {
+    for (const name of [
+      'loopback.example.com',
+      'v6-loopback.example.com',
+      'mapped.example.com',
+      'metadata.example.com',
+      'localhost',
+      'localhost.',
+      'feeds.localhost',
+    ]) {
       for (const all of [false, true]) {
         const { err } = await resolve(name, all);
         expect(err, name).toBeInstanceOf(OutboundError);
@@ -307,7 +336,13 @@ describe('safeFetch against local peers', () => {
 
   it('refuses a loopback literal without connecting when private networks are not allowed', async () => {
     const before = peer.requests.length;
-    for (const url of [`${peer.origin}/ok`, `http://localhost:${peer.port}/ok`, `http://localhost.:${peer.port}/ok`, `http://[::ffff:127.0.0.1]:${peer.port}/ok`, `http://127.1:${peer.port}/ok`]) {
+    for (const url of [
+      `${peer.origin}/ok`,
+      `http://localhost:${peer.port}/ok`,
+      `http://localhost.:${peer.port}/ok`,
+      `http://[::ffff:127.0.0.1]:${peer.port}/ok`,
+      `http://127.1:${peer.port}/ok`,
+    ]) {
       expect((await failureOf(safeFetch(url, { allowPrivateNetworks: false }))).failure, url).toBe('refused-address');
     }
     expect(peer.requests.length).toBe(before);
@@ -319,7 +354,10 @@ describe('safeFetch against local peers', () => {
     const name = hostname();
     const addresses = await dnsLookup(name, { all: true });
     expect(addresses.length, `${name} should resolve here`).toBeGreaterThan(0);
-    expect(addresses.every((a) => isPrivateAddress(a.address)), `${name} resolves to ${JSON.stringify(addresses)}`).toBe(true);
+    expect(
+      addresses.every((a) => isPrivateAddress(a.address)),
+      `${name} resolves to ${JSON.stringify(addresses)}`,
+    ).toBe(true);
     const before = other.requests.length;
     const err = await failureOf(safeFetch(`http://${name}:${other.port}/echo`, { allowPrivateNetworks: false }));
     expect(err.failure).toBe('refused-address');
@@ -355,17 +393,33 @@ describe('safeFetch against local peers', () => {
   });
 
   it('drops credentials on a redirect to another origin, and the body when a 303 turns the request into a GET', async () => {
-    const res = await safeFetch(`${peer.origin}/to-other`, { ...allowed, headers: { Authorization: 'Bearer secret-token-1234', Cookie: 'sid=1', 'X-API-Key': 'k-1234', 'X-Auth-Token': 't-1', 'X-Feed': 'kept' } });
+    const res = await safeFetch(`${peer.origin}/to-other`, {
+      ...allowed,
+      headers: { Authorization: 'Bearer secret-token-1234', Cookie: 'sid=1', 'X-API-Key': 'k-1234', 'X-Auth-Token': 't-1', 'X-Feed': 'kept' },
+    });
     const seen = res.json<{ headers: Record<string, string> }>().headers;
     expect(seen.authorization).toBeUndefined();
     expect(seen.cookie).toBeUndefined();
     expect(seen['x-api-key']).toBeUndefined();
     expect(seen['x-auth-token']).toBeUndefined();
     expect(seen['x-feed']).toBe('kept');
-    const same = await safeFetch(`${peer.origin}/to-echo-307`, { ...allowed, method: 'POST', body: '{"a":1}', headers: { authorization: 'Bearer same-origin', 'x-api-key': 'k-1234', 'content-type': 'application/json' } });
-    expect(same.json()).toMatchObject({ method: 'POST', headers: { authorization: 'Bearer same-origin', 'x-api-key': 'k-1234', 'content-type': 'application/json' } });
+    const same = await safeFetch(`${peer.origin}/to-echo-307`, {
+      ...allowed,
+      method: 'POST',
+      body: '{"a":1}',
+      headers: { authorization: 'Bearer same-origin', 'x-api-key': 'k-1234', 'content-type': 'application/json' },
+    });
+    expect(same.json()).toMatchObject({
+      method: 'POST',
+      headers: { authorization: 'Bearer same-origin', 'x-api-key': 'k-1234', 'content-type': 'application/json' },
+    });
     expect(peer.requests.at(-1)).toMatchObject({ path: '/echo', method: 'POST', body: '{"a":1}' });
-    const seeOther = await safeFetch(`${peer.origin}/to-echo-303`, { ...allowed, method: 'POST', body: '{"a":1}', headers: { 'content-type': 'application/json' } });
+    const seeOther = await safeFetch(`${peer.origin}/to-echo-303`, {
+      ...allowed,
+      method: 'POST',
+      body: '{"a":1}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(seeOther.json()).toMatchObject({ method: 'GET' });
     expect(seeOther.json<{ headers: Record<string, string> }>().headers['content-type']).toBeUndefined();
     expect(peer.requests.at(-1)).toMatchObject({ path: '/echo', method: 'GET', body: '' });

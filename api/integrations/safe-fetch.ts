@@ -204,7 +204,15 @@ export async function safeFetch(rawUrl: string, options: SafeFetchOptions): Prom
   let body = options.body;
   let headers = Object.fromEntries(Object.entries(options.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
   for (let hop = 0; ; hop++) {
-    const response = await requestOnce(url, { method, body, headers, deadline, timeoutMs, maxBytes, allowPrivateNetworks: options.allowPrivateNetworks || isTrusted(url, trusted) });
+    const response = await requestOnce(url, {
+      method,
+      body,
+      headers,
+      deadline,
+      timeoutMs,
+      maxBytes,
+      allowPrivateNetworks: options.allowPrivateNetworks || isTrusted(url, trusted),
+    });
     const location = response.headers.location;
     if (response.status >= 300 && response.status < 400 && response.status !== 304 && location && maxRedirects > 0) {
       if (hop >= maxRedirects) throw new OutboundError('too-many-redirects', `More than ${maxRedirects} redirects from ${url.host}`);
@@ -239,7 +247,8 @@ interface RequestOptions {
 }
 
 const timeoutError = (url: URL, timeoutMs: number) => new OutboundError('timeout', `No complete answer from ${url.host} within ${timeoutMs} ms`);
-const tooLargeError = (url: URL, maxBytes: number) => new OutboundError('too-large', `The answer from ${url.host} is larger than ${Math.round(maxBytes / 1024)} KB`);
+const tooLargeError = (url: URL, maxBytes: number) =>
+  new OutboundError('too-large', `The answer from ${url.host} is larger than ${Math.round(maxBytes / 1024)} KB`);
 
 function requestOnce(url: URL, o: RequestOptions): Promise<SafeResponse> {
   return new Promise((resolve, reject) => {

@@ -1,12 +1,31 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createSecretBox, isSealed } from '../crypto/secret-box.ts';
-import { configIsCurrent, fieldIsCurrent, openConfig, openField, sealConfig, sealField, UnreadableSecretError, writeBackProblem, type SecretOwner } from './sealed-config.ts';
+import {
+  configIsCurrent,
+  fieldIsCurrent,
+  openConfig,
+  openField,
+  sealConfig,
+  sealField,
+  UnreadableSecretError,
+  writeBackProblem,
+  type SecretOwner,
+} from './sealed-config.ts';
 import { MASK } from './secrets.ts';
 
 const box = createSecretBox(randomBytes(32));
 const owner: SecretOwner = { table: 'email-settings', id: 'row-1' };
-const smtp = { host: 'smtp.example.com', port: 587, secure: false, auth: { user: 'office@firm.example', pass: 'smtp-pass-0123456789' }, pin: 1234, flag: true, blank: '', none: null };
+const smtp = {
+  host: 'smtp.example.com',
+  port: 587,
+  secure: false,
+  auth: { user: 'office@firm.example', pass: 'smtp-pass-0123456789' },
+  pin: 1234,
+  flag: true,
+  blank: '',
+  none: null,
+};
 
 describe('sealConfig and openConfig', () => {
   it('seals every value the template does not name public, keeps the public ones, and opens to the same config', () => {
@@ -20,7 +39,8 @@ describe('sealConfig and openConfig', () => {
   });
 
   it('gives back exactly the text that was sealed: spacing, escapes, key order, duplicate keys, long numbers', () => {
-    const text = ' {\n  "host" : "h",\r\n\t"auth": { "user": "u", "pass": "p\\u00e9\\"q\\\\" },\n "pin": 12345678901234567890123, "big": 1e400, "pin": -0.5E-3, "list": [ "a" , true, false ] } ';
+    const text =
+      ' {\n  "host" : "h",\r\n\t"auth": { "user": "u", "pass": "p\\u00e9\\"q\\\\" },\n "pin": 12345678901234567890123, "big": 1e400, "pin": -0.5E-3, "list": [ "a" , true, false ] } ';
     expect(() => JSON.parse(text)).not.toThrow();
     const sealed = sealConfig(box, text, 'email:smtp', owner);
     for (const plain of ['p\\u00e9', '12345678901234567890123', '1e400', '-0.5E-3', '"a"']) expect(sealed).not.toContain(plain);

@@ -27,12 +27,24 @@ async function seed(old: SecretBox) {
   const ids = { sealedCal: randomUUID(), plainCal: randomUUID(), email: randomUUID(), sealedBlog: randomUUID(), plainBlog: randomUUID() };
   const cal = (id: string) => ({ table: 'calendar-settings', id }) as const;
   await db.insert(t.calendarSettings).values([
-    { id: ids.sealedCal, provider: 'google', config: sealConfig(old, google, 'calendar:google', cal(ids.sealedCal)), apiKey: sealField(old, 'api-key-0004', cal(ids.sealedCal), 'apiKey') },
+    {
+      id: ids.sealedCal,
+      provider: 'google',
+      config: sealConfig(old, google, 'calendar:google', cal(ids.sealedCal)),
+      apiKey: sealField(old, 'api-key-0004', cal(ids.sealedCal), 'apiKey'),
+    },
     { id: ids.plainCal, provider: 'custom', config: 'plain free text 0005', webhookUrl: 'https://hooks.example.com/x', apiKey: 'plain-api-key-0006' },
   ]);
-  await db.insert(t.emailSettings).values({ id: ids.email, provider: 'smtp', isActive: true, config: sealConfig(old, smtp, 'email:smtp', { table: 'email-settings', id: ids.email }) });
+  await db
+    .insert(t.emailSettings)
+    .values({ id: ids.email, provider: 'smtp', isActive: true, config: sealConfig(old, smtp, 'email:smtp', { table: 'email-settings', id: ids.email }) });
   await db.insert(t.blogSources).values([
-    { id: ids.sealedBlog, name: 'a', url: 'https://a.example.com/feed', config: sealConfig(old, feed, 'blog-source', { table: 'blog-sources', id: ids.sealedBlog }) },
+    {
+      id: ids.sealedBlog,
+      name: 'a',
+      url: 'https://a.example.com/feed',
+      config: sealConfig(old, feed, 'blog-source', { table: 'blog-sources', id: ids.sealedBlog }),
+    },
     { id: ids.plainBlog, name: 'b', url: 'https://b.example.com/feed', config: feed },
     { id: randomUUID(), name: 'c', url: 'https://c.example.com/feed', config: null },
   ]);
@@ -46,7 +58,12 @@ describe('secrets:rotate resealers', () => {
     await seed(createSecretBox(oldKey));
     const before = await database.db.select().from(database.t.calendarSettings);
 
-    expect(await rotateSecrets(database, createSecretBox(newKey, [oldKey]))).toEqual({ calendar_settings: 2, email_settings: 1, blog_sources: 2, identity_signing_keys: 0 });
+    expect(await rotateSecrets(database, createSecretBox(newKey, [oldKey]))).toEqual({
+      calendar_settings: 2,
+      email_settings: 1,
+      blog_sources: 2,
+      identity_signing_keys: 0,
+    });
 
     // The new key alone opens everything, to what was there before.
     const current = createSecretBox(newKey);

@@ -51,7 +51,22 @@ describe('isSecretKey', () => {
   });
 
   it('leaves the plain fields of the templates alone', () => {
-    for (const key of ['username', 'client_id', 'redirect_uri', 'calendar_id', 'tenant_id', 'from_email', 'from_name', 'host', 'port', 'secure', 'user', 'auth', 'endpoint', 'category']) {
+    for (const key of [
+      'username',
+      'client_id',
+      'redirect_uri',
+      'calendar_id',
+      'tenant_id',
+      'from_email',
+      'from_name',
+      'host',
+      'port',
+      'secure',
+      'user',
+      'auth',
+      'endpoint',
+      'category',
+    ]) {
       expect(isSecretKey(key), key).toBe(false);
     }
   });
@@ -59,13 +74,24 @@ describe('isSecretKey', () => {
 
 describe('maskConfig', () => {
   it('shows the public fields of the SPEC §3 templates and masks their secrets', () => {
-    expect(masked({ username: 'firm', personal_access_token: 'eyJhbGciOi.calendly.token-AAAA', webhook_signing_key: 'whsk_0123456789' }, 'calendar:calendly')).toEqual({
+    expect(
+      masked({ username: 'firm', personal_access_token: 'eyJhbGciOi.calendly.token-AAAA', webhook_signing_key: 'whsk_0123456789' }, 'calendar:calendly'),
+    ).toEqual({
       username: 'firm',
       personal_access_token: `${MASK}AAAA`,
       webhook_signing_key: `${MASK}6789`,
     });
     expect(
-      masked({ client_id: 'id.apps.example.com', client_secret: 'GOCSPX-secret-ZZZZ', redirect_uri: 'https://firm.example.com/cb', calendar_id: 'primary', refresh_token: '1//refresh-token-RRRR' }, 'calendar:google'),
+      masked(
+        {
+          client_id: 'id.apps.example.com',
+          client_secret: 'GOCSPX-secret-ZZZZ',
+          redirect_uri: 'https://firm.example.com/cb',
+          calendar_id: 'primary',
+          refresh_token: '1//refresh-token-RRRR',
+        },
+        'calendar:google',
+      ),
     ).toEqual({
       client_id: 'id.apps.example.com',
       client_secret: `${MASK}ZZZZ`,
@@ -73,7 +99,9 @@ describe('maskConfig', () => {
       calendar_id: 'primary',
       refresh_token: `${MASK}RRRR`,
     });
-    expect(masked({ client_id: 'app-id', client_secret: 'outlook~secret~value~9911', tenant_id: 'tenant', user_email: 'cal@firm.example' }, 'calendar:outlook')).toEqual({
+    expect(
+      masked({ client_id: 'app-id', client_secret: 'outlook~secret~value~9911', tenant_id: 'tenant', user_email: 'cal@firm.example' }, 'calendar:outlook'),
+    ).toEqual({
       client_id: 'app-id',
       client_secret: `${MASK}9911`,
       tenant_id: 'tenant',
@@ -94,12 +122,28 @@ describe('maskConfig', () => {
 
   it('masks every field the template does not name public: unknown, innocent-looking and nested ones, numbers and booleans too', () => {
     expect(
-      masked({ username: 'firm', auth: 'Basic dXNlcjpwYXNzd29yZA==', x: 'x-value-0123456789', n: 1234, flag: true, nested: { user: 'svc', deeper: ['list-item-value-0001', 7] } }, 'calendar:calendly'),
+      masked(
+        {
+          username: 'firm',
+          auth: 'Basic dXNlcjpwYXNzd29yZA==',
+          x: 'x-value-0123456789',
+          n: 1234,
+          flag: true,
+          nested: { user: 'svc', deeper: ['list-item-value-0001', 7] },
+        },
+        'calendar:calendly',
+      ),
     ).toEqual({ username: 'firm', auth: `${MASK}ZA==`, x: `${MASK}6789`, n: MASK, flag: MASK, nested: { user: MASK, deeper: [`${MASK}0001`, MASK] } });
     // A public name one level away is not public: auth.user is, user and auth.user.name are not.
-    expect(masked({ user: 'top-level-user', auth: { user: { name: 'nested-name' }, pass: 'p' } }, 'email:smtp')).toEqual({ user: `${MASK}user`, auth: { user: { name: MASK }, pass: MASK } });
+    expect(masked({ user: 'top-level-user', auth: { user: { name: 'nested-name' }, pass: 'p' } }, 'email:smtp')).toEqual({
+      user: `${MASK}user`,
+      auth: { user: { name: MASK }, pass: MASK },
+    });
     // The custom webhook's config has no public field at all.
-    expect(masked({ endpoint: 'https://calendar.example.com', auth: { user: 'firm' } }, 'calendar:custom')).toEqual({ endpoint: `${MASK}.com`, auth: { user: MASK } });
+    expect(masked({ endpoint: 'https://calendar.example.com', auth: { user: 'firm' } }, 'calendar:custom')).toEqual({
+      endpoint: `${MASK}.com`,
+      auth: { user: MASK },
+    });
   });
 
   it('shows nothing of a config whose kind has no template', () => {
@@ -109,10 +153,26 @@ describe('maskConfig', () => {
   it('reads the blog source keys of feed-parsers.ts: how to read the feed is public, headers and keys are not', () => {
     expect(
       masked(
-        { apiKey: 'feed-api-key-00001111', apiKeyHeader: 'X-Api-Key', headers: { Authorization: 'Bearer feed-token-2222' }, itemsPath: 'data.posts', fields: { title: 'headline' }, selectors: { item: 'article.post' }, category: 'law' },
+        {
+          apiKey: 'feed-api-key-00001111',
+          apiKeyHeader: 'X-Api-Key',
+          headers: { Authorization: 'Bearer feed-token-2222' },
+          itemsPath: 'data.posts',
+          fields: { title: 'headline' },
+          selectors: { item: 'article.post' },
+          category: 'law',
+        },
         'blog-source',
       ),
-    ).toEqual({ apiKey: `${MASK}1111`, apiKeyHeader: 'X-Api-Key', headers: { Authorization: `${MASK}2222` }, itemsPath: 'data.posts', fields: { title: 'headline' }, selectors: { item: 'article.post' }, category: MASK });
+    ).toEqual({
+      apiKey: `${MASK}1111`,
+      apiKeyHeader: 'X-Api-Key',
+      headers: { Authorization: `${MASK}2222` },
+      itemsPath: 'data.posts',
+      fields: { title: 'headline' },
+      selectors: { item: 'article.post' },
+      category: MASK,
+    });
   });
 
   it('keeps empty and null values (nothing to hide)', () => {
@@ -120,7 +180,12 @@ describe('maskConfig', () => {
   });
 
   it('masks secrets carried by URLs in public fields', () => {
-    expect(masked({ redirect_uri: 'https://svc:db-password-1234@firm.example.com/x?sslmode=require&access_token=url-token-value-9876', calendar_id: 'primary' }, 'calendar:google')).toEqual({
+    expect(
+      masked(
+        { redirect_uri: 'https://svc:db-password-1234@firm.example.com/x?sslmode=require&access_token=url-token-value-9876', calendar_id: 'primary' },
+        'calendar:google',
+      ),
+    ).toEqual({
       redirect_uri: `https://svc:${MASK}@firm.example.com/x?sslmode=require&access_token=${MASK}9876`,
       calendar_id: 'primary',
     });
@@ -139,7 +204,15 @@ describe('maskConfig', () => {
   });
 
   it('never lets any secret of a mixed config through', () => {
-    const secrets = ['S1-secret-value-aaaaaaaa', 'S2-token-value-bbbbbbbb', 'S3-pass', 'S4-key-in-list-cccccccc', 'S5-url-pass-dddddd', 'S6-url-token-eeeeee', 'S7-innocent-name'];
+    const secrets = [
+      'S1-secret-value-aaaaaaaa',
+      'S2-token-value-bbbbbbbb',
+      'S3-pass',
+      'S4-key-in-list-cccccccc',
+      'S5-url-pass-dddddd',
+      'S6-url-token-eeeeee',
+      'S7-innocent-name',
+    ];
     const config = JSON.stringify({
       client_secret: secrets[0],
       nested: { deeper: { refresh_token: secrets[1] } },
@@ -169,7 +242,12 @@ describe('maskUrl', () => {
   });
 
   it('leaves a URL without secrets, and text that is not a URL, unchanged', () => {
-    for (const value of ['https://firm.example.com/hooks/calendly', 'https://news.example.com/feed.xml?page=2&lang=en', 'not a url', 'mailto:office@firm.example.com']) {
+    for (const value of [
+      'https://firm.example.com/hooks/calendly',
+      'https://news.example.com/feed.xml?page=2&lang=en',
+      'not a url',
+      'mailto:office@firm.example.com',
+    ]) {
       expect(maskUrl(value)).toBe(value);
     }
     expect(maskUrl(null)).toBeNull();

@@ -41,7 +41,10 @@ let sequence = 0;
 
 export function createDevOutbox(dir: string): DevOutbox {
   mkdirSync(dir, { recursive: true });
-  const names = () => readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  const names = () =>
+    readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .sort();
   const read = (file: string): OutboxMessage => {
     const stored = JSON.parse(readFileSync(join(dir, file), 'utf8')) as OutboxMessage;
     return { ...stored, id: stored.id ?? file.slice(0, -'.json'.length) };

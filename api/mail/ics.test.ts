@@ -37,7 +37,11 @@ function parse(ics: string) {
 /** The content lines as written (folded), without the final CRLF. */
 const rawLines = (ics: string) => ics.slice(0, -2).split('\r\n');
 /** Unfolded content lines (RFC 5545 §3.1). */
-const unfolded = (ics: string) => ics.replace(/\r\n[ \t]/g, '').slice(0, -2).split('\r\n');
+const unfolded = (ics: string) =>
+  ics
+    .replace(/\r\n[ \t]/g, '')
+    .slice(0, -2)
+    .split('\r\n');
 
 describe('buildIcs', () => {
   it('writes a VCALENDAR with PRODID, VERSION 2.0, METHOD, a Los Angeles VTIMEZONE and one VEVENT, CRLF line ends', () => {

@@ -9,7 +9,6 @@ import {
   bookingConfirmation,
   bookingNotification,
   contactNotification,
-  escapeHtml,
   INQUIRY_DISCLAIMER,
   type AppointmentDetails,
   type ContactDetails,
@@ -30,7 +29,12 @@ const appointment: AppointmentDetails = {
   status: 'scheduled',
 };
 
-const hostile = { ...appointment, firstName: '<script>alert(1)</script>', lastName: 'O\'Brien & "Sons"\r\nBcc: x@evil.test', notes: '<img src=x onerror=alert(2)>' };
+const hostile = {
+  ...appointment,
+  firstName: '<script>alert(1)</script>',
+  lastName: 'O\'Brien & "Sons"\r\nBcc: x@evil.test',
+  notes: '<img src=x onerror=alert(2)>',
+};
 
 const submission: ContactDetails = {
   id: 'c1',
@@ -75,7 +79,12 @@ describe('booking confirmation', () => {
 
 describe('escaping', () => {
   it('escapes every visitor-supplied value in the HTML and keeps subjects on one line', () => {
-    for (const mail of [bookingConfirmation(hostile, { now }), bookingNotification(hostile, { to: 'intake@firm.example', siteUrl }), appointmentReminder(hostile, { now }), appointmentCancellation(hostile, { now, siteUrl })]) {
+    for (const mail of [
+      bookingConfirmation(hostile, { now }),
+      bookingNotification(hostile, { to: 'intake@firm.example', siteUrl }),
+      appointmentReminder(hostile, { now }),
+      appointmentCancellation(hostile, { now, siteUrl }),
+    ]) {
       expect(mail.html).not.toContain('<script>');
       expect(mail.html).not.toContain('<img');
       expect(mail.html).not.toContain('"Sons"');
@@ -96,7 +105,17 @@ describe('firm notifications', () => {
     const mail = bookingNotification(appointment, { to: 'intake@firm.example', siteUrl });
     expect(mail.to.email).toBe('intake@firm.example');
     expect(mail.replyTo).toEqual({ email: 'maria.lopez@example.com', name: 'Maria Lopez' });
-    for (const part of ['Maria Lopez', 'maria.lopez@example.com', '(619) 555-0142', 'Estate Planning Review (60 minutes)', 'Monday, March 11, 2030', '9:00 AM Pacific Time (San Diego)', 'Trust Administration', 'Second line.', 'https://www.example-firm.com/admin/appointments']) {
+    for (const part of [
+      'Maria Lopez',
+      'maria.lopez@example.com',
+      '(619) 555-0142',
+      'Estate Planning Review (60 minutes)',
+      'Monday, March 11, 2030',
+      '9:00 AM Pacific Time (San Diego)',
+      'Trust Administration',
+      'Second line.',
+      'https://www.example-firm.com/admin/appointments',
+    ]) {
       expect(mail.text).toContain(part);
     }
     expect(mail.html).toContain('href="https://www.example-firm.com/admin/appointments"');
@@ -104,7 +123,15 @@ describe('firm notifications', () => {
 
   it('give the firm the contact message and a link to the admin contact submissions', () => {
     const mail = contactNotification(submission, { to: 'intake@firm.example', siteUrl });
-    for (const part of ['Ana Ruiz', 'ana@example.com', 'Not given', 'Estate Planning', 'I would like a living trust.', 'Monday, March 11, 2030 at 10:45 AM Pacific Time (San Diego)', 'https://www.example-firm.com/admin/contact-submissions']) {
+    for (const part of [
+      'Ana Ruiz',
+      'ana@example.com',
+      'Not given',
+      'Estate Planning',
+      'I would like a living trust.',
+      'Monday, March 11, 2030 at 10:45 AM Pacific Time (San Diego)',
+      'https://www.example-firm.com/admin/contact-submissions',
+    ]) {
       expect(mail.text).toContain(part);
     }
     expect(mail.subject).toBe('New contact message: Ana Ruiz (Estate Planning)');

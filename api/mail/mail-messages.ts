@@ -64,7 +64,10 @@ export function escapeHtml(value: string): string {
 
 /** A subject line: no line breaks or control characters (a visitor's name goes into some). */
 export function oneLine(value: string, max = 200): string {
-  const flat = value.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const flat = value
+    .replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
@@ -134,9 +137,7 @@ function render(blocks: Block[]): { text: string; html: string } {
 }
 
 /** The firm's signature, on every message to a visitor. */
-const signature: Block[] = [
-  { text: `${firm.name}\n${firmAddressLine}\n${firm.phone} · ${firm.email}` },
-];
+const signature: Block[] = [{ text: `${firm.name}\n${firmAddressLine}\n${firm.phone} · ${firm.email}` }];
 
 function appointmentRows(a: AppointmentDetails): Row[] {
   const start = new Date(a.scheduledDate);
@@ -167,11 +168,7 @@ function calendarFile(a: AppointmentDetails, method: 'REQUEST' | 'CANCEL', now: 
     stamp: now,
     summary: `${type} with ${firm.name}`,
     location: officeLocation,
-    description: [
-      `${type} (${minutes(a.duration)}) at ${firm.name}.`,
-      `To reschedule or cancel, call ${firm.phone}.`,
-      INQUIRY_DISCLAIMER,
-    ].join('\n'),
+    description: [`${type} (${minutes(a.duration)}) at ${firm.name}.`, `To reschedule or cancel, call ${firm.phone}.`, INQUIRY_DISCLAIMER].join('\n'),
     organizer: { name: firm.name, email: firm.email },
     attendee: { name: fullName(a), email: a.email },
   });
@@ -232,7 +229,10 @@ export function appointmentReminder(a: AppointmentDetails, { now }: { now: Date 
  * `withCalendar` (a booking made through an external scheduler, which sent its own invitation), the
  * notice goes without one: a CANCEL for an event the visitor never received from us would only confuse.
  */
-export function appointmentCancellation(a: AppointmentDetails, { now, siteUrl, withCalendar = true }: { now: Date; siteUrl: string; withCalendar?: boolean }): OutgoingMail {
+export function appointmentCancellation(
+  a: AppointmentDetails,
+  { now, siteUrl, withCalendar = true }: { now: Date; siteUrl: string; withCalendar?: boolean },
+): OutgoingMail {
   const start = new Date(a.scheduledDate);
   const contactUrl = adminLink(siteUrl, '/contact');
   const body = render([

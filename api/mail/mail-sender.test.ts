@@ -26,7 +26,10 @@ const settings = (allowPrivateNetworks: boolean) => ({
 
 async function failure(provider: string, config: unknown, allowPrivateNetworks = false): Promise<Error> {
   try {
-    await senderFor({ provider, config: typeof config === 'string' ? config : JSON.stringify(config) }, settings(allowPrivateNetworks)).send(mail, 'delivery-1');
+    await senderFor({ provider, config: typeof config === 'string' ? config : JSON.stringify(config) }, settings(allowPrivateNetworks)).send(
+      mail,
+      'delivery-1',
+    );
   } catch (err) {
     return err as Error;
   }
@@ -54,11 +57,14 @@ describe('senderFor', () => {
     expect(err.message).not.toContain(SECRET);
   });
 
-  it.each([['127.0.0.1'], ['10.1.2.3'], ['localhost']])('refuses an SMTP host at a private or loopback address (%s) unless private networks are allowed', async (host) => {
-    const err = await failure('smtp', { host, port: 1, auth: { user: 'u', pass: SECRET } });
-    expect(err).toBeInstanceOf(PermanentDeliveryError);
-    expect(err.message).toMatch(/private or loopback address/);
-  });
+  it.each([['127.0.0.1'], ['10.1.2.3'], ['localhost']])(
+    'refuses an SMTP host at a private or loopback address (%s) unless private networks are allowed',
+    async (host) => {
+      const err = await failure('smtp', { host, port: 1, auth: { user: 'u', pass: SECRET } });
+      expect(err).toBeInstanceOf(PermanentDeliveryError);
+      expect(err.message).toMatch(/private or loopback address/);
+    },
+  );
 
   it('refuses a SendGrid base URL at a loopback address unless private networks are allowed', async () => {
     const err = await failure('sendgrid', { api_key: SECRET, from_email: 'office@firm.example' });

@@ -36,15 +36,31 @@ export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_00
 export const SENDGRID_TIMEOUT_MS = 15_000;
 
 const boolish = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')], { error: 'must be true or false' });
-const optionalEmail = z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.email({ error: 'must be an email address' }).optional());
-const optionalName = z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.string({ error: 'must be text' }).trim().max(200, 'must be at most 200 characters').optional());
+const optionalEmail = z.preprocess(
+  (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+  z.email({ error: 'must be an email address' }).optional(),
+);
+const optionalName = z.preprocess(
+  (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+  z.string({ error: 'must be text' }).trim().max(200, 'must be at most 200 characters').optional(),
+);
 
 /** SPEC §3 SMTP template: host, port (587), secure (false), auth { user, pass }; from_email and from_name optional. */
 const smtpConfig = z.object({
   host: z.string({ error: 'is required' }).trim().min(1, 'is required'),
-  port: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'must be from 1 to 65535').max(65535, 'must be from 1 to 65535').default(587),
+  port: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be from 1 to 65535')
+    .max(65535, 'must be from 1 to 65535')
+    .default(587),
   secure: boolish.default(false),
-  auth: z.object({ user: z.string({ error: 'must be text' }).trim().default(''), pass: z.string({ error: 'must be text' }).default('') }, { error: 'must be an object with user and pass' }).optional(),
+  auth: z
+    .object(
+      { user: z.string({ error: 'must be text' }).trim().default(''), pass: z.string({ error: 'must be text' }).default('') },
+      { error: 'must be an object with user and pass' },
+    )
+    .optional(),
   from_email: optionalEmail,
   from_name: optionalName,
 });
@@ -92,7 +108,9 @@ const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1) || f
 async function smtpAddress(host: string, allowPrivateNetworks: boolean): Promise<{ host: string; servername?: string }> {
   if (allowPrivateNetworks) return { host };
   const refused = () =>
-    new PermanentDeliveryError(`The SMTP host ${host} is a private or loopback address; use the mail server's public name, or allow private networks for an intranet relay`);
+    new PermanentDeliveryError(
+      `The SMTP host ${host} is a private or loopback address; use the mail server's public name, or allow private networks for an intranet relay`,
+    );
   if (isIP(host)) {
     if (isPrivateAddress(host)) throw refused();
     return { host };
@@ -228,7 +246,9 @@ function sendgridSender(config: z.output<typeof sendgridConfig>, settings: Deps[
       if (res.ok) return { externalRef: res.headers['x-message-id'] ?? null };
       const why = sendgridErrors(res.text());
       if (res.status === 401 || res.status === 403) {
-        throw new PermanentDeliveryError(`SendGrid refused the API key (${res.status}): check api_key in the email settings, and that the key may send mail. ${why}`.trim());
+        throw new PermanentDeliveryError(
+          `SendGrid refused the API key (${res.status}): check api_key in the email settings, and that the key may send mail. ${why}`.trim(),
+        );
       }
       if (res.status === 429 || res.status >= 500) throw new Error(`SendGrid answered ${res.status}; will try again. ${why}`.trim());
       throw new PermanentDeliveryError(`SendGrid refused the message (${res.status}): ${why}`);

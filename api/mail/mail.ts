@@ -183,7 +183,11 @@ export function emailHandler(deps: Deps): DeliveryHandler {
         html: mail.html,
         attachments: mail.attachments,
       });
-      deps.log.info('e-mail kept in the development outbox (no email setting is configured)', { deliveryId: delivery.id, purpose: delivery.purpose, outboxId: kept.id });
+      deps.log.info('e-mail kept in the development outbox (no email setting is configured)', {
+        deliveryId: delivery.id,
+        purpose: delivery.purpose,
+        outboxId: kept.id,
+      });
       return { status: 'sent', externalRef: 'outbox' };
     }
     const result = await senderFor(setting, deps).send(mail, delivery.id);

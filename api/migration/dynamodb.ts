@@ -66,8 +66,23 @@ export class DynamoError extends Error {
 
 type AwsError = Error & { name: string; code?: string; $retryable?: unknown; $metadata?: { httpStatusCode?: number } };
 
-const THROTTLING = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded', 'InternalServerError', 'ServiceUnavailable', 'LimitExceededException']);
-const CREDENTIALS = new Set(['UnrecognizedClientException', 'InvalidSignatureException', 'AccessDeniedException', 'ExpiredTokenException', 'MissingAuthenticationTokenException', 'CredentialsProviderError', 'IncompleteSignatureException']);
+const THROTTLING = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'InternalServerError',
+  'ServiceUnavailable',
+  'LimitExceededException',
+]);
+const CREDENTIALS = new Set([
+  'UnrecognizedClientException',
+  'InvalidSignatureException',
+  'AccessDeniedException',
+  'ExpiredTokenException',
+  'MissingAuthenticationTokenException',
+  'CredentialsProviderError',
+  'IncompleteSignatureException',
+]);
 
 /** Network errors (no answer at all), throttling and 5xx may pass on a later try. */
 export function isRetryable(err: unknown): boolean {
@@ -85,13 +100,22 @@ export function describeDynamoError(err: unknown, target: Pick<DynamoTarget, 'wh
   const e = err as AwsError;
   const detail = (e?.code ?? e?.name ?? 'error') + (e?.message ? `: ${e.message}` : '');
   if (e?.name === 'ResourceNotFoundException') {
-    return new DynamoError('missing-table', `The DynamoDB table "${target.tableName}" does not exist at ${target.where}: create it first (Generate Table Commands, or \`npm run migrate:dynamodb -- create-table\`).`);
+    return new DynamoError(
+      'missing-table',
+      `The DynamoDB table "${target.tableName}" does not exist at ${target.where}: create it first (Generate Table Commands, or \`npm run migrate:dynamodb -- create-table\`).`,
+    );
   }
   if (CREDENTIALS.has(e?.name)) {
-    return new DynamoError('credentials', `DynamoDB at ${target.where} refused the credentials (${detail}). Check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or the role's permissions) and AWS_REGION.`);
+    return new DynamoError(
+      'credentials',
+      `DynamoDB at ${target.where} refused the credentials (${detail}). Check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or the role's permissions) and AWS_REGION.`,
+    );
   }
   if (e?.$metadata?.httpStatusCode === undefined) {
-    return new DynamoError('unreachable', `DynamoDB did not answer at ${target.where} (${detail}). Check DYNAMODB_ENDPOINT or AWS_REGION and the network, then try again.`);
+    return new DynamoError(
+      'unreachable',
+      `DynamoDB did not answer at ${target.where} (${detail}). Check DYNAMODB_ENDPOINT or AWS_REGION and the network, then try again.`,
+    );
   }
   if (THROTTLING.has(e.name) || (e.$metadata.httpStatusCode ?? 0) >= 500) {
     return new DynamoError('unreachable', `DynamoDB at ${target.where} is busy or failing (${detail}); try again in a moment.`);
@@ -165,14 +189,21 @@ export async function writeBatch(
 }
 
 /** Gets up to 100 items by key (consistent reads), retrying unprocessed keys the same way. */
-export async function getBatch(target: DynamoTarget, keys: Record<string, string>[], tuning: MigrationTuning, options: { signal?: AbortSignal } = {}): Promise<Item[]> {
+export async function getBatch(
+  target: DynamoTarget,
+  keys: Record<string, string>[],
+  tuning: MigrationTuning,
+  options: { signal?: AbortSignal } = {},
+): Promise<Item[]> {
   const found: Item[] = [];
   let pending = keys;
   for (let attempt = 1; ; attempt++) {
     if (options.signal?.aborted) throw abortedError();
     let failure: unknown = null;
     try {
-      const out = await target.doc.send(new BatchGetCommand({ RequestItems: { [target.tableName]: { Keys: pending, ConsistentRead: true } } }), { abortSignal: options.signal });
+      const out = await target.doc.send(new BatchGetCommand({ RequestItems: { [target.tableName]: { Keys: pending, ConsistentRead: true } } }), {
+        abortSignal: options.signal,
+      });
       found.push(...((out.Responses?.[target.tableName] ?? []) as Item[]));
       pending = (out.UnprocessedKeys?.[target.tableName]?.Keys ?? []) as Record<string, string>[];
       if (pending.length === 0) return found;
@@ -182,7 +213,10 @@ export async function getBatch(target: DynamoTarget, keys: Record<string, string
     }
     if (attempt >= tuning.maxAttempts) {
       if (failure) throw describeDynamoError(failure, target);
-      throw new DynamoError('exhausted', `DynamoDB at ${target.where} left ${pending.length} key(s) unread after ${attempt} attempts (capacity exceeded); verify again in a moment.`);
+      throw new DynamoError(
+        'exhausted',
+        `DynamoDB at ${target.where} left ${pending.length} key(s) unread after ${attempt} attempts (capacity exceeded); verify again in a moment.`,
+      );
     }
     await sleep(backoffMs(attempt, tuning), options.signal);
   }

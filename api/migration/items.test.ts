@@ -20,7 +20,13 @@ describe('toItem', () => {
       createdAt: new Date('2025-03-01T17:30:00.123Z'),
     };
     const item = toItem(mappingOf('probate_calculations'), row);
-    expect(item).toMatchObject({ PK: 'PROBATE#r1', SK: 'PROBATE', kind: 'probate_calculations', GSI1PK: 'PROBATE_CALCULATIONS', GSI1SK: '2025-03-01T17:30:00.123Z#r1' });
+    expect(item).toMatchObject({
+      PK: 'PROBATE#r1',
+      SK: 'PROBATE',
+      kind: 'probate_calculations',
+      GSI1PK: 'PROBATE_CALCULATIONS',
+      GSI1SK: '2025-03-01T17:30:00.123Z#r1',
+    });
     expect(item.createdAt).toBe('2025-03-01T17:30:00.123Z');
     expect(item.userEmail).toBeNull();
     expect(item.estateValue).toBeInstanceOf(NumberValue);

@@ -68,7 +68,11 @@ export function sourceRepository({ db, t }: Database) {
  * any other failure is a real error. Drizzle wraps driver errors, so look at causes.
  */
 function isAnotherRunRunning(err: unknown): boolean {
-  for (let e = err as { code?: string; constraint?: string; message?: string; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+  for (
+    let e = err as { code?: string; constraint?: string; message?: string; cause?: unknown } | undefined, depth = 0;
+    e && depth < 5;
+    e = e.cause as typeof e, depth++
+  ) {
     if (e.code === '23505' && e.constraint === 'migration_runs_one_running') return true;
     if (e.code === 'SQLITE_CONSTRAINT_UNIQUE' && e.message?.includes('migration_runs.state')) return true;
   }
@@ -88,7 +92,14 @@ export function migrationRunsRepository({ db, t }: Database) {
   };
   return {
     /** A new running run, or null when another run is running (started by another process meanwhile). */
-    async insert(values: { id: string; tableName: string; progress: RunProgress; owner: string; leaseExpiresAt: Date; startedAt: Date }): Promise<RunRow | null> {
+    async insert(values: {
+      id: string;
+      tableName: string;
+      progress: RunProgress;
+      owner: string;
+      leaseExpiresAt: Date;
+      startedAt: Date;
+    }): Promise<RunRow | null> {
       const rows = await unlessAnotherRuns(
         db
           .insert(table)
@@ -152,10 +163,21 @@ export function migrationRunsRepository({ db, t }: Database) {
       return rows.length > 0;
     },
 
-    async finish(id: string, owner: string, values: { state: 'completed' | 'failed' | 'interrupted'; error: string | null; progress: RunProgress; finishedAt: Date }): Promise<boolean> {
+    async finish(
+      id: string,
+      owner: string,
+      values: { state: 'completed' | 'failed' | 'interrupted'; error: string | null; progress: RunProgress; finishedAt: Date },
+    ): Promise<boolean> {
       const rows = await db
         .update(table)
-        .set({ state: values.state, error: values.error, progress: JSON.stringify(values.progress), finishedAt: values.finishedAt, owner: null, leaseExpiresAt: null })
+        .set({
+          state: values.state,
+          error: values.error,
+          progress: JSON.stringify(values.progress),
+          finishedAt: values.finishedAt,
+          owner: null,
+          leaseExpiresAt: null,
+        })
         .where(and(eq(table.id, id), eq(table.owner, owner), eq(table.state, 'running')))
         .returning({ id: table.id });
       return rows.length > 0;

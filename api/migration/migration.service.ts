@@ -11,7 +11,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { CreateTableCommand, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
-import { migrationKinds, migrationSetupAlert, type CreateTableResult, type MigrationKind, type MigrationRun, type MigrationStatus, type VerificationResult } from '../../src/shared/migration.ts';
+import {
+  migrationKinds,
+  migrationSetupAlert,
+  type CreateTableResult,
+  type MigrationKind,
+  type MigrationRun,
+  type MigrationStatus,
+  type VerificationResult,
+} from '../../src/shared/migration.ts';
 import type { Deps } from '../deps.ts';
 import { conflict, HttpError } from '../http/errors.ts';
 import { describeDynamoError, describeTable, DynamoError, dynamoTarget, type BatchStats, type DynamoTarget } from './dynamodb.ts';
@@ -41,7 +49,8 @@ interface ActiveRun {
   stats: BatchStats;
 }
 
-const STALE_MESSAGE = 'The migration stopped before it finished (its server restarted or lost its connection). Start Migration resumes it from its checkpoints.';
+const STALE_MESSAGE =
+  'The migration stopped before it finished (its server restarted or lost its connection). Start Migration resumes it from its checkpoints.';
 const STOPPED_MESSAGE = 'The migration was stopped (the server or the command shut down). Start Migration resumes it from its checkpoints.';
 const MAX_TABLE_WAIT_SECONDS = 300;
 
@@ -96,7 +105,9 @@ export function createMigrationService(deps: MigrationDeps) {
   /** The table must exist before items go in or are read back. */
   async function requireTable(): Promise<void> {
     if (!(await describeTable(getTarget()))) {
-      throw conflict(`The DynamoDB table "${tableName}" does not exist yet at ${getTarget().where}: create it first (Generate Table Commands, or \`npm run migrate:dynamodb -- create-table\`).`);
+      throw conflict(
+        `The DynamoDB table "${tableName}" does not exist yet at ${getTarget().where}: create it first (Generate Table Commands, or \`npm run migrate:dynamodb -- create-table\`).`,
+      );
     }
   }
 
@@ -119,7 +130,10 @@ export function createMigrationService(deps: MigrationDeps) {
         }
       } else {
         const problem = designMismatch(existing);
-        if (problem) throw conflict(`The DynamoDB table "${tableName}" already exists with another design (${problem}). Set DYNAMODB_TABLE to a new name, or delete that table.`);
+        if (problem)
+          throw conflict(
+            `The DynamoDB table "${tableName}" already exists with another design (${problem}). Set DYNAMODB_TABLE to a new name, or delete that table.`,
+          );
       }
       await waitUntilTableExists({ client: t.client, maxWaitTime: MAX_TABLE_WAIT_SECONDS, minDelay: 1, maxDelay: 5 }, { TableName: tableName });
       return { tableName, created, cliCommand, definition };
@@ -134,7 +148,8 @@ export function createMigrationService(deps: MigrationDeps) {
     for (const { kind } of kindMappings) {
       const before = previous[kind];
       if (before?.complete) progress[kind] = { ...before };
-      else if (before?.after) progress[kind] = { after: before.after, done: await source.count(kind, before.after), total: await source.count(kind), complete: false };
+      else if (before?.after)
+        progress[kind] = { after: before.after, done: await source.count(kind, before.after), total: await source.count(kind), complete: false };
       else progress[kind] = { after: null, done: 0, total: await source.count(kind), complete: false };
     }
     return progress;

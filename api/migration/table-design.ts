@@ -43,7 +43,14 @@ export function tableDefinition(tableName: string): CreateTableCommandInput {
 
 /** The same definition as an AWS CLI command (plus the wait for ACTIVE) an operator can paste. */
 export function createTableCliCommand(definition: CreateTableCommandInput, target: { region: string | null; endpoint?: string }): string {
-  const shorthand = (entries: Record<string, string>[]) => entries.map((e) => Object.entries(e).map(([k, v]) => `${k}=${v}`).join(',')).join(' ');
+  const shorthand = (entries: Record<string, string>[]) =>
+    entries
+      .map((e) =>
+        Object.entries(e)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(','),
+      )
+      .join(' ');
   const where = [target.region ? ` --region ${target.region}` : '', target.endpoint ? ` --endpoint-url ${target.endpoint}` : ''].join('');
   return [
     `aws dynamodb create-table${where} \\`,

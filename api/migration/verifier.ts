@@ -24,8 +24,7 @@ export interface VerifyContext {
   tuning: MigrationTuning;
 }
 
-const fieldsProblem = (fields: string[]) =>
-  fields.length === 1 ? `field "${fields[0]}" differs` : `fields ${fields.map((f) => `"${f}"`).join(', ')} differ`;
+const fieldsProblem = (fields: string[]) => (fields.length === 1 ? `field "${fields[0]}" differs` : `fields ${fields.map((f) => `"${f}"`).join(', ')} differ`);
 
 export async function verifyMigration(ctx: VerifyContext): Promise<VerificationResult> {
   const mismatches: VerificationMismatch[] = [];

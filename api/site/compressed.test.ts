@@ -63,7 +63,9 @@ describe('prepare', () => {
   it('a page does not wait for the static files compressing in the background', async () => {
     const finished: string[] = [];
     const files = Array.from({ length: 6 }, (_, i) =>
-      compress(uncompressed(200, 'text/javascript', Buffer.concat([largePage, Buffer.from(String(i))]), 'no-cache'), 'background').then(() => finished.push(`file ${i}`)),
+      compress(uncompressed(200, 'text/javascript', Buffer.concat([largePage, Buffer.from(String(i))]), 'no-cache'), 'background').then(() =>
+        finished.push(`file ${i}`),
+      ),
     );
     // Quick levels, outside the queue: ready before the files that started first.
     const rendered = prepare(200, 'text/html', largePage.subarray(0, largePage.length / 10), 'no-cache').then(() => finished.push('page'));

@@ -22,7 +22,16 @@ const brotliAsync = promisify(brotliCompress);
 
 /** The body as it is, with its ETag; compress() adds the encoded forms. */
 export function uncompressed(status: number, type: string, body: Buffer, cacheControl: string, headers?: Record<string, string>): Prepared {
-  return { status, type, body, gzip: null, brotli: null, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`, cacheControl, headers };
+  return {
+    status,
+    type,
+    body,
+    gzip: null,
+    brotli: null,
+    etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
+    cacheControl,
+    headers,
+  };
 }
 
 /**
@@ -38,7 +47,8 @@ const acquire = (queue: keyof typeof waiting): Promise<void> =>
   compressing < MAX_COMPRESSING ? (compressing++, Promise.resolve()) : new Promise((resolve) => waiting[queue].push(resolve));
 const release = () => {
   const next = waiting.page.shift() ?? waiting.background.shift();
-  if (next) next(); // the slot passes on as it is
+  if (next)
+    next(); // the slot passes on as it is
   else compressing--;
 };
 

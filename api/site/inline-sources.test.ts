@@ -14,7 +14,9 @@ const entry = (pathname: string, value: string) => ({ pathname, headers: [{ key:
 describe('scriptHashesOf', () => {
   it("takes the script hashes of Astro's policy, nothing else", () => {
     expect(
-      scriptHashesOf("script-src 'self' 'sha256-AAA=' 'sha384-BBB'; style-src 'self' 'sha256-CCC='; script-src-elem 'sha512-DDD=='; img-src https: 'sha256-EEE=';"),
+      scriptHashesOf(
+        "script-src 'self' 'sha256-AAA=' 'sha384-BBB'; style-src 'self' 'sha256-CCC='; script-src-elem 'sha512-DDD=='; img-src https: 'sha256-EEE=';",
+      ),
     ).toEqual(["'sha256-AAA='", "'sha384-BBB'", "'sha512-DDD=='"]);
     expect(scriptHashesOf("script-src 'self' 'unsafe-inline' https://evil.example 'nonce-x'")).toEqual([]);
   });
@@ -22,7 +24,10 @@ describe('scriptHashesOf', () => {
 
 describe('readScriptHashes', () => {
   it('unites the hashes of every prerendered page, sorted', () => {
-    const path = file([entry('/a', "script-src 'self' 'sha256-B=' 'sha256-A='; style-src 'self' 'unsafe-inline' ;"), entry('/b', "script-src 'self' 'sha256-A=' 'sha256-C=';")]);
+    const path = file([
+      entry('/a', "script-src 'self' 'sha256-B=' 'sha256-A='; style-src 'self' 'unsafe-inline' ;"),
+      entry('/b', "script-src 'self' 'sha256-A=' 'sha256-C=';"),
+    ]);
     expect(readScriptHashes(path)).toEqual(["'sha256-A='", "'sha256-B='", "'sha256-C='"]);
   });
 

@@ -204,9 +204,13 @@ describe('the store bounds', () => {
 
   it('evicts the least recently used pages past the byte limit, counting every encoding', async () => {
     const sized = (n: number) => uncompressed(200, 'text/html', Buffer.alloc(n, 'x'), 'no-cache');
-    const pages = createPublishedPages(async (path) => (path === '/blog/big' ? { ...sized(100), gzip: Buffer.alloc(50), brotli: Buffer.alloc(40) } : sized(100)), quiet, {
-      limits: { pages: 100, bytes: 350 },
-    });
+    const pages = createPublishedPages(
+      async (path) => (path === '/blog/big' ? { ...sized(100), gzip: Buffer.alloc(50), brotli: Buffer.alloc(40) } : sized(100)),
+      quiet,
+      {
+        limits: { pages: 100, bytes: 350 },
+      },
+    );
     for (const path of ['/blog/a', '/blog/b', '/blog/c']) await pages.get(path);
     expect(pages.size()).toEqual({ pages: 3, bytes: 300 });
     await pages.get('/blog/b');

@@ -14,7 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { sampleArticles } from '../../src/content/samples.ts';
 import type { ComponentVisibility } from '../../src/shared/public-api.ts';
-import { NO_STORE, pageKeys, SHARED_CACHE, surrogateHeaders, THEME_CSS_KEYS } from '../cdn/cache-policy.ts';
+import { NO_STORE, pageKeys, SHARED_CACHE, cdnHeaders, THEME_CSS_KEYS } from '../cdn/cache-policy.ts';
 import type { ContentChange } from '../content-events.ts';
 import { applySecurityHeaders, siteHeaders, type SecuritySettings } from '../http/security-headers.ts';
 import { internalHeaders } from '../internal.ts';
@@ -75,7 +75,7 @@ export async function createSite({ api, selfOrigin, log, security }: SiteOptions
     const shared = res.status === 200 || res.status === 404 || (res.status >= 301 && res.status <= 308);
     return prepare(res.status, res.headers.get('content-type') ?? 'text/html; charset=utf-8', body, shared ? SHARED_CACHE : NO_STORE, {
       ...(location ? { location } : {}),
-      ...(shared ? surrogateHeaders(pageKeys(pathname)) : {}),
+      ...(shared ? cdnHeaders(pageKeys(pathname)) : {}),
     });
   };
   const slugs = createArticleSlugs(async () => {
@@ -90,8 +90,11 @@ export async function createSite({ api, selfOrigin, log, security }: SiteOptions
   let themeCss: Promise<Prepared> | null = null;
   const buildThemeCss = async (): Promise<Prepared> => {
     const json = async <T>(path: string) => (await (await api(new Request(`http://site${path}`))).json()) as T;
-    const [theme, visibility] = await Promise.all([json<{ cssVariables: string }>('/api/themes/active'), json<ComponentVisibility[]>('/api/component-visibility')]);
-    return prepare(200, 'text/css; charset=utf-8', Buffer.from(themeStylesheet(theme.cssVariables, visibility)), SHARED_CACHE, surrogateHeaders(THEME_CSS_KEYS));
+    const [theme, visibility] = await Promise.all([
+      json<{ cssVariables: string }>('/api/themes/active'),
+      json<ComponentVisibility[]>('/api/component-visibility'),
+    ]);
+    return prepare(200, 'text/css; charset=utf-8', Buffer.from(themeStylesheet(theme.cssVariables, visibility)), SHARED_CACHE, cdnHeaders(THEME_CSS_KEYS));
   };
   const getThemeCss = () => {
     themeCss ??= buildThemeCss().catch((err: unknown) => {
@@ -103,7 +106,10 @@ export async function createSite({ api, selfOrigin, log, security }: SiteOptions
 
   const fail = (res: ServerResponse, err: unknown) => {
     log.error('site request failed', { err: String(err) });
-    if (!res.headersSent) res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '5' }).end('The site is briefly unavailable. Please try again in a moment.');
+    if (!res.headersSent)
+      res
+        .writeHead(503, { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '5' })
+        .end('The site is briefly unavailable. Please try again in a moment.');
   };
 
   const handle: Listener = (req, res) => {
@@ -112,15 +118,21 @@ export async function createSite({ api, selfOrigin, log, security }: SiteOptions
     const url = new URL(req.url ?? '/', 'http://site');
     const readOnly = req.method === 'GET' || req.method === 'HEAD';
     if (readOnly && url.pathname === '/theme.css') {
-      getThemeCss().then((css) => send(req, res, css), (err) => fail(res, err));
+      getThemeCss().then(
+        (css) => send(req, res, css),
+        (err) => fail(res, err),
+      );
       return;
     }
     const published = readOnly ? publishedPath(url.pathname) : null;
     if (published) {
       // The one stored 'Article Not Found' page answers every unknown slug: named for the slug asked
       // for, so a post published at it later purges it from the CDN.
-      const named = (page: Prepared) => (page.status === 404 ? surrogateHeaders(pageKeys(published)) : {});
-      pages.get(published).then((page) => send(req, res, page, named(page)), (err) => fail(res, err));
+      const named = (page: Prepared) => (page.status === 404 ? cdnHeaders(pageKeys(published)) : {});
+      pages.get(published).then(
+        (page) => send(req, res, page, named(page)),
+        (err) => fail(res, err),
+      );
       return;
     }
     const file = readOnly ? files.get(url.pathname) : undefined;

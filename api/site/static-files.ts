@@ -7,7 +7,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
-import { IMMUTABLE, NO_STORE, STATIC_FILE, surrogateHeaders } from '../cdn/cache-policy.ts';
+import { IMMUTABLE, NO_STORE, STATIC_FILE, cdnHeaders } from '../cdn/cache-policy.ts';
 import { compress, uncompressed, type Prepared } from './compressed.ts';
 
 const types: Record<string, string> = {
@@ -60,7 +60,7 @@ export function loadStaticFiles(root: string): StaticFiles {
       ? uncompressed(200, type, body, IMMUTABLE)
       : privatePage(rel)
         ? uncompressed(200, type, body, NO_STORE)
-        : uncompressed(200, type, body, STATIC_FILE, surrogateHeaders(STATIC_KEYS));
+        : uncompressed(200, type, body, STATIC_FILE, cdnHeaders(STATIC_KEYS));
     files.set(rel, prepared);
     // Pages are built as /about/index.html: serve them at /about and /about/.
     if (rel.endsWith('/index.html')) {

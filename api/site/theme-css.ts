@@ -21,10 +21,7 @@ export function themeStylesheet(cssVariables: string, visibility: ComponentVisib
     .filter((key) => typeof vars[key] === 'string' && safeValue.test(vars[key]!))
     .map((key) => `--${key}:${vars[key]}`);
   const hidden = visibility.filter((v) => !v.isVisible && safeKey.test(v.componentKey)).map((v) => `[data-component="${v.componentKey}"]`);
-  return [
-    declarations.length ? `:root{${declarations.join(';')}}` : '',
-    hidden.length ? `${hidden.join(',')}{display:none!important}` : '',
-  ]
+  return [declarations.length ? `:root{${declarations.join(';')}}` : '', hidden.length ? `${hidden.join(',')}{display:none!important}` : '']
     .filter(Boolean)
     .join('\n')
     .concat('\n');

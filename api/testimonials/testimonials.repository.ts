@@ -14,7 +14,14 @@ export function testimonialsRepository({ db, t }: Database) {
   return {
     listPublished: () =>
       db
-        .select({ id: table.id, clientName: table.clientName, rating: table.rating, content: table.content, practiceArea: table.practiceArea, createdAt: table.createdAt })
+        .select({
+          id: table.id,
+          clientName: table.clientName,
+          rating: table.rating,
+          content: table.content,
+          practiceArea: table.practiceArea,
+          createdAt: table.createdAt,
+        })
         .from(table)
         .where(eq(table.isPublished, true))
         .orderBy(desc(table.createdAt)),

@@ -9,7 +9,11 @@ import { publicCache } from '../http/public-cache.ts';
 export function testimonialsRoutes(deps: Deps): FeatureRoutes {
   const service = testimonialsService(deps);
   return {
-    public: router().get('/testimonials', publicCache(deps, () => ['testimonials']), async (c) => c.json(await service.listPublished())),
+    public: router().get(
+      '/testimonials',
+      publicCache(deps, () => ['testimonials']),
+      async (c) => c.json(await service.listPublished()),
+    ),
     admin: adminRouter()
       .get('/testimonials', async (c) => c.json(await service.listAll()))
       .post('/testimonials', jsonBody(testimonialInput), async (c) => c.json(await service.create(c.req.valid('json')), 201))

@@ -9,7 +9,11 @@ import { publicCache } from '../http/public-cache.ts';
 export function themesRoutes(deps: Deps): FeatureRoutes {
   const service = themesService(deps);
   return {
-    public: router().get('/themes/active', publicCache(deps, () => ['theme']), async (c) => c.json(await service.active())),
+    public: router().get(
+      '/themes/active',
+      publicCache(deps, () => ['theme']),
+      async (c) => c.json(await service.active()),
+    ),
     admin: adminRouter()
       .get('/themes', async (c) => c.json(await service.listAll()))
       .post('/themes', jsonBody(themeInput), async (c) => c.json(await service.create(c.req.valid('json')), 201))

@@ -16,7 +16,13 @@ export function themesService({ database, events }: Deps) {
       const row = await repo.findActive();
       if (row) return { id: row.id, name: row.name, displayName: row.displayName, description: row.description, cssVariables: row.cssVariables };
       const template = findThemeTemplate(defaultThemeName)!;
-      return { id: null, name: template.name, displayName: template.displayName, description: template.description, cssVariables: JSON.stringify(template.cssVariables) };
+      return {
+        id: null,
+        name: template.name,
+        displayName: template.displayName,
+        description: template.description,
+        cssVariables: JSON.stringify(template.cssVariables),
+      };
     },
 
     async create(input: z.output<typeof themeInput>) {
@@ -24,7 +30,8 @@ export function themesService({ database, events }: Deps) {
       try {
         row = await repo.create({ ...input, isActive: false, isDefault: false });
       } catch (err) {
-        if (constraintError(err)?.status === 409) throw conflict('A theme with this name is already installed.', { name: 'A theme with this name is already installed' });
+        if (constraintError(err)?.status === 409)
+          throw conflict('A theme with this name is already installed.', { name: 'A theme with this name is already installed' });
         throw err;
       }
       if (input.isDefault) await repo.makeDefault(row.id);

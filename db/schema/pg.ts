@@ -6,10 +6,22 @@ import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, numeric, pgTable, text, timestamp as pgTimestamp, unique, uniqueIndex } from 'drizzle-orm/pg-core';
 import { firm } from '../../src/config/firm.ts';
 
-const id = () => text('id').primaryKey().$defaultFn(() => crypto.randomUUID());
+const id = () =>
+  text('id')
+    .primaryKey()
+    .$defaultFn(() => crypto.randomUUID());
 const timestamp = (name: string) => pgTimestamp(name, { withTimezone: true, mode: 'date' });
-const createdAt = () => timestamp('created_at').notNull().defaultNow().$defaultFn(() => new Date());
-const updatedAt = () => timestamp('updated_at').notNull().defaultNow().$defaultFn(() => new Date()).$onUpdate(() => new Date());
+const createdAt = () =>
+  timestamp('created_at')
+    .notNull()
+    .defaultNow()
+    .$defaultFn(() => new Date());
+const updatedAt = () =>
+  timestamp('updated_at')
+    .notNull()
+    .defaultNow()
+    .$defaultFn(() => new Date())
+    .$onUpdate(() => new Date());
 const bool = (name: string) => boolean(name);
 const money = (name: string) => numeric(name, { precision: 12, scale: 2 }).notNull();
 
@@ -216,7 +228,10 @@ export const externalBlogArticles = pgTable(
     imageUrl: text('image_url'),
     isVisible: bool('is_visible').notNull().default(true),
     externalId: text('external_id'),
-    fetchedAt: timestamp('fetched_at').notNull().defaultNow().$defaultFn(() => new Date()),
+    fetchedAt: timestamp('fetched_at')
+      .notNull()
+      .defaultNow()
+      .$defaultFn(() => new Date()),
     createdAt: createdAt(),
   },
   (t) => [unique('external_blog_articles_source_url_unique').on(t.sourceId, t.url)],
@@ -348,7 +363,10 @@ export const identityCodes = pgTable(
     expiresAt: timestamp('expires_at').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [unique('identity_codes_user_purpose').on(t.userId, t.purpose), check('identity_codes_purpose_values', sql`${t.purpose} in ('confirm-sign-up', 'reset-password')`)],
+  (t) => [
+    unique('identity_codes_user_purpose').on(t.userId, t.purpose),
+    check('identity_codes_purpose_values', sql`${t.purpose} in ('confirm-sign-up', 'reset-password')`),
+  ],
 );
 
 export const identitySessions = pgTable(

@@ -7,11 +7,22 @@ import { sql } from 'drizzle-orm';
 import { check, index, integer, sqliteTable, text, unique, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { firm } from '../../src/config/firm.ts';
 
-const id = () => text('id').primaryKey().$defaultFn(() => crypto.randomUUID());
+const id = () =>
+  text('id')
+    .primaryKey()
+    .$defaultFn(() => crypto.randomUUID());
 const now = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
-const createdAt = () => integer('created_at', { mode: 'timestamp_ms' }).notNull().default(now).$defaultFn(() => new Date());
+const createdAt = () =>
+  integer('created_at', { mode: 'timestamp_ms' })
+    .notNull()
+    .default(now)
+    .$defaultFn(() => new Date());
 const updatedAt = () =>
-  integer('updated_at', { mode: 'timestamp_ms' }).notNull().default(now).$defaultFn(() => new Date()).$onUpdate(() => new Date());
+  integer('updated_at', { mode: 'timestamp_ms' })
+    .notNull()
+    .default(now)
+    .$defaultFn(() => new Date())
+    .$onUpdate(() => new Date());
 const bool = (name: string) => integer(name, { mode: 'boolean' });
 const money = (name: string) => text(name).notNull();
 const timestamp = (name: string) => integer(name, { mode: 'timestamp_ms' });
@@ -220,7 +231,10 @@ export const externalBlogArticles = sqliteTable(
     imageUrl: text('image_url'),
     isVisible: bool('is_visible').notNull().default(true),
     externalId: text('external_id'),
-    fetchedAt: integer('fetched_at', { mode: 'timestamp_ms' }).notNull().default(now).$defaultFn(() => new Date()),
+    fetchedAt: integer('fetched_at', { mode: 'timestamp_ms' })
+      .notNull()
+      .default(now)
+      .$defaultFn(() => new Date()),
     createdAt: createdAt(),
   },
   (t) => [unique('external_blog_articles_source_url_unique').on(t.sourceId, t.url)],
@@ -352,7 +366,10 @@ export const identityCodes = sqliteTable(
     expiresAt: timestamp('expires_at').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [unique('identity_codes_user_purpose').on(t.userId, t.purpose), check('identity_codes_purpose_values', sql`${t.purpose} in ('confirm-sign-up', 'reset-password')`)],
+  (t) => [
+    unique('identity_codes_user_purpose').on(t.userId, t.purpose),
+    check('identity_codes_purpose_values', sql`${t.purpose} in ('confirm-sign-up', 'reset-password')`),
+  ],
 );
 
 export const identitySessions = sqliteTable(

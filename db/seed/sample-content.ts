@@ -173,8 +173,7 @@ export const samplePosts: readonly SamplePost[] = [
   {
     title: 'Community Property in a California Divorce: What Gets Divided and How',
     slug: 'community-property-in-a-california-divorce-what-gets-divided-and-how',
-    excerpt:
-      'California is a community property state. Here is what that means for your home, savings, retirement accounts and debts when a marriage ends.',
+    excerpt: 'California is a community property state. Here is what that means for your home, savings, retirement accounts and debts when a marriage ends.',
     category: 'divorce',
     author: firmAuthor,
     isPublished: true,
@@ -243,8 +242,7 @@ export const samplePosts: readonly SamplePost[] = [
   {
     title: 'Beyond the Trust: Pour-Over Wills, Health Care Directives and Powers of Attorney',
     slug: 'beyond-the-trust-pour-over-wills-health-care-directives-and-powers-of-attorney',
-    excerpt:
-      'A living trust is only one part of a complete California estate plan. These three companion documents fill the gaps a trust cannot cover.',
+    excerpt: 'A living trust is only one part of a complete California estate plan. These three companion documents fill the gaps a trust cannot cover.',
     category: 'estate-planning',
     author: firmAuthor,
     isPublished: true,
@@ -377,8 +375,7 @@ export const samplePosts: readonly SamplePost[] = [
   {
     title: 'Spousal Support in California: Temporary and Long-Term Orders Explained',
     slug: 'spousal-support-in-california-temporary-and-long-term-orders-explained',
-    excerpt:
-      'California treats temporary and long-term spousal support very differently. Learn how each is determined and which factors judges consider.',
+    excerpt: 'California treats temporary and long-term spousal support very differently. Learn how each is determined and which factors judges consider.',
     category: 'divorce',
     author: familyLawAuthor,
     isPublished: false,

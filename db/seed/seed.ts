@@ -54,9 +54,18 @@ export async function seedDatabase({ db, t }: Database, options: { sampleContent
 
   // `result.themes === 1`: this run installed the first theme, so it owns the fresh database's samples.
   if (fresh && result.themes === 1 && options.sampleContent !== false) {
-    result.testimonials = (await db.insert(t.testimonials).values([...sampleTestimonials]).returning({ id: t.testimonials.id })).length;
+    result.testimonials = (
+      await db
+        .insert(t.testimonials)
+        .values([...sampleTestimonials])
+        .returning({ id: t.testimonials.id })
+    ).length;
     result.posts = (
-      await db.insert(t.blogPosts).values([...samplePosts]).onConflictDoNothing({ target: t.blogPosts.slug }).returning({ id: t.blogPosts.id })
+      await db
+        .insert(t.blogPosts)
+        .values([...samplePosts])
+        .onConflictDoNothing({ target: t.blogPosts.slug })
+        .returning({ id: t.blogPosts.id })
     ).length;
   }
   return result;

@@ -4,8 +4,10 @@ vcl 4.1;
 # machine"): Varnish 7 with Debian's varnish-modules (xkey). The servers decide what may be kept
 # (api/cdn/cache-policy.ts); this file only follows what they say:
 #
-#   Cache-Control: public, max-age=0, s-maxage=86400, stale-while-revalidate=30, stale-if-error=86400
-#       pages, /theme.css, public API lists: kept a day, purged by key the moment they change
+#   Cache-Control: public, max-age=0, must-revalidate, s-maxage=86400
+#   Surrogate-Control: max-age=86400, stale-while-revalidate=30, stale-if-error=86400
+#       pages, /theme.css, public API lists: kept a day, purged by key the moment they change; the
+#       stale windows are in Surrogate-Control (read here, removed before the client sees it)
 #   Cache-Control: public, max-age=31536000, immutable
 #       hashed /_astro/* assets
 #   anything without `public`, or with no-store/private: never kept
@@ -159,13 +161,24 @@ sub vcl_backend_response {
     if (beresp.http.Surrogate-Key) {
         set beresp.http.xkey = beresp.http.Surrogate-Key;
     }
-    # TTL: s-maxage, else max-age (Varnish's own reading of Cache-Control). Grace: Varnish reads
-    # stale-while-revalidate into beresp.grace; kept in x-firm-swr for vcl_hit, then grace is stretched
-    # to stale-if-error so an outage of every container still serves the last copy.
-    set beresp.http.x-firm-swr = beresp.grace + "s";
-    if (std.duration(regsub(beresp.http.Cache-Control, "(?i)^.*stale-if-error=([0-9]+).*$", "\1s"), 0s) > beresp.grace) {
-        set beresp.grace = std.duration(regsub(beresp.http.Cache-Control, "(?i)^.*stale-if-error=([0-9]+).*$", "\1s"), 0s);
+    # TTL: s-maxage, else max-age (Varnish's own reading of Cache-Control). The stale windows come from
+    # Surrogate-Control, the CDN's own header (the server keeps them out of Cache-Control, which
+    # browsers honour too), else from Cache-Control. Grace: stale-while-revalidate, kept in x-firm-swr
+    # for vcl_hit, then stretched to stale-if-error so an outage of every container still serves the
+    # last copy.
+    if (beresp.http.Surrogate-Control ~ "(?i)stale-while-revalidate=[0-9]+") {
+        set beresp.grace = std.duration(regsub(beresp.http.Surrogate-Control, "(?i)^.*stale-while-revalidate=([0-9]+).*$", "\1s"), 0s);
     }
+    set beresp.http.x-firm-swr = beresp.grace + "s";
+    if (beresp.http.Surrogate-Control ~ "(?i)stale-if-error=[0-9]+") {
+        set beresp.http.x-firm-sie = regsub(beresp.http.Surrogate-Control, "(?i)^.*stale-if-error=([0-9]+).*$", "\1s");
+    } else {
+        set beresp.http.x-firm-sie = regsub(beresp.http.Cache-Control, "(?i)^.*stale-if-error=([0-9]+).*$", "\1s");
+    }
+    if (std.duration(beresp.http.x-firm-sie, 0s) > beresp.grace) {
+        set beresp.grace = std.duration(beresp.http.x-firm-sie, 0s);
+    }
+    unset beresp.http.x-firm-sie;
     # The builtin rules still apply after this (Set-Cookie, Vary: *, ttl <= 0: not kept).
 }
 
@@ -185,6 +198,8 @@ sub vcl_deliver {
     unset resp.http.xkey;
     unset resp.http.Surrogate-Key;
     unset resp.http.Cache-Tag;
+    unset resp.http.Surrogate-Control;
+    unset resp.http.CDN-Cache-Control;
     unset resp.http.x-firm-swr;
 }
 

@@ -37,7 +37,14 @@ const details: Record<(typeof firm.attorneys)[number]['slug'], Omit<AttorneyProf
       { degree: 'B.A., Economics', school: 'University of California, San Diego' },
     ],
     barAdmissions: ['State Bar of California', 'U.S. District Court, Southern District of California'],
-    specialties: ['Revocable living trusts', 'Wills and pour-over wills', 'Trust administration', 'Probate', 'Powers of attorney and health care directives', 'Special needs planning'],
+    specialties: [
+      'Revocable living trusts',
+      'Wills and pour-over wills',
+      'Trust administration',
+      'Probate',
+      'Powers of attorney and health care directives',
+      'Special needs planning',
+    ],
     rating: { value: 4.9, best: 5, source: 'average rating in client reviews' },
     recognition: [
       'Member, Estate Planning, Trust & Probate Law Section, California Lawyers Association',
@@ -57,7 +64,14 @@ const details: Record<(typeof firm.attorneys)[number]['slug'], Omit<AttorneyProf
       { degree: 'B.A., Psychology', school: 'San Diego State University' },
     ],
     barAdmissions: ['State Bar of California'],
-    specialties: ['Divorce and legal separation', 'Child custody and parenting plans', 'Child and spousal support', 'Property division', 'Prenuptial and postnuptial agreements', 'Mediation'],
+    specialties: [
+      'Divorce and legal separation',
+      'Child custody and parenting plans',
+      'Child and spousal support',
+      'Property division',
+      'Prenuptial and postnuptial agreements',
+      'Mediation',
+    ],
     rating: { value: 4.9, best: 5, source: 'average rating in client reviews' },
     recognition: [
       'Member, Family Law Section, San Diego County Bar Association',

@@ -30,8 +30,7 @@ export const practiceAreaCards: readonly PracticeAreaCard[] = [
   {
     key: 'family-law',
     title: 'Family Law',
-    summary:
-      'Divorce, custody and support matters handled with care for your children and a clear view of your finances, in negotiation, mediation or court.',
+    summary: 'Divorce, custody and support matters handled with care for your children and a clear view of your finances, in negotiation, mediation or court.',
     highlights: ['Divorce and legal separation', 'Child custody and parenting plans', 'Child and spousal support', 'Prenuptial agreements'],
     href: '/practice-areas/family-law',
     linkLabel: 'Explore Family Law',
@@ -39,8 +38,7 @@ export const practiceAreaCards: readonly PracticeAreaCard[] = [
   {
     key: 'estate-planning',
     title: 'Estate Planning',
-    summary:
-      'Living trusts, wills and health care directives that say who decides for you and who inherits, with a plan to keep your estate out of probate.',
+    summary: 'Living trusts, wills and health care directives that say who decides for you and who inherits, with a plan to keep your estate out of probate.',
     highlights: ['Revocable living trusts', 'Wills and guardianship nominations', 'Powers of attorney', 'Advance health care directives'],
     href: '/practice-areas/estate-planning',
     linkLabel: 'Explore Estate Planning',

@@ -50,8 +50,7 @@ export const sampleArticles: readonly PublicBlogPost[] = [
     id: 'sample-article-3',
     title: 'How Long Does Probate Take in California, and Why?',
     slug: 'how-long-does-probate-take-in-california',
-    excerpt:
-      'California probate often takes a year or more. Here are the stages that set the pace, from the first petition to the final distribution.',
+    excerpt: 'California probate often takes a year or more. Here are the stages that set the pace, from the first petition to the final distribution.',
     category: 'probate',
     author: firm.name,
     publishedAt: '2026-02-03T17:00:00.000Z',
@@ -120,12 +119,9 @@ ${notLegalAdvice}`,
 
 /** Author bios shown under each article (SPEC §2 /blog/{slug}), keyed by the author's name. */
 export const authorBios: Readonly<Record<string, string>> = {
-  [firm.name]:
-    `${firm.name} is a San Diego law firm focused on family law, estate planning and trust administration. Our attorneys write these articles to help families understand California law and the choices in front of them. We serve clients throughout San Diego County from our downtown office.`,
-  [estatePlanningAttorney.name]:
-    `${estatePlanningAttorney.name} is the founding partner of ${firm.name}, where she focuses her practice on estate planning and trust administration. She helps families put wills, living trusts and health care directives in place, and guides successor trustees through administering a trust. She is known for explaining complex documents in plain language.`,
-  [familyLawAttorney.name]:
-    `${familyLawAttorney.name} is a partner at ${firm.name} who focuses his practice on family law, including divorce, child custody and support. He works with clients to understand their options, from negotiated agreements to court hearings, and keeps them informed at every step.`,
+  [firm.name]: `${firm.name} is a San Diego law firm focused on family law, estate planning and trust administration. Our attorneys write these articles to help families understand California law and the choices in front of them. We serve clients throughout San Diego County from our downtown office.`,
+  [estatePlanningAttorney.name]: `${estatePlanningAttorney.name} is the founding partner of ${firm.name}, where she focuses her practice on estate planning and trust administration. She helps families put wills, living trusts and health care directives in place, and guides successor trustees through administering a trust. She is known for explaining complex documents in plain language.`,
+  [familyLawAttorney.name]: `${familyLawAttorney.name} is a partner at ${firm.name} who focuses his practice on family law, including divorce, child custody and support. He works with clients to understand their options, from negotiated agreements to court hearings, and keeps them informed at every step.`,
 };
 
 export function authorBio(author: string): string {

@@ -13,10 +13,18 @@ beforeAll(async () => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
-      seen.push({ method: req.method, url: req.url, auth: req.headers.authorization, type: req.headers['content-type'], key: req.headers['idempotency-key'] as string | undefined, body });
+      seen.push({
+        method: req.method,
+        url: req.url,
+        auth: req.headers.authorization,
+        type: req.headers['content-type'],
+        key: req.headers['idempotency-key'] as string | undefined,
+        body,
+      });
       if (req.url === '/api/fail-json') return void res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"Bad"}');
       if (req.url === '/api/fail-empty') return void res.writeHead(503, 'Service Unavailable').end();
-      if (req.url?.startsWith('/api/admin/secret') && req.headers.authorization !== 'Bearer t0k') return void res.writeHead(401).end('{"error":"Authentication required"}');
+      if (req.url?.startsWith('/api/admin/secret') && req.headers.authorization !== 'Bearer t0k')
+        return void res.writeHead(401).end('{"error":"Authentication required"}');
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, url: req.url }));
     });
   });

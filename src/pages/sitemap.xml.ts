@@ -19,7 +19,12 @@ export const GET: APIRoute = async ({ site, url }) => {
   // The list carries no updatedAt; each article's own answer does.
   const full = await Promise.all(posts.map((p) => getPost(url, p.slug).catch(() => null)));
   const articles = posts.map((p, i) => ({ slug: p.slug, lastmod: day((full[i] as PublicBlogPost | null)?.updatedAt ?? p.publishedAt) }));
-  const newest = articles.map((a) => a.lastmod).filter((d): d is string => Boolean(d)).sort().at(-1) ?? null;
+  const newest =
+    articles
+      .map((a) => a.lastmod)
+      .filter((d): d is string => Boolean(d))
+      .sort()
+      .at(-1) ?? null;
 
   const entries = [
     // The home page and the blog list the articles, so they change when one does.

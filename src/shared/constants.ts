@@ -43,10 +43,7 @@ export const practiceAreaLabels: Record<string, string> = {
 export const practiceAreaLabel = (value: string): string => practiceAreaLabels[value] ?? value;
 
 /** SPEC §9 Time slots: 13, weekdays only, no 12 PM hour; firm-local wall-clock times (24 h). */
-export const timeSlots = [
-  '09:00', '09:30', '10:00', '10:30', '11:00', '11:30',
-  '13:00', '13:30', '14:00', '14:30', '15:00', '15:30', '16:00',
-] as const;
+export const timeSlots = ['09:00', '09:30', '10:00', '10:30', '11:00', '11:30', '13:00', '13:30', '14:00', '14:30', '15:00', '15:30', '16:00'] as const;
 export type TimeSlot = (typeof timeSlots)[number];
 
 /** SPEC §4 Appointment status. */

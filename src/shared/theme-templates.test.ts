@@ -186,10 +186,9 @@ describe('themeTemplates', () => {
   describe.each(themeTemplates.map((t) => [t.name, t] as const))('%s meets WCAG 2.2 AA contrast', (name, t) => {
     it.each(contrastPairs)('%s on %s >= %d', (fg, bg, min) => {
       const ratio = refContrast(t.cssVariables[fg], t.cssVariables[bg]);
-      expect(
-        ratio,
-        `${name}: ${fg} (${t.cssVariables[fg]}) on ${bg} (${t.cssVariables[bg]}) is ${ratio.toFixed(2)}:1, needs ${min}:1`,
-      ).toBeGreaterThanOrEqual(min);
+      expect(ratio, `${name}: ${fg} (${t.cssVariables[fg]}) on ${bg} (${t.cssVariables[bg]}) is ${ratio.toFixed(2)}:1, needs ${min}:1`).toBeGreaterThanOrEqual(
+        min,
+      );
     });
   });
 });

@@ -8,17 +8,7 @@
  * (3:1); `theme-templates.test.ts` checks this with `contrastRatio` below.
  */
 
-export const themeCategories = [
-  'Professional',
-  'Premium',
-  'Warm',
-  'Nature',
-  'Elegant',
-  'Modern',
-  'Dark',
-  'Traditional',
-  'Minimal',
-] as const;
+export const themeCategories = ['Professional', 'Premium', 'Warm', 'Nature', 'Elegant', 'Modern', 'Dark', 'Traditional', 'Minimal'] as const;
 export type ThemeCategory = (typeof themeCategories)[number];
 
 export const themeColorKeys = [
@@ -557,9 +547,7 @@ function hslToRgb(h: number, s: number, l: number): [number, number, number] {
 export function relativeLuminance(hsl: string): number {
   const parsed = parseHsl(hsl);
   if (!parsed) throw new Error(`Not an HSL triplet: "${hsl}"`);
-  const [r, g, b] = hslToRgb(parsed.h, parsed.s, parsed.l).map((c) =>
-    c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4,
-  ) as [number, number, number];
+  const [r, g, b] = hslToRgb(parsed.h, parsed.s, parsed.l).map((c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4)) as [number, number, number];
   return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
 

@@ -151,7 +151,11 @@ test('calculator and booking modal: their honeypots are unseen, unreachable by T
   let date = addDays(firmToday(new Date()), 30);
   while (isWeekend(date)) date = addDays(date, 1);
   await chooseDay(page, date);
-  await dialog.getByRole('radio', { name: /^\d{1,2}:\d{2} (AM|PM)/ }).and(dialog.locator(':enabled')).first().check();
+  await dialog
+    .getByRole('radio', { name: /^\d{1,2}:\d{2} (AM|PM)/ })
+    .and(dialog.locator(':enabled'))
+    .first()
+    .check();
   await bookingButton(page, 'Continue').click();
   const details = dialog.locator('form');
   await expect(details.getByRole('textbox', { name: 'First Name' })).toBeVisible();

@@ -43,8 +43,16 @@ const firmDateText = (iso: string) =>
  * `weeksAhead` from today (weeks 3 and 4 unless told otherwise). Returns what this spec follows: the
  * stored appointment's id and date, the slot chosen and the name the admin list shows.
  */
-async function bookThroughPublicSite(page: Page, adminApi: APIRequestContext, booking: Booking, { weeksAhead = [3, 4] as [number, number] } = {}): Promise<Booked> {
-  const { appointment, time } = await bookInModal(page, adminApi, booking, { consultationType: booking.consultationType, daysAhead: [weeksAhead[0] * 7, weeksAhead[1] * 7 + 6] });
+async function bookThroughPublicSite(
+  page: Page,
+  adminApi: APIRequestContext,
+  booking: Booking,
+  { weeksAhead = [3, 4] as [number, number] } = {},
+): Promise<Booked> {
+  const { appointment, time } = await bookInModal(page, adminApi, booking, {
+    consultationType: booking.consultationType,
+    daysAhead: [weeksAhead[0] * 7, weeksAhead[1] * 7 + 6],
+  });
   return { id: appointment.id, scheduledDate: appointment.scheduledDate, time, name: `${booking.firstName} ${booking.lastName}` };
 }
 
@@ -93,7 +101,12 @@ test('a booking from the public site is confirmed, changed and deleted', async (
   await expect(row.locator('time')).toHaveText(firmDateText(booked.scheduledDate));
   // The firm's time, with the zone: the slot as booked, 45 minutes long.
   await expect(row).toContainText(new RegExp(`${slotLabel(booked.time)} – \\d{1,2}:\\d{2}\\s[AP]M P[DS]T`));
-  await expect(page.getByRole('region', { name: /Upcoming/ }).getByTestId('appointment').filter({ hasText: booked.name })).toHaveCount(1);
+  await expect(
+    page
+      .getByRole('region', { name: /Upcoming/ })
+      .getByTestId('appointment')
+      .filter({ hasText: booked.name }),
+  ).toHaveCount(1);
   await expect(count(page, 'scheduled')).toHaveText(String(before.scheduled + 1));
 
   // Confirm: only for scheduled ones.
@@ -114,7 +127,12 @@ test('a booking from the public site is confirmed, changed and deleted', async (
   await expect(page.getByRole('menuitemradio')).toHaveText(['Scheduled', 'Confirmed', 'Completed', 'Cancelled']);
   await expect(page.getByRole('menuitemradio', { name: 'Confirmed' })).toHaveAttribute('aria-checked', 'true');
   await expect(page.getByRole('menuitemradio', { name: 'Scheduled' })).toBeFocused();
-  for (const [key, focused] of [['ArrowDown', 'Confirmed'], ['ArrowDown', 'Completed'], ['ArrowUp', 'Confirmed'], ['ArrowUp', 'Scheduled']]) {
+  for (const [key, focused] of [
+    ['ArrowDown', 'Confirmed'],
+    ['ArrowDown', 'Completed'],
+    ['ArrowUp', 'Confirmed'],
+    ['ArrowUp', 'Scheduled'],
+  ]) {
     await page.keyboard.press(key!);
     await expect(page.getByRole('menuitemradio', { name: focused })).toBeFocused();
   }
@@ -181,7 +199,11 @@ test('the details dialog shows every field; confirm, cancel and delete from it',
 
   const d = details(page);
   await expect(d.getByRole('heading', { name: booked.name })).toBeVisible();
-  const field = (term: string) => d.locator('dl > div').filter({ has: page.locator('dt', { hasText: new RegExp(`^${term}$`) }) }).locator('dd');
+  const field = (term: string) =>
+    d
+      .locator('dl > div')
+      .filter({ has: page.locator('dt', { hasText: new RegExp(`^${term}$`) }) })
+      .locator('dd');
   await expect(field('Status')).toHaveText('Scheduled');
   await expect(field('Consultation type')).toHaveText('Estate Planning Review');
   await expect(field('Date')).toHaveText(firmDateText(booked.scheduledDate));
@@ -241,7 +263,13 @@ test('the details dialog shows every field; confirm, cancel and delete from it',
 test("a refused status change shows the server's 409 message and the current status", async ({ page, adminApi }, info) => {
   const consoleErrors = watchConsole(page);
   const id = tag(info, 'conflict');
-  const booked = await bookThroughPublicSite(page, adminApi, { firstName: 'Ava', lastName: `Stone ${id}`, email: `${id}@example.com`, consultationType: 'initial', practiceArea: 'divorce' });
+  const booked = await bookThroughPublicSite(page, adminApi, {
+    firstName: 'Ava',
+    lastName: `Stone ${id}`,
+    email: `${id}@example.com`,
+    consultationType: 'initial',
+    practiceArea: 'divorce',
+  });
   await openScreen(page);
   const row = item(page, booked.name);
   await expect(row).toContainText('Scheduled');
@@ -264,7 +292,13 @@ test("a refused status change shows the server's 409 message and the current sta
 test('failed update and delete show the SPEC §8 error toasts and change nothing', async ({ page, adminApi }, info) => {
   const consoleErrors = watchConsole(page);
   const id = tag(info, 'fail');
-  const booked = await bookThroughPublicSite(page, adminApi, { firstName: 'Noah', lastName: `Fail ${id}`, email: `${id}@example.com`, consultationType: 'follow-up', practiceArea: 'other' });
+  const booked = await bookThroughPublicSite(page, adminApi, {
+    firstName: 'Noah',
+    lastName: `Fail ${id}`,
+    email: `${id}@example.com`,
+    consultationType: 'follow-up',
+    practiceArea: 'other',
+  });
   await page.route(`**/api/admin/appointments/${booked.id}`, (route) =>
     route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"Internal error"}' }),
   );
@@ -293,8 +327,18 @@ test('failed update and delete show the SPEC §8 error toasts and change nothing
 test('status filter and count cards', async ({ page, adminApi }, info) => {
   const consoleErrors = watchConsole(page);
   const id = tag(info, 'filter');
-  const first = await bookThroughPublicSite(page, adminApi, { firstName: 'Iris', lastName: `Early ${id}`, email: `early-${id}@example.com`, consultationType: 'divorce', practiceArea: 'divorce' }, { weeksAhead: [3, 3] });
-  const second = await bookThroughPublicSite(page, adminApi, { firstName: 'Omar', lastName: `Later ${id}`, email: `later-${id}@example.com`, consultationType: 'initial', practiceArea: 'family-law' }, { weeksAhead: [5, 5] });
+  const first = await bookThroughPublicSite(
+    page,
+    adminApi,
+    { firstName: 'Iris', lastName: `Early ${id}`, email: `early-${id}@example.com`, consultationType: 'divorce', practiceArea: 'divorce' },
+    { weeksAhead: [3, 3] },
+  );
+  const second = await bookThroughPublicSite(
+    page,
+    adminApi,
+    { firstName: 'Omar', lastName: `Later ${id}`, email: `later-${id}@example.com`, consultationType: 'initial', practiceArea: 'family-law' },
+    { weeksAhead: [5, 5] },
+  );
   expect((await adminApi.put(`/api/admin/appointments/${second.id}`, { data: { status: 'confirmed' } })).status()).toBe(200);
 
   await openScreen(page);
@@ -353,7 +397,13 @@ test("past appointments after upcoming ones, and 'No appointments found'", async
     createdAt: new Date(now - 30 * day).toISOString(),
     updatedAt: new Date(now - 30 * day).toISOString(),
   });
-  const rows = [row('LastWeek', -7, 'completed'), row('NextMonth', 30, 'scheduled'), row('Yesterday', -1, 'confirmed'), row('Tomorrow', 1, 'confirmed'), row('LongAgo', -60, 'completed')];
+  const rows = [
+    row('LastWeek', -7, 'completed'),
+    row('NextMonth', 30, 'scheduled'),
+    row('Yesterday', -1, 'confirmed'),
+    row('Tomorrow', 1, 'confirmed'),
+    row('LongAgo', -60, 'completed'),
+  ];
   await page.route('**/api/admin/appointments', (route) => route.fulfill({ json: rows }));
   await openScreen(page);
   await expect(page.getByRole('region', { name: /Upcoming/ }).getByRole('heading', { level: 4 })).toHaveText(['Tomorrow Mock', 'NextMonth Mock']);

@@ -45,7 +45,8 @@ async function arrange(adminApi: APIRequestContext, title: string, extra: Partia
 
 const text = async (page: Page, path: string) => (await page.request.get(path)).text();
 const status = async (page: Page, path: string) => (await page.request.get(path, { maxRedirects: 0 })).status();
-const longDate = (iso: string) => new Date(iso).toLocaleDateString('en-US', { timeZone: 'America/Los_Angeles', year: 'numeric', month: 'long', day: 'numeric' });
+const longDate = (iso: string) =>
+  new Date(iso).toLocaleDateString('en-US', { timeZone: 'America/Los_Angeles', year: 'numeric', month: 'long', day: 'numeric' });
 
 test('a draft, published, renamed (old URL redirects), dated, unpublished and deleted; /blog follows each step', async ({ page, adminApi }, info) => {
   test.setTimeout(90_000);
@@ -136,7 +137,9 @@ test('a draft, published, renamed (old URL redirects), dated, unpublished and de
 
   // Rename the slug and choose a date (firm time): the old URL answers 301 to the new one.
   await item.getByRole('button', { name: `Edit ${title}` }).click();
-  await expect(e.publishDate).toHaveValue(new Date(saved!.publishedAt!).toLocaleString('sv-SE', { timeZone: 'America/Los_Angeles' }).slice(0, 16).replace(' ', 'T'));
+  await expect(e.publishDate).toHaveValue(
+    new Date(saved!.publishedAt!).toLocaleString('sv-SE', { timeZone: 'America/Los_Angeles' }).slice(0, 16).replace(' ', 'T'),
+  );
   const newSlug = `${slug}-renamed`;
   await e.slug.fill(newSlug);
   await expect(edit).toContainText(`The old address /blog/${slug} will redirect to the new one.`);
@@ -222,7 +225,9 @@ test('an empty slug is made from the title; a slug in use is refused; failures s
   expect(created?.slug).toBe(slugify(`${title} Again`));
 
   // Update to a slug in use: 409.
-  await row(page, other.title).getByRole('button', { name: `Edit ${other.title}` }).click();
+  await row(page, other.title)
+    .getByRole('button', { name: `Edit ${other.title}` })
+    .click();
   const edit = page.getByRole('dialog', { name: 'Edit Blog Post' });
   await fields(edit).slug.fill(taken.slug);
   await edit.getByRole('button', { name: 'Save Changes' }).click();
@@ -234,7 +239,9 @@ test('an empty slug is made from the title; a slug in use is refused; failures s
 
   // Delete a post someone else deleted meanwhile: 404, then the list catches up.
   expect((await adminApi.delete(`/api/admin/blog-posts/${doomed.id}`)).status()).toBe(204);
-  await row(page, doomed.title).getByRole('button', { name: `Delete ${doomed.title}` }).click();
+  await row(page, doomed.title)
+    .getByRole('button', { name: `Delete ${doomed.title}` })
+    .click();
   await page.getByRole('alertdialog', { name: 'Delete this blog post?' }).getByRole('button', { name: 'Delete' }).click();
   await expectToast(page, 'Error', 'Failed to delete blog post');
   await expect(row(page, doomed.title)).toHaveCount(0);
@@ -283,12 +290,16 @@ test('no axe violations on the list, the dialogs and the delete confirmation; sc
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
 
-  await row(page, post.title).getByRole('button', { name: `Edit ${post.title}` }).click();
+  await row(page, post.title)
+    .getByRole('button', { name: `Edit ${post.title}` })
+    .click();
   await expect(page.getByRole('dialog', { name: 'Edit Blog Post' })).toBeVisible();
   await expectNoAxeViolations(page);
   await page.keyboard.press('Escape');
 
-  await row(page, post.title).getByRole('button', { name: `Delete ${post.title}` }).click();
+  await row(page, post.title)
+    .getByRole('button', { name: `Delete ${post.title}` })
+    .click();
   await expect(page.getByRole('alertdialog', { name: 'Delete this blog post?' })).toBeVisible();
   await expectNoAxeViolations(page);
   await screenshot(page, info, 'admin-blog-post-delete', { fullPage: false, unhover: true });

@@ -241,7 +241,12 @@ test("Save Changes shows 'Saving...' and sends one PUT per changed key, one at a
   // The bar (and the focused button) is gone: focus goes back to the switch last moved.
   await expect(switchFor(page, 'Contact Form')).toBeFocused();
   const stored = (await (await adminApi.get(API)).json()) as StoredSetting[];
-  expect(stored.filter((s) => !s.isVisible).map((s) => s.componentKey).sort()).toEqual(['contact_form', 'practice_areas']);
+  expect(
+    stored
+      .filter((s) => !s.isVisible)
+      .map((s) => s.componentKey)
+      .sort(),
+  ).toEqual(['contact_form', 'practice_areas']);
   consoleErrors.expectNone();
 });
 
@@ -276,7 +281,12 @@ test('a failed save shows the error toast and keeps only the changes that did no
   await expect(toasts(page)).toContainText('Component visibility updated successfully');
   await expect(bar(page)).toHaveCount(0);
   const after = (await (await adminApi.get(API)).json()) as StoredSetting[];
-  expect(after.filter((s) => !s.isVisible).map((s) => s.componentKey).sort()).toEqual(['contact_form', 'probate_calculator']);
+  expect(
+    after
+      .filter((s) => !s.isVisible)
+      .map((s) => s.componentKey)
+      .sort(),
+  ).toEqual(['contact_form', 'probate_calculator']);
 });
 
 test('a spinner shows while loading; with no settings on the server the eight defaults are created', async ({ page }) => {
@@ -293,7 +303,10 @@ test('a spinner shows while loading; with no settings on the server the eight de
     if (request.method() === 'POST') {
       const body = request.postDataJSON() as StoredSetting;
       posts.push(body);
-      return route.fulfill({ status: 201, json: { id: `made-${posts.length}`, ...body, createdAt: new Date().toISOString(), updatedAt: new Date().toISOString() } });
+      return route.fulfill({
+        status: 201,
+        json: { id: `made-${posts.length}`, ...body, createdAt: new Date().toISOString(), updatedAt: new Date().toISOString() },
+      });
     }
     gets += 1;
     if (gets > 1) return route.continue();
@@ -307,7 +320,9 @@ test('a spinner shows while loading; with no settings on the server the eight de
   releaseList();
 
   await expect.poll(() => posts.length).toBe(8);
-  expect(posts).toEqual(componentCatalogue.map((c) => ({ componentKey: c.componentKey, componentName: c.componentName, description: c.description, isVisible: true })));
+  expect(posts).toEqual(
+    componentCatalogue.map((c) => ({ componentKey: c.componentKey, componentName: c.componentName, description: c.description, isVisible: true })),
+  );
   await expect(page.getByRole('switch')).toHaveCount(8);
   expect(gets).toBe(2);
   // No success toast is named for this in SPEC §8, and none is shown.

@@ -34,7 +34,10 @@ async function stored(adminApi: APIRequestContext, email: string): Promise<Conta
 }
 
 /** A submission arranged through the public API (what the contact form sends). */
-async function submitThroughApi(page: Page, fields: { firstName: string; lastName: string; email: string; practiceArea: string; message: string; phone?: string }) {
+async function submitThroughApi(
+  page: Page,
+  fields: { firstName: string; lastName: string; email: string; practiceArea: string; message: string; phone?: string },
+) {
   const res = await page.request.post('/api/contact', { data: { phone: '', ...fields } });
   expect(res.status(), await res.text()).toBe(201);
   return ((await res.json()) as { id: string }).id;
@@ -96,7 +99,9 @@ test('a message sent through the public contact form is opened (marked read) and
   await expect(dialog(page).locator('p.whitespace-pre-wrap')).toHaveText(visitor.message, { useInnerText: true });
   await expect(dialog(page)).toContainText('Trust Administration');
   const reply = dialog(page).getByRole('link', { name: 'Reply by Email' });
-  expect(await reply.getAttribute('href')).toBe(`mailto:${visitor.email}?subject=${encodeURIComponent('Your Trust Administration inquiry with Pacific Crest Law Group')}`);
+  expect(await reply.getAttribute('href')).toBe(
+    `mailto:${visitor.email}?subject=${encodeURIComponent('Your Trust Administration inquiry with Pacific Crest Law Group')}`,
+  );
   await expect(dialog(page).getByRole('link', { name: `Call ${visitor.phone}` })).toHaveAttribute('href', 'tel:+16195550199');
   await expect(dialog(page).getByText('Pending', { exact: true })).toBeVisible();
   await expectNoAxeViolations(page);
@@ -125,7 +130,9 @@ test('a message sent through the public contact form is opened (marked read) and
   await page.keyboard.press('Enter');
   await expect(dialog(page)).toBeVisible();
   await expect(closeButton(page)).toBeVisible();
-  await page.waitForTimeout(500);
+  // The dialog's effects have run once a frame has been painted after it opened: a PUT they sent
+  // would have been issued by then.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
   expect(calls).toEqual([]);
   await expect(toasts(page)).toHaveCount(0);
   // Escape closes it (no toast is open, so the dialog is the newest layer) and gives the focus back.
@@ -139,7 +146,13 @@ test('Mark as Read and Mark as Resolved from the list, with the keyboard', async
   const consoleErrors = watchConsole(page);
   const id = tag(info, 'list');
   const email = `${id}@example.com`;
-  await submitThroughApi(page, { firstName: 'Lee', lastName: `Park ${id}`, email, practiceArea: 'family-law', message: 'Question about custody arrangements.' });
+  await submitThroughApi(page, {
+    firstName: 'Lee',
+    lastName: `Park ${id}`,
+    email,
+    practiceArea: 'family-law',
+    message: 'Question about custody arrangements.',
+  });
   await openScreen(page);
   await searchBox(page).fill(email);
   const row = item(page, email);
@@ -167,13 +180,35 @@ test('search, status filter, practice-area filter, No Submissions Found and Clea
   const consoleErrors = watchConsole(page);
   const id = tag(info, 'filters');
   const people = {
-    ana: { firstName: 'Ana', lastName: `Diaz ${id}`, email: `ana-${id}@example.com`, practiceArea: 'family-law', message: `Divorce and child support (${id}).` },
-    ben: { firstName: 'Ben', lastName: `Cole ${id}`, email: `ben-${id}@example.com`, practiceArea: 'trust-administration', message: `Successor trustee duties (${id}).` },
-    cara: { firstName: 'Cara', lastName: `Ng ${id}`, email: `cara-${id}@example.com`, practiceArea: 'other', message: `A question about a living will (${id}).` },
+    ana: {
+      firstName: 'Ana',
+      lastName: `Diaz ${id}`,
+      email: `ana-${id}@example.com`,
+      practiceArea: 'family-law',
+      message: `Divorce and child support (${id}).`,
+    },
+    ben: {
+      firstName: 'Ben',
+      lastName: `Cole ${id}`,
+      email: `ben-${id}@example.com`,
+      practiceArea: 'trust-administration',
+      message: `Successor trustee duties (${id}).`,
+    },
+    cara: {
+      firstName: 'Cara',
+      lastName: `Ng ${id}`,
+      email: `cara-${id}@example.com`,
+      practiceArea: 'other',
+      message: `A question about a living will (${id}).`,
+    },
   };
   const ids = { ana: await submitThroughApi(page, people.ana), ben: await submitThroughApi(page, people.ben), cara: await submitThroughApi(page, people.cara) };
   // Ben has been read; Cara read and resolved (arranged through the admin API).
-  for (const [who, flag] of [['ben', 'read'], ['cara', 'read'], ['cara', 'resolved']] as const) {
+  for (const [who, flag] of [
+    ['ben', 'read'],
+    ['cara', 'read'],
+    ['cara', 'resolved'],
+  ] as const) {
     expect((await adminApi.put(`/api/admin/contact-submissions/${ids[who]}/${flag}`)).status()).toBe(200);
   }
 

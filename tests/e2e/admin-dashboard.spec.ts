@@ -24,7 +24,10 @@ async function numbers(card: Locator, pattern: RegExp): Promise<number[]> {
 
 /** The counts the dashboard shows, read from the page. */
 async function readStats(page: Page) {
-  const [submissions = NaN, unread = NaN, unresolved = NaN] = await numbers(statCard(page, 'Contact Submissions'), /(\d+) total\s*(\d+) new · (\d+) unresolved/);
+  const [submissions = NaN, unread = NaN, unresolved = NaN] = await numbers(
+    statCard(page, 'Contact Submissions'),
+    /(\d+) total\s*(\d+) new · (\d+) unresolved/,
+  );
   const [posts = NaN, drafts = NaN, published = NaN] = await numbers(statCard(page, 'Blog Articles'), /(\d+) total\s*(\d+) drafts? · (\d+) published/);
   const [testimonials = NaN, publishedTestimonials = NaN] = await numbers(statCard(page, 'Testimonials'), /(\d+) total\s*(\d+) published/);
   return { submissions, unread, unresolved, posts, drafts, published, testimonials, publishedTestimonials };
@@ -39,7 +42,14 @@ async function list<T>(api: APIRequestContext, path: string): Promise<T[]> {
 async function sendContact(page: Page, info: TestInfo, label: string) {
   const email = `${unique(info, `dash-${label}`, '-')}@example.com`;
   const res = await page.request.post('/api/contact', {
-    data: { firstName: 'Dana', lastName: `Dashboard-${label}`, email, phone: '', practiceArea: 'trust-administration', message: 'Please call me about my mother’s trust.' },
+    data: {
+      firstName: 'Dana',
+      lastName: `Dashboard-${label}`,
+      email,
+      phone: '',
+      practiceArea: 'trust-administration',
+      message: 'Please call me about my mother’s trust.',
+    },
   });
   expect(res.status()).toBe(201);
   return { email };
@@ -84,9 +94,15 @@ test('greets the admin; the stat cards count what the admin lists hold; Quick Ac
   // Navigation: SPEC §2's targets, admin ones only where the screen exists, and the latest article.
   const latest = (await (await page.request.get('/api/blog-posts')).json()) as { slug: string }[];
   const expected = [
-    ...['/admin/blog-posts', '/admin/testimonials', '/admin/contact-submissions', '/admin/themes', '/admin/appointments', '/admin/integrations', '/admin/component-visibility'].filter(
-      (p) => p in adminScreens,
-    ),
+    ...[
+      '/admin/blog-posts',
+      '/admin/testimonials',
+      '/admin/contact-submissions',
+      '/admin/themes',
+      '/admin/appointments',
+      '/admin/integrations',
+      '/admin/component-visibility',
+    ].filter((p) => p in adminScreens),
     '/blog',
     ...(latest[0] ? [`/blog/${latest[0].slug}`] : []),
     '/contact',
@@ -187,7 +203,16 @@ test('empty lists: No contact submissions yet, No blog posts yet, zero counts an
   await openDashboard(page);
   await expect(page.getByText('No contact submissions yet', { exact: true })).toBeVisible();
   await expect(page.getByText('No blog posts yet', { exact: true })).toBeVisible();
-  expect(await readStats(page)).toEqual({ submissions: 0, unread: 0, unresolved: 0, posts: 0, drafts: 0, published: 0, testimonials: 0, publishedTestimonials: 0 });
+  expect(await readStats(page)).toEqual({
+    submissions: 0,
+    unread: 0,
+    unresolved: 0,
+    posts: 0,
+    drafts: 0,
+    published: 0,
+    testimonials: 0,
+    publishedTestimonials: 0,
+  });
   const hrefs = await page
     .getByRole('navigation', { name: 'Navigation' })
     .getByRole('link')
@@ -201,7 +226,9 @@ test('empty lists: No contact submissions yet, No blog posts yet, zero counts an
 test('a list that cannot load says so and offers Try Again', async ({ page }) => {
   const consoleErrors = watchConsole(page);
   let fail = true;
-  await page.route('**/api/admin/contact-submissions', (route) => (fail ? route.fulfill({ status: 500, json: { error: 'Internal error' } }) : route.fallback()));
+  await page.route('**/api/admin/contact-submissions', (route) =>
+    fail ? route.fulfill({ status: 500, json: { error: 'Internal error' } }) : route.fallback(),
+  );
   await openDashboard(page);
   await expect(statCard(page, 'Contact Submissions')).toContainText('Could not be loaded.');
   const alert = page.getByRole('alert').filter({ hasText: 'The contact submissions could not be loaded.' });

@@ -88,7 +88,8 @@ async function addIntegration(page: Page, values: { provider: string; config?: s
 
 /** The lists of the four tabs, served empty (the database is shared with other tests). */
 async function serveEmptyLists(page: Page) {
-  const empty = (body: unknown) => (route: import('@playwright/test').Route) => (route.request().method() === 'GET' ? route.fulfill({ json: body }) : route.fallback());
+  const empty = (body: unknown) => (route: import('@playwright/test').Route) =>
+    route.request().method() === 'GET' ? route.fulfill({ json: body }) : route.fallback();
   await page.route('**/api/admin/calendar-settings', empty([]));
   await page.route('**/api/email-settings/active', empty(null));
   await page.route('**/api/admin/email-outbox', empty([]));
@@ -243,7 +244,10 @@ test('calendar: each provider prefills its template and help; missing fields giv
   consoleErrors.expectNone();
 });
 
-test('calendar: create shows a card; the API key is never returned in full; Activate moves the Active badge and the banner', async ({ page, adminApi }, info) => {
+test('calendar: create shows a card; the API key is never returned in full; Activate moves the Active badge and the banner', async ({
+  page,
+  adminApi,
+}, info) => {
   const consoleErrors = watchConsole(page);
   const googleSecret = `google-client-secret-${Date.now()}-abcdef`;
   const refreshToken = `1//refresh-${Date.now()}-zyxwvu`;
@@ -253,7 +257,13 @@ test('calendar: create shows a card; the API key is never returned in full; Acti
 
   const googleId = await addIntegration(page, {
     provider: 'google',
-    config: JSON.stringify({ client_id: 'e2e-client.apps.googleusercontent.com', client_secret: googleSecret, redirect_uri: 'https://example.com/cb', calendar_id: 'primary', refresh_token: refreshToken }),
+    config: JSON.stringify({
+      client_id: 'e2e-client.apps.googleusercontent.com',
+      client_secret: googleSecret,
+      redirect_uri: 'https://example.com/cb',
+      calendar_id: 'primary',
+      refresh_token: refreshToken,
+    }),
     apiKey: googleKey,
   });
   const google = integrationCard(page, googleId);
@@ -320,7 +330,9 @@ test('calendar: a refused or failed creation shows the SPEC §8 error toast, the
 
   // A 400 with a field message (the server refuses an address): shown beside that field.
   await page.route('**/api/admin/calendar-settings', (route) =>
-    route.request().method() === 'POST' ? route.fulfill({ status: 400, json: { error: 'Invalid request', fields: { webhookUrl: 'Webhook URL points at a private network' } } }) : route.fallback(),
+    route.request().method() === 'POST'
+      ? route.fulfill({ status: 400, json: { error: 'Invalid request', fields: { webhookUrl: 'Webhook URL points at a private network' } } })
+      : route.fallback(),
   );
   await textbox(dialog, 'Webhook URL').fill('https://calendar.example.com/hook');
   await dialog.getByRole('button', { name: 'Add Integration' }).click();
@@ -330,7 +342,9 @@ test('calendar: a refused or failed creation shows the SPEC §8 error toast, the
   await expect(textbox(dialog, 'Webhook URL')).toBeFocused();
 
   await page.unroute('**/api/admin/calendar-settings');
-  await page.route('**/api/admin/calendar-settings', (route) => (route.request().method() === 'POST' ? route.fulfill({ status: 500, json: { error: 'Internal error' } }) : route.fallback()));
+  await page.route('**/api/admin/calendar-settings', (route) =>
+    route.request().method() === 'POST' ? route.fulfill({ status: 500, json: { error: 'Internal error' } }) : route.fallback(),
+  );
   await dialog.getByRole('button', { name: 'Add Integration' }).click();
   await expectToast(page, 'Error', 'Failed to create calendar integration', { overDialog: true });
   await expect(dialog).toBeVisible();
@@ -405,7 +419,9 @@ test('email: Configure Email prefills each provider, validates, saves and shows 
 
 test('email: a failed save shows the SPEC §8 error toast and keeps the dialog', async ({ page }) => {
   const consoleErrors = watchConsole(page);
-  await page.route('**/api/admin/email-settings', (route) => (route.request().method() === 'POST' ? route.fulfill({ status: 500, json: { error: 'Internal error' } }) : route.fallback()));
+  await page.route('**/api/admin/email-settings', (route) =>
+    route.request().method() === 'POST' ? route.fulfill({ status: 500, json: { error: 'Internal error' } }) : route.fallback(),
+  );
   await openScreen(page);
   await openTab(page, 'Email');
   await page.getByRole('button', { name: 'Configure Email' }).click();
@@ -425,7 +441,14 @@ test('email: while nothing is configured, the development outbox shows the kept 
   await page.route('**/api/admin/email-outbox', (route) =>
     route.fulfill({
       json: [
-        { id: 'older', to: 'intake@e2e.example.com', subject: 'New consultation booked', text: 'Ana Lopez booked an initial consultation.', createdAt: '2026-03-02T17:00:00.000Z', attachments: [] },
+        {
+          id: 'older',
+          to: 'intake@e2e.example.com',
+          subject: 'New consultation booked',
+          text: 'Ana Lopez booked an initial consultation.',
+          createdAt: '2026-03-02T17:00:00.000Z',
+          attachments: [],
+        },
         {
           id: 'newer',
           to: 'ana@example.com',
@@ -482,7 +505,13 @@ test('review platforms: static display, Refresh Reviews calls nothing, Manage So
 
   // Defaults: five platforms, three enabled, one sample URL each, no Remove with a single URL.
   await expect(dialog.getByRole('group')).toHaveCount(5);
-  for (const [name, on] of [['Google', true], ['Avvo', true], ['Yelp', true], ['Facebook', false], ['Martindale-Hubbell', false]] as const) {
+  for (const [name, on] of [
+    ['Google', true],
+    ['Avvo', true],
+    ['Yelp', true],
+    ['Facebook', false],
+    ['Martindale-Hubbell', false],
+  ] as const) {
     await expect(enabled(name)).toHaveAttribute('aria-checked', String(on));
     await expect(urls(name)).toHaveCount(1);
     await expect(textbox(urls(name), 'Label')).not.toHaveValue('');
@@ -627,11 +656,17 @@ test('blog sources: validation, create (a non-numeric count becomes 5), delete a
 test('blog sources: failed create and delete show the SPEC §8 error toasts', async ({ page, adminApi }, info) => {
   const consoleErrors = watchConsole(page);
   const name = unique(info, 'Stays Put');
-  const res = await adminApi.post('/api/admin/blog-sources', { data: { name, url: `http://127.0.0.1:${fakesPort}/feeds/stays.xml`, type: 'rss', displayLimit: 3 } });
+  const res = await adminApi.post('/api/admin/blog-sources', {
+    data: { name, url: `http://127.0.0.1:${fakesPort}/feeds/stays.xml`, type: 'rss', displayLimit: 3 },
+  });
   expect(res.status()).toBe(201);
   const source = (await res.json()) as BlogSource;
-  await page.route('**/api/admin/blog-sources', (route) => (route.request().method() === 'POST' ? route.fulfill({ status: 500, json: { error: 'Internal error' } }) : route.fallback()));
-  await page.route(`**/api/admin/blog-sources/${source.id}`, (route) => (route.request().method() === 'DELETE' ? route.fulfill({ status: 500, json: { error: 'Internal error' } }) : route.fallback()));
+  await page.route('**/api/admin/blog-sources', (route) =>
+    route.request().method() === 'POST' ? route.fulfill({ status: 500, json: { error: 'Internal error' } }) : route.fallback(),
+  );
+  await page.route(`**/api/admin/blog-sources/${source.id}`, (route) =>
+    route.request().method() === 'DELETE' ? route.fulfill({ status: 500, json: { error: 'Internal error' } }) : route.fallback(),
+  );
   await openScreen(page);
   await openTab(page, 'Blog Sources');
 
@@ -743,7 +778,14 @@ test.describe('configured through the page, the integrations work', () => {
     const dialog = page.getByRole('dialog', { name: 'Configure Email' });
     await select(dialog, 'Provider').selectOption('smtp');
     await textbox(dialog, 'Configuration (JSON)').fill(
-      JSON.stringify({ host: '127.0.0.1', port: smtp.port, secure: false, auth: { user: smtp.user, pass: smtp.pass }, from_email: 'office@firm.example', from_name: 'Pacific Crest Law Group' }),
+      JSON.stringify({
+        host: '127.0.0.1',
+        port: smtp.port,
+        secure: false,
+        auth: { user: smtp.user, pass: smtp.pass },
+        from_email: 'office@firm.example',
+        from_name: 'Pacific Crest Law Group',
+      }),
     );
     await dialog.getByRole('button', { name: 'Save Configuration' }).click();
     await expectToast(page, 'Success', 'Email integration created successfully');
@@ -751,7 +793,14 @@ test.describe('configured through the page, the integrations work', () => {
 
     // A visitor books (SPEC §7 POST /api/appointments).
     const booked = await page.request.post('/api/appointments', {
-      data: { firstName: 'Ines', lastName: 'Webhook', email: visitor, consultationType: 'initial', practiceArea: 'estate-planning', scheduledDate: slotFor(info, 0) },
+      data: {
+        firstName: 'Ines',
+        lastName: 'Webhook',
+        email: visitor,
+        consultationType: 'initial',
+        practiceArea: 'estate-planning',
+        scheduledDate: slotFor(info, 0),
+      },
     });
     expect(booked.status(), await booked.text()).toBe(201);
     const appointmentId = ((await booked.json()) as { id: string }).id;
@@ -797,12 +846,18 @@ test('no axe violations on each tab and each dialog, light and dark; no sideways
   test.setTimeout(180_000); // many axe runs
   const consoleErrors = watchConsole(page);
   const created = await adminApi.post('/api/admin/calendar-settings', {
-    data: { provider: 'outlook', config: JSON.stringify({ client_id: 'c', client_secret: 'outlook-secret-value-1234', tenant_id: 't', user_email: 'calendar@firm.example' }), apiKey: 'outlook-api-key-0987654321' },
+    data: {
+      provider: 'outlook',
+      config: JSON.stringify({ client_id: 'c', client_secret: 'outlook-secret-value-1234', tenant_id: 't', user_email: 'calendar@firm.example' }),
+      apiKey: 'outlook-api-key-0987654321',
+    },
   });
   expect(created.status()).toBe(201);
   const integration = (await created.json()) as CalendarIntegration;
   const sourceName = unique(info, 'Screenshot Feed');
-  const source = await adminApi.post('/api/admin/blog-sources', { data: { name: sourceName, url: `http://127.0.0.1:${fakesPort}/feeds/screenshot.xml`, type: 'rss', displayLimit: 4 } });
+  const source = await adminApi.post('/api/admin/blog-sources', {
+    data: { name: sourceName, url: `http://127.0.0.1:${fakesPort}/feeds/screenshot.xml`, type: 'rss', displayLimit: 4 },
+  });
   expect(source.status()).toBe(201);
   const sourceId = ((await source.json()) as BlogSource).id;
   await openScreen(page);
@@ -858,7 +913,9 @@ test('no axe violations on each tab and each dialog, light and dark; no sideways
       tab: 'Blog Sources',
       name: 'blog-source-delete',
       open: async () => {
-        await sourceCard(page, sourceName).getByRole('button', { name: `Delete ${sourceName}` }).click();
+        await sourceCard(page, sourceName)
+          .getByRole('button', { name: `Delete ${sourceName}` })
+          .click();
         return page.getByRole('alertdialog', { name: 'Delete this blog source?' });
       },
     },

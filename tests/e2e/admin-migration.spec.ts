@@ -120,8 +120,7 @@ test.afterAll(async () => {
 });
 
 /** DynamoDB as the test sees it, straight to dynalite. */
-const directClient = () =>
-  new DynamoDBClient({ region: 'us-west-2', endpoint: dynamo.endpoint, credentials: { accessKeyId: 'e2e', secretAccessKey: 'e2e' } });
+const directClient = () => new DynamoDBClient({ region: 'us-west-2', endpoint: dynamo.endpoint, credentials: { accessKeyId: 'e2e', secretAccessKey: 'e2e' } });
 
 const openScreen = (page: Page) => openAdminScreen(page, SCREEN, 'Data Migration');
 const stepCard = (page: Page, n: number) => page.getByTestId(`step-${n}`);
@@ -178,7 +177,12 @@ async function expectAllDone(page: Page) {
     // Read now and max together: the page may still be drawing the run's previous snapshot, whose
     // total can differ by the rows added since.
     const full = () => bar.evaluate((el) => ({ now: el.getAttribute('aria-valuenow'), max: el.getAttribute('aria-valuemax') }));
-    await expect.poll(async () => { const { now, max } = await full(); return now !== null && now === max; }).toBe(true);
+    await expect
+      .poll(async () => {
+        const { now, max } = await full();
+        return now !== null && now === max;
+      })
+      .toBe(true);
     const { max } = await full();
     const row = runBox(page).getByTestId('progress').nth(i);
     await expect(row.getByTestId('progress-text')).toHaveText(`${Number(max).toLocaleString('en-US')} / ${Number(max).toLocaleString('en-US')}`);
@@ -245,7 +249,11 @@ test("status, steps and what is migrated; while DynamoDB is down, generating fai
   // SPEC §2 status card: the database the e2e server runs on (SQLite), DynamoDB, the region.
   const status = page.getByTestId('migration-status');
   await expect(status.getByRole('heading', { name: 'Migration Status' })).toBeVisible();
-  const item = (term: string) => status.locator('dl > div').filter({ has: page.locator('dt', { hasText: new RegExp(`^${term}$`) }) }).locator('dd');
+  const item = (term: string) =>
+    status
+      .locator('dl > div')
+      .filter({ has: page.locator('dt', { hasText: new RegExp(`^${term}$`) }) })
+      .locator('dd');
   await expect(item('SQLite database')).toHaveText('Connected');
   await expect(item('DynamoDB')).toHaveText('Configured');
   await expect(item('AWS region')).toHaveText('us-west-2');

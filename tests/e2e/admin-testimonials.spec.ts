@@ -14,7 +14,8 @@ import { expectNoAxeViolations, expectNoSideways, expectToast, screenshot, uniqu
 
 const openScreen = (page: Page) => openAdminScreen(page, '/admin/testimonials', 'Testimonials');
 
-const card = (page: Page, clientName: string) => page.getByRole('listitem').filter({ has: page.getByRole('heading', { level: 3, name: clientName, exact: true }) });
+const card = (page: Page, clientName: string) =>
+  page.getByRole('listitem').filter({ has: page.getByRole('heading', { level: 3, name: clientName, exact: true }) });
 
 async function stored(adminApi: APIRequestContext, clientName: string) {
   const rows = (await (await adminApi.get('/api/admin/testimonials')).json()) as Testimonial[];
@@ -212,7 +213,9 @@ test('failures show the SPEC §8 error toasts, and the form keeps what was typed
   await openScreen(page);
 
   // Create: the server fails (a 500 forced by the test; nothing else makes a valid payload fail).
-  await page.route('**/api/admin/testimonials', (route) => (route.request().method() === 'POST' ? route.fulfill({ status: 500, json: { error: 'Internal error' } }) : route.fallback()));
+  await page.route('**/api/admin/testimonials', (route) =>
+    route.request().method() === 'POST' ? route.fulfill({ status: 500, json: { error: 'Internal error' } }) : route.fallback(),
+  );
   await page.getByRole('button', { name: 'Add Testimonial' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add Testimonial' });
   const name = unique(info, 'Never Saved');
@@ -233,12 +236,16 @@ test('failures show the SPEC §8 error toasts, and the form keeps what was typed
   // Update and delete of testimonials someone else deleted meanwhile: a real 404 each, then the list catches up.
   const goneRow = await stored(adminApi, gone);
   expect((await adminApi.delete(`/api/admin/testimonials/${goneRow!.id}`)).status()).toBe(204);
-  await card(page, gone).getByRole('button', { name: `Unpublish testimonial from ${gone}` }).click();
+  await card(page, gone)
+    .getByRole('button', { name: `Unpublish testimonial from ${gone}` })
+    .click();
   await expectToast(page, 'Error', 'Failed to update testimonial');
   await expect(card(page, gone)).toHaveCount(0);
 
   expect((await adminApi.delete(`/api/admin/testimonials/${other.id}`)).status()).toBe(204);
-  await card(page, goneToo).getByRole('button', { name: `Delete testimonial from ${goneToo}` }).click();
+  await card(page, goneToo)
+    .getByRole('button', { name: `Delete testimonial from ${goneToo}` })
+    .click();
   await page.getByRole('alertdialog', { name: 'Delete this testimonial?' }).getByRole('button', { name: 'Delete' }).click();
   await expectToast(page, 'Error', 'Failed to delete testimonial');
   await expect(page.getByRole('alertdialog')).toBeHidden();
@@ -265,7 +272,12 @@ test('no axe violations on the list, the dialog (with field messages) and the de
   const consoleErrors = watchConsole(page);
   const names = [unique(info, 'Screenshot Published P.'), unique(info, 'Screenshot Draft D.')];
   const rows = [
-    await arrange(adminApi, names[0]!, { isPublished: true, rating: 5, practiceArea: 'trust-administration', content: 'They made administering my mother’s trust simple and calm.' }),
+    await arrange(adminApi, names[0]!, {
+      isPublished: true,
+      rating: 5,
+      practiceArea: 'trust-administration',
+      content: 'They made administering my mother’s trust simple and calm.',
+    }),
     await arrange(adminApi, names[1]!, { isPublished: false, rating: 3, practiceArea: 'other' }),
   ];
   await openScreen(page);
@@ -285,12 +297,16 @@ test('no axe violations on the list, the dialog (with field messages) and the de
   await screenshot(page, info, 'admin-testimonial-dialog-errors', { fullPage: false, unhover: true });
   await page.keyboard.press('Escape');
 
-  await card(page, names[0]!).getByRole('button', { name: `Edit testimonial from ${names[0]}` }).click();
+  await card(page, names[0]!)
+    .getByRole('button', { name: `Edit testimonial from ${names[0]}` })
+    .click();
   await expect(page.getByRole('dialog', { name: 'Edit Testimonial' })).toBeVisible();
   await expectNoAxeViolations(page);
   await page.keyboard.press('Escape');
 
-  await card(page, names[1]!).getByRole('button', { name: `Delete testimonial from ${names[1]}` }).click();
+  await card(page, names[1]!)
+    .getByRole('button', { name: `Delete testimonial from ${names[1]}` })
+    .click();
   await expect(page.getByRole('alertdialog', { name: 'Delete this testimonial?' })).toBeVisible();
   await expectNoAxeViolations(page);
   await screenshot(page, info, 'admin-testimonial-delete', { fullPage: false, unhover: true });

@@ -5,7 +5,7 @@
  * clears up what it made, and every test leaves Professional Blue active (other specs expect it).
  */
 import { readFileSync } from 'node:fs';
-import type { APIRequestContext, Locator, Page, TestInfo } from '@playwright/test';
+import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
 import type { AdminTheme } from '../../src/components/admin/themes/theme-file.ts';
 import { findThemeTemplate, themeTemplates } from '../../src/shared/theme-templates.ts';
 import { expect, openAdminScreen, test } from '../support/admin.ts';
@@ -47,13 +47,20 @@ async function openThemes(page: Page) {
 const templateCard = (page: Page, name: string) => page.getByRole('list', { name: 'Theme templates' }).locator(`[data-template="${name}"]`);
 const installedItem = (page: Page, name: string) => page.getByRole('list', { name: 'Installed themes' }).locator(`[data-theme="${name}"]`);
 const activeBanner = (page: Page) => page.getByRole('region', { name: 'Active Theme' });
-const primaryOfHeaderLogo = (page: Page) => page.locator('header a[href="/"] span.bg-primary').first().evaluate((el) => getComputedStyle(el).backgroundColor);
+const primaryOfHeaderLogo = (page: Page) =>
+  page
+    .locator('header a[href="/"] span.bg-primary')
+    .first()
+    .evaluate((el) => getComputedStyle(el).backgroundColor);
 
 test.afterEach(async ({ adminApi }) => {
   await restoreDefault(adminApi);
 });
 
-test('installs a template, activates it and the public site changes colour; Professional Blue back; deletes with confirmation', async ({ page, adminApi }, info) => {
+test('installs a template, activates it and the public site changes colour; Professional Blue back; deletes with confirmation', async ({
+  page,
+  adminApi,
+}, info) => {
   const template = templateFor(info);
   await removeTheme(adminApi, template.name);
   const console = watchConsole(page);
@@ -93,9 +100,7 @@ test('installs a template, activates it and the public site changes colour; Prof
   await screenshot(page, info, 'admin-themes-template-active', { fromTop: true });
 
   // The public site wears it: /theme.css is republished, and a primary-coloured element changes.
-  await expect
-    .poll(async () => (await page.request.get('/theme.css')).text(), { timeout: 3000 })
-    .toContain(`--primary:${template.cssVariables.primary}`);
+  await expect.poll(async () => (await page.request.get('/theme.css')).text(), { timeout: 3000 }).toContain(`--primary:${template.cssVariables.primary}`);
   await page.goto('/');
   expect(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--primary').trim())).toBe(template.cssVariables.primary);
   const primaryAfter = await primaryOfHeaderLogo(page);
@@ -283,7 +288,11 @@ test('the template gallery and list: search, category filter, colour previews by
     await expect(card).toContainText(template.category);
     await expect(card).toContainText(`Radius ${template.cssVariables.radius}`);
     const swatches = card.getByRole('list', { name: `${template.displayName} colours` }).getByRole('listitem');
-    await expect(swatches).toHaveText(Object.keys(template.cssVariables).slice(0, 4).map((k) => new RegExp(`^${k}:`)));
+    await expect(swatches).toHaveText(
+      Object.keys(template.cssVariables)
+        .slice(0, 4)
+        .map((k) => new RegExp(`^${k}:`)),
+    );
   }
   const blueCard = templateCard(page, blue.name);
   await expect(blueCard.getByText('Active', { exact: true })).toBeVisible();
@@ -302,7 +311,18 @@ test('the template gallery and list: search, category filter, colour previews by
   await search.fill(word);
   await expect(templateCard(page, describedOnly.name)).toBeVisible();
   await search.fill('');
-  await expect(category.locator('option')).toHaveText(['All categories', 'Professional', 'Premium', 'Warm', 'Nature', 'Elegant', 'Modern', 'Dark', 'Traditional', 'Minimal']);
+  await expect(category.locator('option')).toHaveText([
+    'All categories',
+    'Professional',
+    'Premium',
+    'Warm',
+    'Nature',
+    'Elegant',
+    'Modern',
+    'Dark',
+    'Traditional',
+    'Minimal',
+  ]);
   await category.selectOption('Dark');
   const dark = themeTemplates.filter((t) => t.category === 'Dark');
   await expect(cards).toHaveCount(dark.length);
@@ -320,8 +340,14 @@ test('the template gallery and list: search, category filter, colour previews by
   await expect(galleryButton).toHaveAttribute('aria-pressed', 'false');
   await expect(cards).toHaveCount(15);
   for (const template of themeTemplates) {
-    const swatches = templateCard(page, template.name).getByRole('list', { name: `${template.displayName} colours` }).getByRole('listitem');
-    await expect(swatches).toHaveText(Object.keys(template.cssVariables).slice(0, 6).map((k) => new RegExp(`^${k}:`)));
+    const swatches = templateCard(page, template.name)
+      .getByRole('list', { name: `${template.displayName} colours` })
+      .getByRole('listitem');
+    await expect(swatches).toHaveText(
+      Object.keys(template.cssVariables)
+        .slice(0, 6)
+        .map((k) => new RegExp(`^${k}:`)),
+    );
   }
   await screenshot(page, info, 'admin-themes-list', { fromTop: true });
   await expectNoAxeViolations(page);
@@ -353,7 +379,9 @@ test("failures: activate, delete and a missing template say so; the custom theme
   await expectToast(page, 'Error', 'Failed to activate theme');
   await expect(activeBanner(page)).toContainText(blue.displayName);
 
-  await page.route('**/api/admin/themes/*', (route) => (route.request().method() === 'DELETE' ? route.fulfill({ status: 500, json: { error: 'Something went wrong' } }) : route.fallback()));
+  await page.route('**/api/admin/themes/*', (route) =>
+    route.request().method() === 'DELETE' ? route.fulfill({ status: 500, json: { error: 'Something went wrong' } }) : route.fallback(),
+  );
   await item.getByRole('button', { name: `Delete ${displayName}` }).click();
   await page.getByRole('alertdialog', { name: 'Delete theme?' }).getByRole('button', { name: 'Delete' }).click();
   await expectToast(page, 'Error', 'Failed to delete theme');
@@ -361,9 +389,13 @@ test("failures: activate, delete and a missing template say so; the custom theme
   await expect(item).toBeVisible();
 
   // SPEC §5 'Template not found': the server answers 404 for the template being installed.
-  await page.route('**/api/admin/themes', (route) => (route.request().method() === 'POST' ? route.fulfill({ status: 404, json: { error: 'Not found' } }) : route.fallback()));
+  await page.route('**/api/admin/themes', (route) =>
+    route.request().method() === 'POST' ? route.fulfill({ status: 404, json: { error: 'Not found' } }) : route.fallback(),
+  );
   await page.getByLabel('Search templates').fill(missing.displayName);
-  await templateCard(page, missing.name).getByRole('button', { name: `Install ${missing.displayName}` }).click();
+  await templateCard(page, missing.name)
+    .getByRole('button', { name: `Install ${missing.displayName}` })
+    .click();
   await expectToast(page, 'Error', 'Template not found');
   expect((await listThemes(adminApi)).some((t) => t.name === missing.name)).toBe(false);
 

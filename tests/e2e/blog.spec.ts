@@ -278,7 +278,14 @@ test('a renamed article answers its old slug with a 301 to the new one', async (
   const stamp = `${info.project.name}-${Date.now()}`;
   const created = await request.post('/api/admin/blog-posts', {
     headers,
-    data: { title: `Renamed ${stamp}`, slug: `before-${stamp}`, excerpt: 'A post that moves.', content: '<p>Body.</p>', category: 'probate', isPublished: true },
+    data: {
+      title: `Renamed ${stamp}`,
+      slug: `before-${stamp}`,
+      excerpt: 'A post that moves.',
+      content: '<p>Body.</p>',
+      category: 'probate',
+      isPublished: true,
+    },
   });
   expect(created.status()).toBe(201);
   const post = await created.json();
@@ -413,10 +420,43 @@ test.describe('with external articles', () => {
       sourceIds.push(bar, journal);
       for (let i = 1; i <= 10; i++) {
         const image = i === 1 ? `${IMAGES}/broken.png` : i === 2 ? `${IMAGES}/good.png` : null;
-        addArticle.run(`ext-bar-${i}-${stamp}`, bar, `Bar update number ${i}`, `https://bar.e2e.example.com/news/${i}`, i === 1 ? long : `Short summary ${i}.`, 'Bar Staff', now - i * 3_600_000, image, now, now);
+        addArticle.run(
+          `ext-bar-${i}-${stamp}`,
+          bar,
+          `Bar update number ${i}`,
+          `https://bar.e2e.example.com/news/${i}`,
+          i === 1 ? long : `Short summary ${i}.`,
+          'Bar Staff',
+          now - i * 3_600_000,
+          image,
+          now,
+          now,
+        );
       }
-      addArticle.run(`ext-journal-1-${stamp}`, journal, 'Probate reform bill advances', 'https://journal.e2e.example.com/probate-reform', 'A new bill on probate.', 'J. Writer', now - 30 * 60_000, null, now, now);
-      addArticle.run(`ext-journal-2-${stamp}`, journal, 'Custody mediation study', 'https://journal.e2e.example.com/custody-study', 'A study on <b>custody</b> mediation.', null, now - 20 * 3_600_000, null, now, now);
+      addArticle.run(
+        `ext-journal-1-${stamp}`,
+        journal,
+        'Probate reform bill advances',
+        'https://journal.e2e.example.com/probate-reform',
+        'A new bill on probate.',
+        'J. Writer',
+        now - 30 * 60_000,
+        null,
+        now,
+        now,
+      );
+      addArticle.run(
+        `ext-journal-2-${stamp}`,
+        journal,
+        'Custody mediation study',
+        'https://journal.e2e.example.com/custody-study',
+        'A study on <b>custody</b> mediation.',
+        null,
+        now - 20 * 3_600_000,
+        null,
+        now,
+        now,
+      );
     } finally {
       db.close();
     }

@@ -152,7 +152,13 @@ test('the hero opens the modal, whose code loads on demand; a booking is stored 
   // Step 1: nothing chosen, the five types with minutes, the zone, times only once a date is chosen.
   await expect(dialog(page).getByRole('radio', { checked: true })).toHaveCount(0);
   await expect(dialog(page).getByRole('group', { name: 'Consultation type' }).getByRole('radio')).toHaveCount(5);
-  for (const label of ['Initial Consultation (30 min)', 'Follow-up Meeting (30 min)', 'Estate Planning Review (60 min)', 'Family Law Consultation (45 min)', 'Divorce Consultation (60 min)'])
+  for (const label of [
+    'Initial Consultation (30 min)',
+    'Follow-up Meeting (30 min)',
+    'Estate Planning Review (60 min)',
+    'Family Law Consultation (45 min)',
+    'Divorce Consultation (60 min)',
+  ])
     await expect(typeRadio(page, label)).toBeVisible();
   await expect(dialog(page)).toContainText('Times are Pacific Time (San Diego).');
   await expect(dialog(page)).toContainText('Choose a date to see the available times.');
@@ -164,7 +170,9 @@ test('the hero opens the modal, whose code loads on demand; a booking is stored 
   await expect(button(page, 'Continue')).toBeDisabled();
   await chooseDay(page, date);
   await expect(button(page, 'Continue')).toBeDisabled();
-  const times = dialog(page).getByRole('group', { name: `Available times for ${longDateLabel(date)}` }).getByRole('radio');
+  const times = dialog(page)
+    .getByRole('group', { name: `Available times for ${longDateLabel(date)}` })
+    .getByRole('radio');
   await expect(times).toHaveCount(13);
   await timeRadio(page, slot(1)).check();
   await shot(page, info, 'step1-chosen');
@@ -177,7 +185,14 @@ test('the hero opens the modal, whose code loads on demand; a booking is stored 
   await expect(f.firstName).toBeFocused();
   for (const field of [f.firstName, f.lastName, f.email, f.practiceArea]) await expect(field).toHaveAttribute('aria-required', 'true');
   for (const field of [f.phone, f.notes]) await expect(field).not.toHaveAttribute('aria-required', 'true');
-  await expect(f.practiceArea.locator('option:not([disabled])')).toHaveText(['Family Law', 'Estate Planning', 'Trust Administration', 'Divorce', 'Custody', 'Other']);
+  await expect(f.practiceArea.locator('option:not([disabled])')).toHaveText([
+    'Family Law',
+    'Estate Planning',
+    'Trust Administration',
+    'Divorce',
+    'Custody',
+    'Other',
+  ]);
   await expect(dialog(page)).toContainText('does not create an attorney-client relationship');
   await expect(dialog(page)).toContainText('Please do not include confidential information');
   await shot(page, info, 'step2');
@@ -602,7 +617,9 @@ test('on a phone-width screen: the side menu opens the modal, which fits and boo
   await shot(page, info, 'phone-step1');
 
   await chooseSlot(page, { type: 'Family Law Consultation (45 min)', date, time: slot(0) });
-  await dialog(page).getByRole('group', { name: /^Available times/ }).scrollIntoViewIfNeeded();
+  await dialog(page)
+    .getByRole('group', { name: /^Available times/ })
+    .scrollIntoViewIfNeeded();
   await shot(page, info, 'phone-step1-chosen');
   await button(page, 'Continue').click();
   await fillDetails(page, v);
@@ -647,7 +664,10 @@ test.describe('a visitor far from California (Pacific/Kiritimati, UTC+14)', () =
     const firmYesterday = addDays(firmToday(now), -1);
     if (await day(page, firmYesterday).count()) await expect(day(page, firmYesterday)).toHaveAttribute('aria-disabled', 'true');
     await chooseSlot(page, { type: 'Initial Consultation (30 min)', date, time: slot(0) });
-    const labels = await dialog(page).getByRole('group', { name: /^Available times/ }).locator('label > span:first-of-type').allTextContents();
+    const labels = await dialog(page)
+      .getByRole('group', { name: /^Available times/ })
+      .locator('label > span:first-of-type')
+      .allTextContents();
     expect(labels).toEqual(timeSlots.map(slotLabel));
     await button(page, 'Continue').click();
     await fillDetails(page, v);

@@ -36,7 +36,14 @@ async function openCalculator(page: Page) {
 /** The figures shown, by label, as text. */
 async function shownFigures(page: Page) {
   const results = page.getByTestId('calculator-results');
-  const figure = async (label: string) => (await results.locator('div', { has: page.getByText(label, { exact: true }) }).last().locator('dd').textContent())?.trim();
+  const figure = async (label: string) =>
+    (
+      await results
+        .locator('div', { has: page.getByText(label, { exact: true }) })
+        .last()
+        .locator('dd')
+        .textContent()
+    )?.trim();
   return {
     attorneyFees: await figure('Attorney Fees'),
     executorFees: await figure('Executor Fees'),
@@ -102,9 +109,7 @@ test('the page shows the placeholder, then the figures of the schedule, and send
   await expect(results.getByRole('link', { name: /Start Your Estate Plan/ })).toHaveAttribute('href', '/contact?service=estate-planning');
   await expect(results.getByRole('link', { name: 'Learn About Estate Planning' })).toHaveAttribute('href', '/practice-areas/estate-planning');
   // Announced politely to screen readers.
-  await expect(calculator(page).locator('[aria-live="polite"]')).toHaveText(
-    'Estimated probate costs $38,000. Living trust $3,000. Potential savings $35,000.',
-  );
+  await expect(calculator(page).locator('[aria-live="polite"]')).toHaveText('Estimated probate costs $38,000. Living trust $3,000. Potential savings $35,000.');
   // No save toast, no request (SPEC §5: saved only with an email).
   await expect(toasts(page)).toHaveCount(0);
   await screenshot(page, info, 'calculator-after', { fromTop: true });

@@ -191,14 +191,16 @@ test.describe('theme menu', () => {
       expect(trace, `changes of the class of <html> on ${path}`).toEqual([{ className: 'warm', body: false }]);
       // The warm palette is what is painted.
       const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-      expect(background).toBe(await page.evaluate(() => {
-        const probe = document.createElement('div');
-        probe.style.color = 'hsl(38 45% 95%)';
-        document.body.append(probe);
-        const c = getComputedStyle(probe).color;
-        probe.remove();
-        return c;
-      }));
+      expect(background).toBe(
+        await page.evaluate(() => {
+          const probe = document.createElement('div');
+          probe.style.color = 'hsl(38 45% 95%)';
+          document.body.append(probe);
+          const c = getComputedStyle(probe).color;
+          probe.remove();
+          return c;
+        }),
+      );
       await themeButton(page).click();
       await expect(item(page, 'Warm')).toHaveAttribute('aria-checked', 'true');
       await page.keyboard.press('Escape');

@@ -11,7 +11,6 @@ import { expectNoAxeViolations, screenshot, toasts, unique, watchConsole } from 
 
 const dbPath = join(process.env.E2E_DATA_DIR ?? '', 'site.db');
 
-
 function watchSubmissions(page: Page) {
   const sent: unknown[] = [];
   page.on('request', (req) => {

@@ -24,7 +24,9 @@ async function verificationCode(email: string): Promise<string> {
   await expect
     .poll(
       () => {
-        const files = readdirSync(outboxDir).filter((f) => f.endsWith('.json')).sort();
+        const files = readdirSync(outboxDir)
+          .filter((f) => f.endsWith('.json'))
+          .sort();
         const newest = files
           .map((f) => JSON.parse(readFileSync(join(outboxDir, f), 'utf8')) as { to: string; text: string })
           .filter((m) => m.to === email)
@@ -268,7 +270,11 @@ test('Resend code sends a new code through the embedded identity service, and th
 test('Resend code for an account that is already confirmed answers as for any other, and sends nothing', async ({ page, request }, info) => {
   const consoleErrors = watchConsole(page);
   const { username, email } = await createAccount(request, info, 'resend-done');
-  const sentTo = () => readdirSync(outboxDir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(readFileSync(join(outboxDir, f), 'utf8')) as { to: string }).filter((m) => m.to === email).length;
+  const sentTo = () =>
+    readdirSync(outboxDir)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => JSON.parse(readFileSync(join(outboxDir, f), 'utf8')) as { to: string })
+      .filter((m) => m.to === email).length;
   const before = sentTo();
   await openLogin(page);
   await page.getByRole('tab', { name: 'Verify Email' }).click();
@@ -333,7 +339,9 @@ test('a signed-in account the server refuses sees Access Restricted', async ({ p
   await expect(page.getByText(`Welcome back, ${username}`)).toBeVisible();
 
   // Stands in for an account outside ADMIN_EMAILS: the server's guard answers 403 for it.
-  await page.route('**/api/admin/session', (route) => route.fulfill({ status: 403, contentType: 'application/json', body: '{"error":"Admin access required"}' }));
+  await page.route('**/api/admin/session', (route) =>
+    route.fulfill({ status: 403, contentType: 'application/json', body: '{"error":"Admin access required"}' }),
+  );
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Access Restricted' })).toBeVisible();
   await expect(page.getByText('Please sign in to access this area.')).toBeVisible();

@@ -23,7 +23,7 @@
  * spec's closed SMTP server (later mail fails and is retried quietly; bookings and messages still
  * succeed, see booking.spec.ts and contact.spec.ts).
  */
-import type { APIRequestContext, Locator, Page, TestInfo } from '@playwright/test';
+import type { Locator, Page, TestInfo } from '@playwright/test';
 import ICAL from 'ical.js';
 import { templateText, type CalendarIntegration } from '../../src/components/admin/integrations/integrations.ts';
 import { addDays, firmInstant, firmToday, isWeekend } from '../../src/shared/booking/firm-time.ts';
@@ -119,7 +119,14 @@ async function expectLogged(log: Locator, match: (entries: Locator) => Locator, 
 
 const visitor = (info: TestInfo, label: string): BookingVisitor => {
   const tag = unique(info, label, '-');
-  return { firstName: 'Elena', lastName: `Marsh-${tag}`, email: `${tag}@example.com`, phone: '(619) 555-0177', practiceArea: 'estate-planning', notes: 'About a living trust.' };
+  return {
+    firstName: 'Elena',
+    lastName: `Marsh-${tag}`,
+    email: `${tag}@example.com`,
+    phone: '(619) 555-0177',
+    practiceArea: 'estate-planning',
+    notes: 'About a living trust.',
+  };
 };
 
 /**
@@ -140,7 +147,15 @@ async function bookThroughApi(page: Page, v: BookingVisitor) {
     while (isWeekend(date)) date = addDays(date, 1);
     const time = timeSlots[Math.floor(Math.random() * timeSlots.length)]!;
     const res = await page.request.post('/api/appointments', {
-      data: { firstName: v.firstName, lastName: v.lastName, email: v.email, phone: v.phone, consultationType: 'initial', practiceArea: v.practiceArea, scheduledDate: firmInstant(date, time).toISOString() },
+      data: {
+        firstName: v.firstName,
+        lastName: v.lastName,
+        email: v.email,
+        phone: v.phone,
+        consultationType: 'initial',
+        practiceArea: v.practiceArea,
+        scheduledDate: firmInstant(date, time).toISOString(),
+      },
     });
     if (res.status() === 409) continue;
     expect(res.status(), await res.text()).toBe(201);
@@ -203,8 +218,9 @@ test.describe('configured through the page, each integration has its effect', ()
   let smtp: SmtpPeer;
   let feeds: FeedServer;
 
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a hook asks for from its first parameter
   test.beforeAll(async ({}, testInfo) => {
-    test.skip(testInfo.project.name !== 'desktop', 'the effects do not depend on the width; the page itself is tested at both widths in admin-integrations.spec.ts');
+    test.skip(testInfo.project.name !== 'desktop', 'the effects do not depend on the width; admin-integrations.spec.ts checks the page at 390 and 320 px');
     // Google, Microsoft and the webhook receiver where playwright.config.ts points the server.
     fakes = await startCalendarFakes({ port: fakesPort });
     smtp = await startSmtpPeer({ user: 'office@firm.example', pass: `smtp-pass-${Date.now()}-e2e` });
@@ -217,7 +233,10 @@ test.describe('configured through the page, each integration has its effect', ()
     await feeds?.stop();
   });
 
-  test('email over SMTP: a booking in the modal sends the confirmation with an .ics at the booked firm time and the firm’s notification; a contact message notifies the firm; the Email tab logs them sent', async ({ page, adminApi }, info) => {
+  test('email over SMTP: a booking in the modal sends the confirmation with an .ics at the booked firm time and the firm’s notification; a contact message notifies the firm; the Email tab logs them sent', async ({
+    page,
+    adminApi,
+  }, info) => {
     test.setTimeout(120_000);
     const consoleErrors = watchConsole(page);
     await openIntegrations(page);
@@ -291,19 +310,28 @@ test.describe('configured through the page, each integration has its effect', ()
     await openTab(page, 'Email');
     const log = page.getByTestId('deliveries-email');
     const sent = (entries: Locator, purpose: string, to: string) =>
-      entries.filter({ hasText: purpose }).filter({ hasText: `to ${to}` }).filter({ has: page.getByText('Sent', { exact: true }) });
+      entries
+        .filter({ hasText: purpose })
+        .filter({ hasText: `to ${to}` })
+        .filter({ has: page.getByText('Sent', { exact: true }) });
     await expectLogged(log, (entries) => sent(entries, 'Booking confirmation', v.email));
     await expectLogged(log, (entries) => sent(entries, 'Booking notification', FIRM_INBOX));
     await expectLogged(log, (entries) => sent(entries, 'Contact notification', FIRM_INBOX));
     // This booking's two e-mails, by the log's API: sent once each.
-    const delivered = (await (await adminApi.get(`/api/admin/deliveries?channel=email&appointmentId=${booked.appointment.id}`)).json()) as { purpose: string; status: string }[];
+    const delivered = (await (await adminApi.get(`/api/admin/deliveries?channel=email&appointmentId=${booked.appointment.id}`)).json()) as {
+      purpose: string;
+      status: string;
+    }[];
     expect(delivered.map((d) => `${d.purpose} ${d.status}`).sort()).toEqual(['booking-confirmation sent', 'booking-notification sent']);
     await expect(page.locator('body')).not.toContainText(smtp.pass);
     await screenshot(page, info, 'integrations-effects-email', { fromTop: true, blur: true, unhover: true });
     consoleErrors.expectNone();
   });
 
-  test('custom webhook: a booking in the modal is POSTed signed as appointment.created, the admin’s cancellation as appointment.cancelled; the card logs both; the API key is never shown', async ({ page, adminApi }, info) => {
+  test('custom webhook: a booking in the modal is POSTed signed as appointment.created, the admin’s cancellation as appointment.cancelled; the card logs both; the API key is never shown', async ({
+    page,
+    adminApi,
+  }, info) => {
     test.setTimeout(120_000);
     const consoleErrors = watchConsole(page);
     const hookPath = `/webhook/${unique(info, 'effects', '-')}`;
@@ -328,7 +356,14 @@ test.describe('configured through the page, each integration has its effect', ()
     expect(verifyTimestampedSignature(created!.headers['x-firm-signature'], created!.body, `${signingKey}-not`)).toBe(false);
     expect(created!.json()).toMatchObject({
       type: 'appointment.created',
-      appointment: { id: appointment.id, email: v.email, lastName: v.lastName, scheduledDate: appointment.scheduledDate, status: 'scheduled', timeZone: FIRM_ZONE },
+      appointment: {
+        id: appointment.id,
+        email: v.email,
+        lastName: v.lastName,
+        scheduledDate: appointment.scheduledDate,
+        status: 'scheduled',
+        timeZone: FIRM_ZONE,
+      },
     });
 
     await changeStatusInAdmin(page, appointment, 'Cancelled');
@@ -336,13 +371,21 @@ test.describe('configured through the page, each integration has its effect', ()
     const cancelled = fakes.webhook.at(hookPath)[1]!;
     expect(cancelled.headers['x-firm-event']).toBe('appointment.cancelled');
     expect(verifyTimestampedSignature(cancelled.headers['x-firm-signature'], cancelled.body, signingKey)).toBe(true);
-    expect(cancelled.json()).toMatchObject({ type: 'appointment.cancelled', previousStatus: 'scheduled', appointment: { id: appointment.id, status: 'cancelled' } });
+    expect(cancelled.json()).toMatchObject({
+      type: 'appointment.cancelled',
+      previousStatus: 'scheduled',
+      appointment: { id: appointment.id, status: 'cancelled' },
+    });
     expect(cancelled.headers['x-firm-delivery']).not.toBe(created!.headers['x-firm-delivery']);
 
     // The card's log: both deliveries sent to the webhook.
     await openIntegrations(page);
     const log = integrationCard(page, id).getByTestId('deliveries-calendar');
-    const sent = (entries: Locator, purpose: string) => entries.filter({ hasText: purpose }).filter({ hasText: `to ${fakes.url}${hookPath}` }).filter({ has: page.getByText('Sent', { exact: true }) });
+    const sent = (entries: Locator, purpose: string) =>
+      entries
+        .filter({ hasText: purpose })
+        .filter({ hasText: `to ${fakes.url}${hookPath}` })
+        .filter({ has: page.getByText('Sent', { exact: true }) });
     await expectLogged(log, (entries) => sent(entries, 'Event create'));
     await expectLogged(log, (entries) => sent(entries, 'Event cancel'));
     // Never in full, anywhere on the page or in what the page loads.
@@ -351,7 +394,10 @@ test.describe('configured through the page, each integration has its effect', ()
     consoleErrors.expectNone();
   });
 
-  test('Google Calendar, then Outlook: the token and the event created, updated on confirm and deleted on cancel; activating Outlook leaves it the only active one', async ({ page, adminApi }, info) => {
+  test('Google Calendar, then Outlook: the token and the event created, updated on confirm and deleted on cancel; activating Outlook leaves it the only active one', async ({
+    page,
+    adminApi,
+  }, info) => {
     test.setTimeout(150_000);
     const consoleErrors = watchConsole(page);
     const stamp = Date.now();
@@ -361,7 +407,12 @@ test.describe('configured through the page, each integration has its effect', ()
       refreshToken: `1//effects-refresh-${stamp}`,
       calendarId: `firm-${stamp}@group.calendar.google.com`,
     };
-    const microsoft = { tenantId: `tenant-${stamp}`, clientId: `app-${stamp}`, clientSecret: `ms-secret-${stamp}-value`, mailbox: `calendar-${stamp}@firm.example` };
+    const microsoft = {
+      tenantId: `tenant-${stamp}`,
+      clientId: `app-${stamp}`,
+      clientSecret: `ms-secret-${stamp}-value`,
+      mailbox: `calendar-${stamp}@firm.example`,
+    };
     // Only the credentials typed in the page get a token.
     fakes.google.credentials = { clientId: google.clientId, clientSecret: google.clientSecret, refreshToken: google.refreshToken };
     fakes.microsoft.credentials = { tenantId: microsoft.tenantId, clientId: microsoft.clientId, clientSecret: microsoft.clientSecret };
@@ -372,14 +423,25 @@ test.describe('configured through the page, each integration has its effect', ()
       provider: 'google',
       config: (template) => {
         expect(template).toEqual({ client_id: '', client_secret: '', redirect_uri: '', calendar_id: 'primary' });
-        return { ...template, client_id: google.clientId, client_secret: google.clientSecret, redirect_uri: 'https://www.example-firm.com/oauth/google', calendar_id: google.calendarId, refresh_token: google.refreshToken };
+        return {
+          ...template,
+          client_id: google.clientId,
+          client_secret: google.clientSecret,
+          redirect_uri: 'https://www.example-firm.com/oauth/google',
+          calendar_id: google.calendarId,
+          refresh_token: google.refreshToken,
+        };
       },
     });
     await activate(page, googleId, 'Google Calendar');
 
     const first = visitor(info, 'google');
     const a = (await bookThroughApi(page, first)).appointment;
-    const googleEvent = () => [...fakes.google.events.values()].find((e) => e.calendarId === google.calendarId && (e.extendedProperties as { private?: { appointmentId?: string } } | undefined)?.private?.appointmentId === a.id);
+    const googleEvent = () =>
+      [...fakes.google.events.values()].find(
+        (e) =>
+          e.calendarId === google.calendarId && (e.extendedProperties as { private?: { appointmentId?: string } } | undefined)?.private?.appointmentId === a.id,
+      );
     await expect.poll(() => fakes.google.tokenRequests().filter((r) => r.form().refresh_token === google.refreshToken).length, EFFECT).toBeGreaterThan(0);
     await expect.poll(() => googleEvent()?.id ?? null, EFFECT).not.toBeNull();
     const eventId = googleEvent()!.id;
@@ -398,7 +460,13 @@ test.describe('configured through the page, each integration has its effect', ()
       provider: 'outlook',
       config: (template) => {
         expect(template).toEqual({ client_id: '', client_secret: '', tenant_id: '' });
-        return { ...template, client_id: microsoft.clientId, client_secret: microsoft.clientSecret, tenant_id: microsoft.tenantId, user_email: microsoft.mailbox };
+        return {
+          ...template,
+          client_id: microsoft.clientId,
+          client_secret: microsoft.clientSecret,
+          tenant_id: microsoft.tenantId,
+          user_email: microsoft.mailbox,
+        };
       },
     });
     await activate(page, outlookId, 'Outlook');
@@ -411,7 +479,9 @@ test.describe('configured through the page, each integration has its effect', ()
     const second = visitor(info, 'outlook');
     const b = await bookThroughApi(page, second);
     const outlookEvent = () => [...fakes.microsoft.events.values()].find((e) => e.user === microsoft.mailbox && String(e.subject).includes(second.lastName));
-    await expect.poll(() => fakes.microsoft.tokenRequests().filter((r) => r.path === `/microsoft-login/${microsoft.tenantId}/oauth2/v2.0/token`).length, EFFECT).toBeGreaterThan(0);
+    await expect
+      .poll(() => fakes.microsoft.tokenRequests().filter((r) => r.path === `/microsoft-login/${microsoft.tenantId}/oauth2/v2.0/token`).length, EFFECT)
+      .toBeGreaterThan(0);
     await expect.poll(() => outlookEvent()?.id ?? null, EFFECT).not.toBeNull();
     // The firm's wall clock, in the Windows name of its zone.
     expect(outlookEvent()).toMatchObject({ showAs: 'tentative', start: { dateTime: `${b.date}T${b.time}:00`, timeZone: 'Pacific Standard Time' } });
@@ -421,7 +491,12 @@ test.describe('configured through the page, each integration has its effect', ()
 
     // Cancelled in the admin: each calendar that holds the event loses it, Google's too though no longer active.
     await changeStatusInAdmin(page, b.appointment, 'Cancelled');
-    await expect.poll(() => fakes.microsoft.apiRequests().filter((r) => r.method === 'DELETE' && decodeURIComponent(r.path).endsWith(`/events/${outlookEventId}`)).length, EFFECT).toBe(1);
+    await expect
+      .poll(
+        () => fakes.microsoft.apiRequests().filter((r) => r.method === 'DELETE' && decodeURIComponent(r.path).endsWith(`/events/${outlookEventId}`)).length,
+        EFFECT,
+      )
+      .toBe(1);
     expect(fakes.microsoft.events.has(outlookEventId)).toBe(false);
     await changeStatusInAdmin(page, a, 'Cancelled');
     await expect.poll(() => eventRequests('DELETE').length, EFFECT).toBe(1);
@@ -442,7 +517,10 @@ test.describe('configured through the page, each integration has its effect', ()
     consoleErrors.expectNone();
   });
 
-  test('Calendly: a correctly signed invitee.created webhook becomes an appointment in the admin; a wrongly signed one gets 401 and creates nothing', async ({ page, adminApi }, info) => {
+  test('Calendly: a correctly signed invitee.created webhook becomes an appointment in the admin; a wrongly signed one gets 401 and creates nothing', async ({
+    page,
+    adminApi,
+  }, info) => {
     test.setTimeout(90_000);
     const consoleErrors = watchConsole(page);
     const signingKey = `calendly-signing-${Date.now()}-key`;
@@ -475,7 +553,11 @@ test.describe('configured through the page, each integration has its effect', ()
             name: `Rosa Calendly-${tag}`,
             text_reminder_number: null,
             questions_and_answers: [{ question: 'What would you like to discuss?', answer: 'A prenuptial agreement.' }],
-            scheduled_event: { name: '30 Minute Consultation', start_time: start.toISOString(), end_time: new Date(start.getTime() + 30 * 60_000).toISOString() },
+            scheduled_event: {
+              name: '30 Minute Consultation',
+              start_time: start.toISOString(),
+              end_time: new Date(start.getTime() + 30 * 60_000).toISOString(),
+            },
           },
         }),
         start,
@@ -509,7 +591,9 @@ test.describe('configured through the page, each integration has its effect', ()
     consoleErrors.expectNone();
   });
 
-  test('blog source: added on the page, its first fetch shows; its articles appear on /external-articles and /blog; Fetch now adds a new one once; Delete removes them', async ({ page }, info) => {
+  test('blog source: added on the page, its first fetch shows; its articles appear on /external-articles and /blog; Fetch now adds a new one once; Delete removes them', async ({
+    page,
+  }, info) => {
     test.setTimeout(120_000);
     const consoleErrors = watchConsole(page);
     // The feed's images (/images/...) are not served by the feed server: the article cards hide them
@@ -521,7 +605,10 @@ test.describe('configured through the page, each integration has its effect', ()
     const name = unique(info, 'Effects Feed');
     const tag = unique(info, 'news', '-');
     // Dated now, so they are the newest articles anywhere (the blog page shows the 8 newest).
-    const fresh = [feeds.addItem({ title: `Court news ${tag}`, publishedAt: new Date(Date.now() - 60_000) }), feeds.addItem({ title: `Probate update ${tag}`, publishedAt: new Date() })];
+    const fresh = [
+      feeds.addItem({ title: `Court news ${tag}`, publishedAt: new Date(Date.now() - 60_000) }),
+      feeds.addItem({ title: `Probate update ${tag}`, publishedAt: new Date() }),
+    ];
     const total = feeds.items.length;
 
     await openIntegrations(page);
@@ -553,7 +640,10 @@ test.describe('configured through the page, each integration has its effect', ()
     for (const item of feeds.items) await expect(ofSource(page).getByRole('link', { name: new RegExp(`^${escapeRegExp(item.title)}`) })).toHaveCount(1);
     // The images the feed names cannot be loaded (see above): hidden, not shown broken.
     await expect(ofSource(page).locator('img')).toHaveCount(0);
-    await expect(ofSource(page).getByRole('link', { name: new RegExp(`^${escapeRegExp(fresh[1]!.title)}`) })).toHaveAttribute('href', feeds.url(fresh[1]!.link));
+    await expect(ofSource(page).getByRole('link', { name: new RegExp(`^${escapeRegExp(fresh[1]!.title)}`) })).toHaveAttribute(
+      'href',
+      feeds.url(fresh[1]!.link),
+    );
     const blogNews = page.locator('section[aria-labelledby="external-title"]');
     await expect
       .poll(async () => {

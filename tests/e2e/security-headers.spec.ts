@@ -35,7 +35,8 @@ function expectHardened(res: APIResponse, label: string) {
   expect(h['referrer-policy'], label).toBe('same-origin');
   expect(h['x-frame-options'], label).toBe('DENY');
   expect(h['cross-origin-opener-policy'], label).toBe('same-origin');
-  for (const feature of ['camera', 'microphone', 'geolocation', 'payment', 'usb', 'browsing-topics']) expect(h['permissions-policy'], label).toContain(`${feature}=()`);
+  for (const feature of ['camera', 'microphone', 'geolocation', 'payment', 'usb', 'browsing-topics'])
+    expect(h['permissions-policy'], label).toContain(`${feature}=()`);
   expect(h['x-powered-by'], label).toBeUndefined();
   expect(h['set-cookie'], label).toBeUndefined();
   // Plain http here: HSTS only ever goes out over HTTPS.
@@ -52,7 +53,10 @@ function expectPagePolicy(res: APIResponse, label: string) {
   expect(csp.get('default-src'), label).toEqual(["'self'"]);
   const scripts = csp.get('script-src') ?? [];
   expect(scripts[0], label).toBe("'self'");
-  expect(scripts.slice(1).every((s) => /^'sha256-[A-Za-z0-9+/]+=*'$/.test(s)), `${label}: ${scripts.join(' ')}`).toBe(true);
+  expect(
+    scripts.slice(1).every((s) => /^'sha256-[A-Za-z0-9+/]+=*'$/.test(s)),
+    `${label}: ${scripts.join(' ')}`,
+  ).toBe(true);
   expect(scripts, label).toContain(themeHash);
   for (const name of ['script-src-elem', 'script-src-attr']) expect(csp.has(name), label).toBe(false);
   expect(csp.get('base-uri'), label).toEqual(["'self'"]);
@@ -157,7 +161,9 @@ async function settled(page: Page) {
 }
 
 test.describe('Content-Security-Policy in the browser', () => {
-  test('every public route and /login run with no violation; the theme script runs; the booking modal, theme menu and calculator work', async ({ browser }, info) => {
+  test('every public route and /login run with no violation; the theme script runs; the booking modal, theme menu and calculator work', async ({
+    browser,
+  }, info) => {
     skipPhone(info);
     test.setTimeout(120_000);
     // A visitor, not the signed-in admin of this file's fixture.

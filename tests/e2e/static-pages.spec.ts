@@ -8,7 +8,6 @@ import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { firm, firmAddressLine } from '../../src/config/firm.ts';
 import { expectNoAxeViolations, screenshot, watchConsole } from '../support/e2e.ts';
 
-
 const pages = [
   { path: '/about', name: 'about', h1: 'A San Diego firm for families at every stage' },
   { path: '/attorneys', name: 'attorneys', h1: 'The attorneys you will work with' },
@@ -103,7 +102,11 @@ test('/about: story, mission, values, office, hours, directions and the LegalSer
   expect(href.origin).toBe('https://www.google.com');
   expect(href.pathname).toBe('/maps/dir/');
   expect(href.searchParams.get('destination')).toContain(firmAddressLine);
-  await expect(main(page).getByRole('link', { name: `Call ${firm.phone}` }).first()).toHaveAttribute('href', firm.phoneHref);
+  await expect(
+    main(page)
+      .getByRole('link', { name: `Call ${firm.phone}` })
+      .first(),
+  ).toHaveAttribute('href', firm.phoneHref);
   await expectBookingLinks(page);
 
   const [business, ...rest] = await jsonLd(page);
@@ -173,10 +176,7 @@ test('/practice-areas: three cards inside the practice_areas component', async (
   await expect(component.getByRole('heading', { level: 3 })).toHaveText(['Family Law', 'Estate Planning', 'Trust Administration']);
   await expect(component.getByRole('link', { name: 'Explore Family Law' })).toHaveAttribute('href', '/practice-areas/family-law');
   await expect(component.getByRole('link', { name: 'Explore Estate Planning' })).toHaveAttribute('href', '/practice-areas/estate-planning');
-  await expect(component.getByRole('link', { name: 'Ask about Trust Administration' })).toHaveAttribute(
-    'href',
-    '/contact?service=trust-administration',
-  );
+  await expect(component.getByRole('link', { name: 'Ask about Trust Administration' })).toHaveAttribute('href', '/contact?service=trust-administration');
   await expect(component.locator('#trust-administration')).toContainText('successor trustees');
   await expect(main(page).getByRole('link', { name: 'Try the Probate Calculator' })).toHaveAttribute('href', '/probate-calculator');
   await expectBookingLinks(page);

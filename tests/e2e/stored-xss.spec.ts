@@ -132,7 +132,25 @@ function executableMarkup(html?: string): string[] {
   const found: string[] = [];
   const calls = /__pwned|\b(alert|confirm|prompt)\s*\(/;
   const scriptUrl = /^(javascript|vbscript|livescript|data:text\/html)/;
-  const urlAttributes = ['href', 'src', 'action', 'formaction', 'data', 'xlink:href', 'background', 'poster', 'codebase', 'cite', 'lowsrc', 'dynsrc', 'values', 'from', 'to', 'by', 'srcset'];
+  const urlAttributes = [
+    'href',
+    'src',
+    'action',
+    'formaction',
+    'data',
+    'xlink:href',
+    'background',
+    'poster',
+    'codebase',
+    'cite',
+    'lowsrc',
+    'dynsrc',
+    'values',
+    'from',
+    'to',
+    'by',
+    'srcset',
+  ];
   const squeeze = (v: string) => v.replace(/[\u0000-\u0020\u007f-\u00a0]+/g, '').toLowerCase();
   const describe = (el: Element, what: string) => `<${el.tagName.toLowerCase()}> ${what}`.slice(0, 200);
   for (const el of Array.from(scope.querySelectorAll('*'))) {
@@ -145,9 +163,11 @@ function executableMarkup(html?: string): string[] {
     }
     const tag = el.tagName.toLowerCase();
     const type = (el.getAttribute('type') ?? '').toLowerCase();
-    if (tag === 'script' && (!type || /javascript|ecmascript|module/.test(type)) && calls.test(el.textContent ?? '')) found.push(describe(el, el.textContent ?? ''));
+    if (tag === 'script' && (!type || /javascript|ecmascript|module/.test(type)) && calls.test(el.textContent ?? ''))
+      found.push(describe(el, el.textContent ?? ''));
     if (tag === 'style' && /javascript:|expression\s*\(/i.test(el.textContent ?? '')) found.push(describe(el, el.textContent ?? ''));
-    if (tag === 'meta' && /refresh/i.test(el.getAttribute('http-equiv') ?? '') && /javascript:|data:/i.test(el.getAttribute('content') ?? '')) found.push(describe(el, 'refresh'));
+    if (tag === 'meta' && /refresh/i.test(el.getAttribute('http-equiv') ?? '') && /javascript:|data:/i.test(el.getAttribute('content') ?? ''))
+      found.push(describe(el, 'refresh'));
     if (['iframe', 'frame', 'object', 'embed', 'base', 'applet'].includes(tag) && calls.test(el.outerHTML)) found.push(describe(el, el.outerHTML));
   }
   return found;
@@ -208,13 +228,27 @@ test('the trap records what runs, and the search finds executable markup (the co
 });
 
 test('odd addresses on the site answer without a 5xx (on PostgreSQL a NUL in an article slug made the API fail)', async ({ page }) => {
-  for (const path of ['/blog/%00', '/blog/a%00b', '/blog/%ED%A0%80', '/blog/%ZZ', `/blog/${'x'.repeat(5_000)}`, '/blog/..%2F..%2Fetc%2Fpasswd', '/blog/%3Cscript%3E', '/admin/%00', '/%00', '/theme.css?%00']) {
+  for (const path of [
+    '/blog/%00',
+    '/blog/a%00b',
+    '/blog/%ED%A0%80',
+    '/blog/%ZZ',
+    `/blog/${'x'.repeat(5_000)}`,
+    '/blog/..%2F..%2Fetc%2Fpasswd',
+    '/blog/%3Cscript%3E',
+    '/admin/%00',
+    '/%00',
+    '/theme.css?%00',
+  ]) {
     const res = await page.request.get(path, { maxRedirects: 0 });
     expect(res.status(), path).toBeLessThan(500);
   }
 });
 
-test('blog posts, testimonials, a blog source and its articles: nothing runs on /, /blog, the articles, /external-articles or their admin screens', async ({ page, adminApi }) => {
+test('blog posts, testimonials, a blog source and its articles: nothing runs on /, /blog, the articles, /external-articles or their admin screens', async ({
+  page,
+  adminApi,
+}) => {
   test.setTimeout(180_000);
   const consoleErrors = watchConsole(page);
   const dialogs = await armTrap(page);
@@ -248,7 +282,13 @@ test('blog posts, testimonials, a blog source and its articles: nothing runs on 
     for (let i = 0; i < 3; i++) {
       const t = await created(
         await adminApi.post('/api/admin/testimonials', {
-          data: { clientName: `${tag} ${names[i % names.length]}`, content: `${tag} ${contents[i % contents.length]}`, practiceArea: 'other', rating: 5, isPublished: true },
+          data: {
+            clientName: `${tag} ${names[i % names.length]}`,
+            content: `${tag} ${contents[i % contents.length]}`,
+            practiceArea: 'other',
+            rating: 5,
+            isPublished: true,
+          },
         }),
       );
       cleanup.push(`/api/admin/testimonials/${t.id}`);
@@ -268,14 +308,21 @@ test('blog posts, testimonials, a blog source and its articles: nothing runs on 
       });
     }
     const source = await created<{ id: string }>(
-      await adminApi.post('/api/admin/blog-sources', { data: { name: `${tag} ${pack(vectors, 110 - tag.length)[0]}`, url: feeds.url(feedPaths.rss), displayLimit: 10 } }),
+      await adminApi.post('/api/admin/blog-sources', {
+        data: { name: `${tag} ${pack(vectors, 110 - tag.length)[0]}`, url: feeds.url(feedPaths.rss), displayLimit: 10 },
+      }),
     );
     cleanup.push(`/api/admin/blog-sources/${source.id}`);
     await expect
-      .poll(async () => ((await (await adminApi.get('/api/admin/blog-sources')).json()) as { id: string; articleCount: number }[]).find((s) => s.id === source.id)?.articleCount, {
-        timeout: 20_000,
-        message: 'the feed fetched',
-      })
+      .poll(
+        async () =>
+          ((await (await adminApi.get('/api/admin/blog-sources')).json()) as { id: string; articleCount: number }[]).find((s) => s.id === source.id)
+            ?.articleCount,
+        {
+          timeout: 20_000,
+          message: 'the feed fetched',
+        },
+      )
       .toBe(3);
 
     // The public pages.
@@ -332,7 +379,10 @@ test('blog posts, testimonials, a blog source and its articles: nothing runs on 
   consoleErrors.expectOnlyFailedRequests(404);
 });
 
-test('contact messages and bookings from the public: nothing runs on the dashboard, the submissions, the appointments or their details', async ({ page, adminApi }) => {
+test('contact messages and bookings from the public: nothing runs on the dashboard, the submissions, the appointments or their details', async ({
+  page,
+  adminApi,
+}) => {
   test.setTimeout(120_000);
   const consoleErrors = watchConsole(page);
   const dialogs = await armTrap(page);
@@ -413,7 +463,10 @@ const confinedThemeCss = new RegExp(
   String.raw`^(:root\{(--(${[...themeColorKeys, 'radius'].join('|')}):[0-9.\s%a-z-]+;?)+\}\n)?(\[data-component="[a-z][a-z0-9_]*"\],?)*(\{display:none!important\}\n)?\n?$`,
 );
 
-test('themes: hostile names are text in the admin, hostile theme files are refused or stored inertly, /theme.css stays confined', async ({ page, adminApi }) => {
+test('themes: hostile names are text in the admin, hostile theme files are refused or stored inertly, /theme.css stays confined', async ({
+  page,
+  adminApi,
+}) => {
   test.setTimeout(120_000);
   const consoleErrors = watchConsole(page);
   const dialogs = await armTrap(page);
@@ -421,7 +474,10 @@ test('themes: hostile names are text in the admin, hostile theme files are refus
   const variables = findThemeTemplate('professional-blue')!.cssVariables;
   const activeBefore = await (await page.request.get('/api/themes/active')).json();
   const cssBefore = await (await page.request.get('/theme.css')).text();
-  const installed = async () => ((await (await adminApi.get('/api/admin/themes')).json()) as { id: string; name: string; displayName: string }[]).filter((t) => t.name.includes(tag) || t.displayName.includes(tag));
+  const installed = async () =>
+    ((await (await adminApi.get('/api/admin/themes')).json()) as { id: string; name: string; displayName: string }[]).filter(
+      (t) => t.name.includes(tag) || t.displayName.includes(tag),
+    );
   const cleanup: string[] = [];
   try {
     const displayNames = pack(vectors, 80 - tag.length - 1);
@@ -429,7 +485,12 @@ test('themes: hostile names are text in the admin, hostile theme files are refus
     for (let i = 0; i < 2; i++) {
       const theme = await created(
         await adminApi.post('/api/admin/themes', {
-          data: { name: `${tag}-theme-${i}`, displayName: `${tag} ${displayNames[i % displayNames.length]}`, description: descriptions[i % descriptions.length], cssVariables: JSON.stringify(variables) },
+          data: {
+            name: `${tag}-theme-${i}`,
+            displayName: `${tag} ${displayNames[i % displayNames.length]}`,
+            description: descriptions[i % descriptions.length],
+            cssVariables: JSON.stringify(variables),
+          },
         }),
       );
       cleanup.push(`/api/admin/themes/${theme.id}`);

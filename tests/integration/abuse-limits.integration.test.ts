@@ -31,7 +31,13 @@ function limitedApp(ctx: TestContext, settings: Partial<RateLimitSettings> = {})
 }
 
 /** A request from `from` (the socket's address), as the Node server hands it to the app. */
-async function send(app: App, method: string, path: string, from: string, init: { body?: unknown; raw?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+async function send(
+  app: App,
+  method: string,
+  path: string,
+  from: string,
+  init: { body?: unknown; raw?: string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   const body = init.raw ?? (init.body === undefined ? undefined : JSON.stringify(init.body));
   const headers = { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers };
   const res = await app.request(path, { method, headers, body }, { incoming: { socket: { remoteAddress: from } } });
@@ -261,7 +267,13 @@ forEachDialect('abuse limits', (ctx) => {
     const res = await send(app, 'POST', '/api/appointments', '203.0.113.81', { body: bot });
     expect(res.status).toBe(201);
     expect(Object.keys(res.body).sort()).toEqual(Object.keys(real.body).sort());
-    expect(res.body).toEqual({ id: expect.any(String), consultationType: 'divorce', scheduledDate: new Date(bot.scheduledDate).toISOString(), duration: 60, status: 'scheduled' });
+    expect(res.body).toEqual({
+      id: expect.any(String),
+      consultationType: 'divorce',
+      scheduledDate: new Date(bot.scheduledDate).toISOString(),
+      duration: 60,
+      status: 'scheduled',
+    });
     expect(await countRows(ctx(), 'appointments')).toBe(appointments);
     expect(await countRows(ctx(), 'deliveries')).toBe(deliveries);
     // The slot stays free: a person books it.

@@ -88,7 +88,13 @@ forEachDialect('appointments', (ctx) => {
     const res = await ctx().call('POST', '/api/appointments', { body: { ...valid, scheduledDate: '2030-05-07T16:00:00.000Z' } });
     expect(res.status).toBe(201);
     expect(Object.keys(res.body).sort()).toEqual(['consultationType', 'duration', 'id', 'scheduledDate', 'status']);
-    expect(res.body).toEqual({ id: res.body.id, consultationType: 'estate-planning', scheduledDate: '2030-05-07T16:00:00.000Z', duration: 60, status: 'scheduled' });
+    expect(res.body).toEqual({
+      id: res.body.id,
+      consultationType: 'estate-planning',
+      scheduledDate: '2030-05-07T16:00:00.000Z',
+      duration: 60,
+      status: 'scheduled',
+    });
     const text = JSON.stringify(res.body);
     for (const secret of [valid.firstName, valid.lastName, valid.email, valid.phone, valid.notes]) expect(text).not.toContain(secret);
     expect(await storedAppointment(ctx(), res.body.id)).toBeDefined();
@@ -216,28 +222,41 @@ forEachDialect('appointments', (ctx) => {
       expect(again.body).toEqual({ error: TAKEN, fields: { scheduledDate: TAKEN }, requestId: expect.any(String) });
     }
     // The same instant written in another offset is the same slot.
-    const sameInstant = await ctx().call('POST', '/api/appointments', { body: { ...valid, scheduledDate: '2030-05-09T20:00:00Z', consultationType: 'initial' } });
+    const sameInstant = await ctx().call('POST', '/api/appointments', {
+      body: { ...valid, scheduledDate: '2030-05-09T20:00:00Z', consultationType: 'initial' },
+    });
     expect(sameInstant.status).toBe(409);
     expect([await countRows(ctx(), 'appointments'), await countRows(ctx(), 'appointmentSlotClaims')]).toEqual(before);
   });
 
   it('counts the duration: a 60-minute booking at 9:00 takes 9:30 too, and 10:00 stays free', async () => {
     const date = '2030-05-13';
-    expect((await ctx().call('POST', '/api/appointments', { body: { ...valid, consultationType: 'divorce', scheduledDate: `${date}T09:00:00-07:00` } })).status).toBe(201);
+    expect(
+      (await ctx().call('POST', '/api/appointments', { body: { ...valid, consultationType: 'divorce', scheduledDate: `${date}T09:00:00-07:00` } })).status,
+    ).toBe(201);
     const at930 = await ctx().call('POST', '/api/appointments', { body: { ...valid, consultationType: 'initial', scheduledDate: `${date}T09:30:00-07:00` } });
     expect(at930.status).toBe(409);
     expect(at930.body.error).toBe(TAKEN);
     expect(unavailable((await availability(ctx(), `date=${date}&consultationType=initial`)).body)).toEqual(['09:00 taken', '09:30 taken']);
     // 10:00 is free: the 60 minutes end as it starts.
-    expect((await ctx().call('POST', '/api/appointments', { body: { ...valid, consultationType: 'initial', scheduledDate: `${date}T10:00:00-07:00` } })).status).toBe(201);
+    expect(
+      (await ctx().call('POST', '/api/appointments', { body: { ...valid, consultationType: 'initial', scheduledDate: `${date}T10:00:00-07:00` } })).status,
+    ).toBe(201);
     // 45 minutes at 11:00 holds 11:00 and 11:30: a 60-minute request at 10:30 now overlaps both neighbours.
-    expect((await ctx().call('POST', '/api/appointments', { body: { ...valid, consultationType: 'family-law', scheduledDate: `${date}T11:00:00-07:00` } })).status).toBe(201);
+    expect(
+      (await ctx().call('POST', '/api/appointments', { body: { ...valid, consultationType: 'family-law', scheduledDate: `${date}T11:00:00-07:00` } })).status,
+    ).toBe(201);
     const sixty = await availability(ctx(), `date=${date}&consultationType=estate-planning`);
     expect(unavailable(sixty.body)).toEqual(['09:00 taken', '09:30 taken', '10:00 taken', '10:30 taken', '11:00 taken', '11:30 taken']);
     const thirty = await availability(ctx(), `date=${date}`);
     expect(unavailable(thirty.body)).toEqual(['09:00 taken', '09:30 taken', '10:00 taken', '11:00 taken', '11:30 taken']);
-    expect((await ctx().call('POST', '/api/appointments', { body: { ...valid, consultationType: 'estate-planning', scheduledDate: `${date}T10:30:00-07:00` } })).status).toBe(409);
-    expect((await ctx().call('POST', '/api/appointments', { body: { ...valid, consultationType: 'initial', scheduledDate: `${date}T10:30:00-07:00` } })).status).toBe(201);
+    expect(
+      (await ctx().call('POST', '/api/appointments', { body: { ...valid, consultationType: 'estate-planning', scheduledDate: `${date}T10:30:00-07:00` } }))
+        .status,
+    ).toBe(409);
+    expect(
+      (await ctx().call('POST', '/api/appointments', { body: { ...valid, consultationType: 'initial', scheduledDate: `${date}T10:30:00-07:00` } })).status,
+    ).toBe(201);
   });
 
   it('frees the slot when the admin cancels or completes (rebooking succeeds); confirmed keeps it', async () => {
@@ -275,13 +294,29 @@ forEachDialect('appointments', (ctx) => {
 
   it('answers availability for a firm day: taken, past, closed, with the UTC instants to send back', async () => {
     // Book 13:30 on Wednesday 3 April; now is Monday 1 April, 9:00.
-    expect((await ctx().call('POST', '/api/appointments', { body: { ...valid, consultationType: 'initial', scheduledDate: '2030-04-03T13:30:00-07:00' } })).status).toBe(201);
+    expect(
+      (await ctx().call('POST', '/api/appointments', { body: { ...valid, consultationType: 'initial', scheduledDate: '2030-04-03T13:30:00-07:00' } })).status,
+    ).toBe(201);
     const res = await availability(ctx(), 'date=2030-04-03&consultationType=initial');
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.body).toMatchObject({ date: '2030-04-03', timeZone: 'America/Los_Angeles', bookable: true });
     expect(res.body.slots).toHaveLength(13);
-    expect(res.body.slots.map((s: { label: string }) => s.label)).toEqual(['9:00 AM', '9:30 AM', '10:00 AM', '10:30 AM', '11:00 AM', '11:30 AM', '1:00 PM', '1:30 PM', '2:00 PM', '2:30 PM', '3:00 PM', '3:30 PM', '4:00 PM']);
+    expect(res.body.slots.map((s: { label: string }) => s.label)).toEqual([
+      '9:00 AM',
+      '9:30 AM',
+      '10:00 AM',
+      '10:30 AM',
+      '11:00 AM',
+      '11:30 AM',
+      '1:00 PM',
+      '1:30 PM',
+      '2:00 PM',
+      '2:30 PM',
+      '3:00 PM',
+      '3:30 PM',
+      '4:00 PM',
+    ]);
     expect(res.body.slots[7]).toEqual({ time: '13:30', label: '1:30 PM', startsAt: '2030-04-03T20:30:00.000Z', available: false, reason: 'taken' });
     expect(res.body.slots[6]).toEqual({ time: '13:00', label: '1:00 PM', startsAt: '2030-04-03T20:00:00.000Z', available: true });
     // A 60-minute consultation at 1:00 PM would run into it.
@@ -311,7 +346,16 @@ forEachDialect('appointments', (ctx) => {
   });
 
   it('answers 400 in the standard shape for a bad date or consultation type', async () => {
-    for (const query of ['', 'date=', 'date=2030-02-30', 'date=2030-4-3', 'date=04/03/2030', 'date=tomorrow', 'date=2030-04-03T09:00', 'date=2030-04-03&consultationType=tax']) {
+    for (const query of [
+      '',
+      'date=',
+      'date=2030-02-30',
+      'date=2030-4-3',
+      'date=04/03/2030',
+      'date=tomorrow',
+      'date=2030-04-03T09:00',
+      'date=2030-04-03&consultationType=tax',
+    ]) {
       const res = await availability(ctx(), query);
       expect(res.status, query).toBe(400);
       expect(res.body, query).toMatchObject({ error: expect.any(String), fields: expect.any(Object), requestId: expect.any(String) });
@@ -431,7 +475,8 @@ forEachDialect('appointments', (ctx) => {
     const backfill = readFileSync(file, 'utf8')
       .split('--> statement-breakpoint')
       .find((statement) => statement.includes('Backfill'))!;
-    const run = (statement: string) => (dialect === 'sqlite' ? (db as unknown as { run(q: unknown): unknown }).run(sql.raw(statement)) : db.execute(sql.raw(statement)));
+    const run = (statement: string) =>
+      dialect === 'sqlite' ? (db as unknown as { run(q: unknown): unknown }).run(sql.raw(statement)) : db.execute(sql.raw(statement));
     await run(backfill);
     await run(backfill); // safe to run twice
     expect(await claimsOf(ctx(), 'legacy-60')).toEqual(['2030-09-02T16:00:00.000Z', '2030-09-02T16:30:00.000Z']);
@@ -442,6 +487,8 @@ forEachDialect('appointments', (ctx) => {
     expect(await claimsOf(ctx(), 'legacy-overlap')).toEqual([]); // its one cell went to the earlier booking
     // And the API now sees those slots as taken.
     expect(unavailable((await availability(ctx(), 'date=2030-09-02')).body)).toEqual(['09:00 taken', '09:30 taken', '13:00 taken', '13:30 taken']);
-    expect((await ctx().call('POST', '/api/appointments', { body: { ...valid, consultationType: 'initial', scheduledDate: '2030-09-03T09:30:00-07:00' } })).status).toBe(409);
+    expect(
+      (await ctx().call('POST', '/api/appointments', { body: { ...valid, consultationType: 'initial', scheduledDate: '2030-09-03T09:30:00-07:00' } })).status,
+    ).toBe(409);
   });
 });

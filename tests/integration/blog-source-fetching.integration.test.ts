@@ -31,7 +31,10 @@ async function createSource(ctx: TestContext, body: Record<string, unknown>): Pr
 }
 
 /** A source written straight into the database: no first fetch (the scheduler's to do). */
-async function insertSource(ctx: TestContext, values: { name: string; url: string; type?: 'rss' | 'api' | 'scraper'; config?: string; isActive?: boolean; lastFetched?: Date | null }) {
+async function insertSource(
+  ctx: TestContext,
+  values: { name: string; url: string; type?: 'rss' | 'api' | 'scraper'; config?: string; isActive?: boolean; lastFetched?: Date | null },
+) {
   const { db, t } = ctx.database;
   const [row] = await db.insert(t.blogSources).values(values).returning();
   return row!;
@@ -46,14 +49,21 @@ async function sourceRow(ctx: TestContext, id: string) {
 /** A source's stored articles, in the public order (newest first, undated last). */
 async function articlesOf(ctx: TestContext, sourceId: string) {
   const { db, t } = ctx.database;
-  const rows = await db.select().from(t.externalBlogArticles).where(eq(t.externalBlogArticles.sourceId, sourceId)).orderBy(asc(t.externalBlogArticles.createdAt));
-  return rows.sort((a, b) => (b.publishedAt?.getTime() ?? -Infinity) - (a.publishedAt?.getTime() ?? -Infinity) || b.fetchedAt.getTime() - a.fetchedAt.getTime());
+  const rows = await db
+    .select()
+    .from(t.externalBlogArticles)
+    .where(eq(t.externalBlogArticles.sourceId, sourceId))
+    .orderBy(asc(t.externalBlogArticles.createdAt));
+  return rows.sort(
+    (a, b) => (b.publishedAt?.getTime() ?? -Infinity) - (a.publishedAt?.getTime() ?? -Infinity) || b.fetchedAt.getTime() - a.fetchedAt.getTime(),
+  );
 }
 
 /** What no stored article may carry, whatever the feed sent. */
 function expectSafe(article: { content: string | null; excerpt: string | null; title: string; url: string; imageUrl: string | null }) {
   const stored = JSON.stringify(article).toLowerCase();
-  for (const bad of ['<script', 'alert(', 'onerror', 'onclick', 'javascript:', '<iframe', '<style', 'style=', 'window.evil']) expect(stored, `${bad} in ${stored}`).not.toContain(bad);
+  for (const bad of ['<script', 'alert(', 'onerror', 'onclick', 'javascript:', '<iframe', '<style', 'style=', 'window.evil'])
+    expect(stored, `${bad} in ${stored}`).not.toContain(bad);
   expect(article.url).toMatch(/^https?:\/\//);
   if (article.imageUrl) expect(article.imageUrl).toMatch(/^https?:\/\//);
 }
@@ -96,7 +106,12 @@ forEachDialect('blog source fetching', (ctx) => {
     expect(rows[0]!.content).toContain('<p>Styled</p>');
     for (const row of rows) expectSafe(row);
     // No image of its own: the first image of its content, made absolute.
-    expect(rows[1]).toMatchObject({ title: 'Probate basics & timelines', author: 'Sam Probate', imageUrl: feeds.url('/images/probate.png'), externalId: 'probate-basics' });
+    expect(rows[1]).toMatchObject({
+      title: 'Probate basics & timelines',
+      author: 'Sam Probate',
+      imageUrl: feeds.url('/images/probate.png'),
+      externalId: 'probate-basics',
+    });
     expect(rows[2]).toMatchObject({ title: 'Trust vs. will', author: null, imageUrl: null, excerpt: 'Which one fits your family.' });
 
     const source = await sourceRow(ctx(), res.body.id);
@@ -110,13 +125,24 @@ forEachDialect('blog source fetching', (ctx) => {
     const atomRows = await articlesOf(ctx(), atom.id);
     expect(titles(atomRows)).toEqual(sampleTitles);
     expect(atomRows.map((r) => r.url)).toEqual(sampleUrls());
-    expect(atomRows[0]).toMatchObject({ excerpt: 'What to review this year.', author: 'Jane Counsel', publishedAt: new Date('2025-03-01T16:00:00Z'), imageUrl: feeds.url('/images/estate.jpg'), externalId: 'tag:feed-server,2025:estate-2025' });
+    expect(atomRows[0]).toMatchObject({
+      excerpt: 'What to review this year.',
+      author: 'Jane Counsel',
+      publishedAt: new Date('2025-03-01T16:00:00Z'),
+      imageUrl: feeds.url('/images/estate.jpg'),
+      externalId: 'tag:feed-server,2025:estate-2025',
+    });
     expect(atomRows[0]!.content).toContain('<strong>bold</strong>');
 
     const rdf = await createSource(ctx(), { name: 'RDF news', url: feeds.url(feedPaths.rdf) });
     const rdfRows = await articlesOf(ctx(), rdf.id);
     expect(titles(rdfRows)).toEqual(sampleTitles);
-    expect(rdfRows[1]).toMatchObject({ url: feeds.url('/posts/probate-basics'), author: 'Sam Probate', publishedAt: new Date('2025-02-01T10:00:00Z'), externalId: feeds.url('/posts/probate-basics') });
+    expect(rdfRows[1]).toMatchObject({
+      url: feeds.url('/posts/probate-basics'),
+      author: 'Sam Probate',
+      publishedAt: new Date('2025-02-01T10:00:00Z'),
+      externalId: feeds.url('/posts/probate-basics'),
+    });
     for (const row of [...atomRows, ...rdfRows]) expectSafe(row);
     expect((await sourceRow(ctx(), atom.id))!.lastError).toBeNull();
     expect((await sourceRow(ctx(), rdf.id))!.lastError).toBeNull();
@@ -127,7 +153,13 @@ forEachDialect('blog source fetching', (ctx) => {
     const listRows = await articlesOf(ctx(), list.id);
     expect(titles(listRows)).toEqual(sampleTitles);
     expect(listRows.map((r) => r.url)).toEqual(sampleUrls());
-    expect(listRows[0]).toMatchObject({ externalId: 'estate-2025', author: 'Jane Counsel', excerpt: 'What to review this year.', imageUrl: feeds.url('/images/estate.jpg'), publishedAt: new Date('2025-03-01T16:00:00Z') });
+    expect(listRows[0]).toMatchObject({
+      externalId: 'estate-2025',
+      author: 'Jane Counsel',
+      excerpt: 'What to review this year.',
+      imageUrl: feeds.url('/images/estate.jpg'),
+      publishedAt: new Date('2025-03-01T16:00:00Z'),
+    });
 
     const wrapped = await createSource(ctx(), { name: 'News API', url: feeds.url(feedPaths.jsonWrapped), type: 'api' });
     const wrappedRows = await articlesOf(ctx(), wrapped.id);
@@ -137,16 +169,33 @@ forEachDialect('blog source fetching', (ctx) => {
     const jsonFeed = await createSource(ctx(), { name: 'JSON Feed', url: feeds.url(feedPaths.jsonFeed), type: 'api' });
     const feedRows = await articlesOf(ctx(), jsonFeed.id);
     expect(titles(feedRows)).toEqual(sampleTitles);
-    expect(feedRows[0]).toMatchObject({ externalId: 'estate-2025', author: 'Jane Counsel', excerpt: 'What to review this year.', publishedAt: new Date('2025-03-01T16:00:00Z') });
+    expect(feedRows[0]).toMatchObject({
+      externalId: 'estate-2025',
+      author: 'Jane Counsel',
+      excerpt: 'What to review this year.',
+      publishedAt: new Date('2025-03-01T16:00:00Z'),
+    });
     expect(feedRows[0]!.content).toContain('<strong>bold</strong>');
     for (const row of [...listRows, ...wrappedRows, ...feedRows]) expectSafe(row);
   });
 
   it('reads a JSON shape its config describes (itemsPath, fields) and sends the configured API key', async () => {
-    const custom = await createSource(ctx(), { name: 'Custom API', url: feeds.url(feedPaths.jsonCustom), type: 'api', config: JSON.stringify(customApiConfig) });
+    const custom = await createSource(ctx(), {
+      name: 'Custom API',
+      url: feeds.url(feedPaths.jsonCustom),
+      type: 'api',
+      config: JSON.stringify(customApiConfig),
+    });
     const rows = await articlesOf(ctx(), custom.id);
     expect(titles(rows)).toEqual(sampleTitles);
-    expect(rows[0]).toMatchObject({ externalId: 'story-estate-2025', url: feeds.url('/posts/estate-planning-2025'), excerpt: 'What to review this year.', author: 'Jane Counsel', publishedAt: new Date('2025-03-01T16:00:00Z'), imageUrl: feeds.url('/images/estate.jpg') });
+    expect(rows[0]).toMatchObject({
+      externalId: 'story-estate-2025',
+      url: feeds.url('/posts/estate-planning-2025'),
+      excerpt: 'What to review this year.',
+      author: 'Jane Counsel',
+      publishedAt: new Date('2025-03-01T16:00:00Z'),
+      imageUrl: feeds.url('/images/estate.jpg'),
+    });
 
     // Without the config the same answer holds no list the fetcher can find.
     const unconfigured = await createSource(ctx(), { name: 'Unconfigured API', url: feeds.url(feedPaths.jsonCustom), type: 'api' });
@@ -155,7 +204,12 @@ forEachDialect('blog source fetching', (ctx) => {
 
     const keyless = await createSource(ctx(), { name: 'Protected, no key', url: feeds.url(feedPaths.jsonProtected), type: 'api' });
     expect((await sourceRow(ctx(), keyless.id))!.lastError).toBe(`${new URL(feeds.origin).host} answered HTTP 401`);
-    const keyed = await createSource(ctx(), { name: 'Protected', url: feeds.url(feedPaths.jsonProtected), type: 'api', config: JSON.stringify({ apiKey: FEED_API_KEY }) });
+    const keyed = await createSource(ctx(), {
+      name: 'Protected',
+      url: feeds.url(feedPaths.jsonProtected),
+      type: 'api',
+      config: JSON.stringify({ apiKey: FEED_API_KEY }),
+    });
     expect((await sourceRow(ctx(), keyed.id))!.lastError).toBeNull();
     expect(titles(await articlesOf(ctx(), keyed.id))).toEqual(sampleTitles);
     // The key is used, never shown.
@@ -167,24 +221,50 @@ forEachDialect('blog source fetching', (ctx) => {
     const rows = await articlesOf(ctx(), page.id);
     expect(titles(rows)).toEqual(sampleTitles);
     expect(rows.map((r) => r.url)).toEqual(sampleUrls());
-    expect(rows[0]).toMatchObject({ excerpt: 'What to review this year.', author: 'Jane Counsel', publishedAt: new Date('2025-03-01T16:00:00Z'), imageUrl: feeds.url('/images/estate.jpg'), externalId: null });
+    expect(rows[0]).toMatchObject({
+      excerpt: 'What to review this year.',
+      author: 'Jane Counsel',
+      publishedAt: new Date('2025-03-01T16:00:00Z'),
+      imageUrl: feeds.url('/images/estate.jpg'),
+      externalId: null,
+    });
 
-    const custom = await createSource(ctx(), { name: 'Custom markup', url: feeds.url(feedPaths.htmlCustom), type: 'scraper', config: JSON.stringify(customScraperConfig) });
+    const custom = await createSource(ctx(), {
+      name: 'Custom markup',
+      url: feeds.url(feedPaths.htmlCustom),
+      type: 'scraper',
+      config: JSON.stringify(customScraperConfig),
+    });
     const customRows = await articlesOf(ctx(), custom.id);
     expect(titles(customRows)).toEqual(sampleTitles);
-    expect(customRows[0]).toMatchObject({ url: feeds.url('/posts/estate-planning-2025'), excerpt: 'What to review this year.', author: 'Jane Counsel', publishedAt: new Date('2025-03-01T16:00:00Z'), imageUrl: feeds.url('/images/estate.jpg') });
+    expect(customRows[0]).toMatchObject({
+      url: feeds.url('/posts/estate-planning-2025'),
+      excerpt: 'What to review this year.',
+      author: 'Jane Counsel',
+      publishedAt: new Date('2025-03-01T16:00:00Z'),
+      imageUrl: feeds.url('/images/estate.jpg'),
+    });
 
     const headings = await createSource(ctx(), { name: 'Headings', url: feeds.url(feedPaths.htmlHeadings), type: 'scraper' });
     const headingRows = await articlesOf(ctx(), headings.id);
     expect(titles(headingRows)).toEqual(sampleTitles);
-    expect(headingRows[1]).toMatchObject({ url: feeds.url('/posts/probate-basics'), excerpt: 'How long probate takes in California.', publishedAt: new Date('2025-02-01T10:00:00Z') });
+    expect(headingRows[1]).toMatchObject({
+      url: feeds.url('/posts/probate-basics'),
+      excerpt: 'How long probate takes in California.',
+      publishedAt: new Date('2025-02-01T10:00:00Z'),
+    });
     // The page's navigation and footer links are not articles.
     for (const row of [...rows, ...customRows, ...headingRows]) {
       expect(row.url).toMatch(/\/posts\//);
       expectSafe(row);
     }
 
-    const badSelector = await createSource(ctx(), { name: 'Bad selector', url: feeds.url(feedPaths.htmlCustom), type: 'scraper', config: JSON.stringify({ selectors: { item: 'div[[' } }) });
+    const badSelector = await createSource(ctx(), {
+      name: 'Bad selector',
+      url: feeds.url(feedPaths.htmlCustom),
+      type: 'scraper',
+      config: JSON.stringify({ selectors: { item: 'div[[' } }),
+    });
     expect((await sourceRow(ctx(), badSelector.id))!.lastError).toMatch(/"item" selector is not valid CSS/);
   });
 
@@ -212,7 +292,11 @@ forEachDialect('blog source fetching', (ctx) => {
     const secret = 'list-url-secret-4455667788';
     feeds.addItem({ id: 'anchor', title: 'Same page anchor', link: '#latest' });
     feeds.addItem({ id: 'query', title: 'Next page', link: '?page=2' });
-    const source = await createSource(ctx(), { name: 'Keyed list', url: `http://reader:${secret}@${new URL(feeds.origin).host}${feedPaths.jsonList}?apiKey=${secret}`, type: 'api' });
+    const source = await createSource(ctx(), {
+      name: 'Keyed list',
+      url: `http://reader:${secret}@${new URL(feeds.origin).host}${feedPaths.jsonList}?apiKey=${secret}`,
+      type: 'api',
+    });
     const rows = await articlesOf(ctx(), source.id);
     expect(rows.map((r) => r.url)).toEqual([feeds.url(`${feedPaths.jsonList}?page=2`), feeds.url(`${feedPaths.jsonList}#latest`), ...sampleUrls()]);
     expect(JSON.stringify(rows)).not.toContain(secret);
@@ -221,7 +305,10 @@ forEachDialect('blog source fetching', (ctx) => {
   it('a second fetch adds only the new article and updates changed ones in place (by externalId)', async () => {
     const source = await createSource(ctx(), { name: 'Growing feed', url: feeds.url(feedPaths.rss) });
     const first = await articlesOf(ctx(), source.id);
-    await ctx().database.db.update(ctx().database.t.externalBlogArticles).set({ isVisible: false }).where(eq(ctx().database.t.externalBlogArticles.id, first[2]!.id));
+    await ctx()
+      .database.db.update(ctx().database.t.externalBlogArticles)
+      .set({ isVisible: false })
+      .where(eq(ctx().database.t.externalBlogArticles.id, first[2]!.id));
 
     // Unchanged: nothing written, nothing republished.
     let changesBefore = ctx().changes.length;
@@ -330,12 +417,18 @@ forEachDialect('blog source fetching', (ctx) => {
     // A source that worked and then breaks keeps its articles; the next good fetch clears the error.
     const flaky = await createSource(ctx(), { name: 'Flaky', url: feeds.url(feedPaths.rss) });
     const { db, t } = ctx().database;
-    await db.update(t.blogSources).set({ url: feeds.url(feedPaths.status500) }).where(eq(t.blogSources.id, flaky.id));
+    await db
+      .update(t.blogSources)
+      .set({ url: feeds.url(feedPaths.status500) })
+      .where(eq(t.blogSources.id, flaky.id));
     ctx().clock.set(minutes(1));
     expect(await fetchSource(ctx().deps, flaky.id)).toMatchObject({ error: expect.stringMatching(/HTTP 500/), added: 0 });
     expect(await sourceRow(ctx(), flaky.id)).toMatchObject({ lastFetched: minutes(1), lastError: expect.stringMatching(/HTTP 500/) });
     expect(await articlesOf(ctx(), flaky.id)).toHaveLength(3);
-    await db.update(t.blogSources).set({ url: feeds.url(feedPaths.redirectRss) }).where(eq(t.blogSources.id, flaky.id));
+    await db
+      .update(t.blogSources)
+      .set({ url: feeds.url(feedPaths.redirectRss) })
+      .where(eq(t.blogSources.id, flaky.id));
     ctx().clock.set(minutes(2));
     expect(await fetchSource(ctx().deps, flaky.id)).toMatchObject({ error: null, added: 0 });
     expect(await sourceRow(ctx(), flaky.id)).toMatchObject({ lastFetched: minutes(2), lastError: null });
@@ -375,7 +468,12 @@ forEachDialect('blog source fetching', (ctx) => {
 
   it('"Fetch now" fetches at once and answers with the source (masked) and its article count', async () => {
     const secret = 'fetch-now-secret-key-99887766';
-    const source = await insertSource(ctx(), { name: 'On demand', url: `${feeds.url(feedPaths.jsonProtected)}?token=${secret}`, type: 'api', config: JSON.stringify({ apiKey: FEED_API_KEY }) });
+    const source = await insertSource(ctx(), {
+      name: 'On demand',
+      url: `${feeds.url(feedPaths.jsonProtected)}?token=${secret}`,
+      type: 'api',
+      config: JSON.stringify({ apiKey: FEED_API_KEY }),
+    });
     ctx().clock.set(minutes(3));
     const changesBefore = ctx().changes.length;
     const res = await ctx().admin('POST', `/api/admin/blog-sources/${source.id}/fetch`);
@@ -514,13 +612,19 @@ forEachDialect(
       const name = hostname();
       const addresses = await dnsLookup(name, { all: true });
       expect(addresses.length).toBeGreaterThan(0);
-      expect(addresses.every((a) => isPrivateAddress(a.address)), JSON.stringify(addresses)).toBe(true);
+      expect(
+        addresses.every((a) => isPrivateAddress(a.address)),
+        JSON.stringify(addresses),
+      ).toBe(true);
       const res = await ctx().admin('POST', '/api/admin/blog-sources', { name: 'By name', url: `http://${name}:${feeds.port}${feedPaths.rss}` });
       expect(res.status).toBe(201);
       // Not a literal: only the fetch can tell.
       expect(res.body.lastError).toBeNull();
       await backgroundFetchesSettled(ctx().deps);
-      expect(await sourceRow(ctx(), res.body.id)).toMatchObject({ lastFetched: NOW, lastError: `${name} is a private or loopback address; outbound requests may only go to public internet addresses` });
+      expect(await sourceRow(ctx(), res.body.id)).toMatchObject({
+        lastFetched: NOW,
+        lastError: `${name} is a private or loopback address; outbound requests may only go to public internet addresses`,
+      });
       expect(feeds.hits(feedPaths.rss)).toBe(0);
       expect(await articlesOf(ctx(), res.body.id)).toEqual([]);
     });

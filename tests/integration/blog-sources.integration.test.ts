@@ -20,7 +20,8 @@ async function sourceById(ctx: TestContext, id: string) {
 }
 
 /** A stored config as the fetcher uses it: its sealed secrets opened (docs/decisions/015). */
-const openedConfig = (ctx: TestContext, row: { id: string; config: string | null }) => openConfig(ctx.deps.secrets, row.config, { table: 'blog-sources', id: row.id });
+const openedConfig = (ctx: TestContext, row: { id: string; config: string | null }) =>
+  openConfig(ctx.deps.secrets, row.config, { table: 'blog-sources', id: row.id });
 
 async function articlesOf(ctx: TestContext, sourceId: string) {
   const { db, t } = ctx.database;
@@ -69,8 +70,24 @@ forEachDialect('blog sources and external articles', (ctx) => {
   it('creates a source active, with type rss, displayLimit 5 and config null by default', async () => {
     const res = await ctx().admin('POST', '/api/admin/blog-sources', { ...valid, name: '  State Bar News  ' });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ id: expect.any(String), name: 'State Bar News', url: valid.url, type: 'rss', displayLimit: 5, isActive: true, config: null, lastFetched: null });
-    expect(await sourceById(ctx(), res.body.id)).toMatchObject({ name: 'State Bar News', url: valid.url, type: 'rss', displayLimit: 5, isActive: true, config: null });
+    expect(res.body).toMatchObject({
+      id: expect.any(String),
+      name: 'State Bar News',
+      url: valid.url,
+      type: 'rss',
+      displayLimit: 5,
+      isActive: true,
+      config: null,
+      lastFetched: null,
+    });
+    expect(await sourceById(ctx(), res.body.id)).toMatchObject({
+      name: 'State Bar News',
+      url: valid.url,
+      type: 'rss',
+      displayLimit: 5,
+      isActive: true,
+      config: null,
+    });
     // Its first fetch was attempted (tests/integration/blog-source-fetching.integration.test.ts covers fetching).
     await backgroundFetchesSettled(ctx().deps);
     expect((await sourceById(ctx(), res.body.id))!.lastFetched).toBeInstanceOf(Date);
@@ -78,7 +95,10 @@ forEachDialect('blog sources and external articles', (ctx) => {
 
   it('stores the given type, display limit (1 to 10) and JSON config; a blank config becomes null', async () => {
     const cases = [
-      { body: { ...valid, type: 'api', displayLimit: 1, config: JSON.stringify({ api_key: apiToken, category: 'law' }) }, expected: { type: 'api', displayLimit: 1, config: JSON.stringify({ api_key: apiToken, category: 'law' }) } },
+      {
+        body: { ...valid, type: 'api', displayLimit: 1, config: JSON.stringify({ api_key: apiToken, category: 'law' }) },
+        expected: { type: 'api', displayLimit: 1, config: JSON.stringify({ api_key: apiToken, category: 'law' }) },
+      },
       { body: { ...valid, type: 'scraper', displayLimit: 10, config: '   ' }, expected: { type: 'scraper', displayLimit: 10, config: null } },
       { body: { ...valid, displayLimit: 7, config: '' }, expected: { type: 'rss', displayLimit: 7, config: null } },
       { body: { ...valid, config: null, isActive: true }, expected: { type: 'rss', displayLimit: 5, config: null, isActive: true } },
@@ -194,7 +214,9 @@ forEachDialect('blog sources and external articles', (ctx) => {
       { title: 'Newest', url: 'https://family.example.com/a/1', publishedAt: new Date('2024-04-01T00:00:00Z') },
       { title: 'Middle', url: 'https://family.example.com/a/2', publishedAt: new Date('2024-02-15T00:00:00Z') },
     ]);
-    await insertArticles(ctx(), inactive.body.id, [{ title: 'From a dormant source', url: 'https://dormant.example.com/a/1', publishedAt: new Date('2024-06-01T00:00:00Z') }]);
+    await insertArticles(ctx(), inactive.body.id, [
+      { title: 'From a dormant source', url: 'https://dormant.example.com/a/1', publishedAt: new Date('2024-06-01T00:00:00Z') },
+    ]);
 
     const res = await ctx().call('GET', '/api/external-blog-articles');
     expect(res.status).toBe(200);

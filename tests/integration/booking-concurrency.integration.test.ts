@@ -41,7 +41,10 @@ const tally = (statuses: number[]) => statuses.reduce<Record<number, number>>((a
  */
 async function overlaps(ctx: TestContext): Promise<string[]> {
   const { db, t } = ctx.database;
-  const rows = await db.select().from(t.appointments).where(inArray(t.appointments.status, ['scheduled', 'confirmed']));
+  const rows = await db
+    .select()
+    .from(t.appointments)
+    .where(inArray(t.appointments.status, ['scheduled', 'confirmed']));
   const found: string[] = [];
   const sorted = rows.sort((a, b) => a.scheduledDate.getTime() - b.scheduledDate.getTime());
   for (let i = 0; i < sorted.length; i++) {
@@ -57,7 +60,9 @@ async function overlaps(ctx: TestContext): Promise<string[]> {
 
 /** The 13 slot instants of a weekday in PDT (April to October), to build distinct slots from. */
 const slotsOf = (date: string) =>
-  ['09:00', '09:30', '10:00', '10:30', '11:00', '11:30', '13:00', '13:30', '14:00', '14:30', '15:00', '15:30', '16:00'].map((time) => `${date}T${time}:00-07:00`);
+  ['09:00', '09:30', '10:00', '10:30', '11:00', '11:30', '13:00', '13:30', '14:00', '14:30', '15:00', '15:30', '16:00'].map(
+    (time) => `${date}T${time}:00-07:00`,
+  );
 
 /** A second, independent connection (pool) to the same database, and an app over it. */
 async function secondApp(ctx: TestContext): Promise<{ app: App; database: Database }> {
@@ -73,7 +78,10 @@ const moduleUrl = (path: string) => new URL(path, import.meta.url).href;
  * Another Node process with its own connection and app over the same database. Each line it reads is
  * one round ({ body, count }): it sends `count` identical bookings at once and prints their statuses.
  */
-function bookingProcess(location: string, now: string): { child: ChildProcess; ready: Promise<void>; round(body: unknown, count: number): Promise<number[]>; stop(): Promise<void> } {
+function bookingProcess(
+  location: string,
+  now: string,
+): { child: ChildProcess; ready: Promise<void>; round(body: unknown, count: number): Promise<number[]>; stop(): Promise<void> } {
   const script = `
     import { createInterface } from 'node:readline';
     import { openDatabase } from ${JSON.stringify(moduleUrl('../../db/client.ts'))};
@@ -135,7 +143,9 @@ forEachDialect('booking races', (ctx) => {
     expect(await countRows(ctx(), 'appointments')).toBe(before + 1);
     const winner = results.find((r) => r.status === 201)!.body.id!;
     const claims = await ctx().database.db.select().from(ctx().database.t.appointmentSlotClaims);
-    expect(claims.filter((c) => c.startsAt.toISOString() === '2030-04-02T17:00:00.000Z')).toEqual([{ startsAt: new Date('2030-04-02T17:00:00.000Z'), appointmentId: winner }]);
+    expect(claims.filter((c) => c.startsAt.toISOString() === '2030-04-02T17:00:00.000Z')).toEqual([
+      { startsAt: new Date('2030-04-02T17:00:00.000Z'), appointmentId: winner },
+    ]);
     expect(await overlaps(ctx())).toEqual([]);
   });
 

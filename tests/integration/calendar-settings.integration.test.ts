@@ -111,7 +111,11 @@ forEachDialect('calendar settings', (ctx) => {
   });
 
   it('stores the config as given (sealed whole): SPEC §5 does not check it as JSON', async () => {
-    const res = await ctx().admin('POST', '/api/admin/calendar-settings', { provider: 'custom', config: 'token=plain-text-config-secret-77', ...customRequired });
+    const res = await ctx().admin('POST', '/api/admin/calendar-settings', {
+      provider: 'custom',
+      config: 'token=plain-text-config-secret-77',
+      ...customRequired,
+    });
     expect(res.status).toBe(201);
     expect((await storedById(ctx(), res.body.id))!.config).not.toContain('plain-text-config-secret-77');
     expect((await openedById(ctx(), res.body.id)).config).toBe('token=plain-text-config-secret-77');
@@ -192,10 +196,19 @@ forEachDialect('calendar settings', (ctx) => {
     expect(JSON.parse(calendly.config)).toEqual({ username: 'firm-calendar', personal_access_token: '••••6a8b', webhook_signing_key: '••••2c1d' });
     const google = list.find((r) => r.id === created[1]!.body.id)!;
     expect(google.apiKey).toBe('••••');
-    expect(JSON.parse(google.config)).toMatchObject({ client_id: 'google-client-id.apps.example.com', redirect_uri: 'https://firm.example.com/oauth/google', calendar_id: 'primary' });
+    expect(JSON.parse(google.config)).toMatchObject({
+      client_id: 'google-client-id.apps.example.com',
+      redirect_uri: 'https://firm.example.com/oauth/google',
+      calendar_id: 'primary',
+    });
     const custom = list.find((r) => r.id === created[3]!.body.id)!;
     // Deny by default: the custom webhook's template names no config field public.
-    expect(JSON.parse(custom.config)).toEqual({ endpoint: '••••.com', auth: { user: '••••', password: '••••1234' }, refresh_tokens: ['••••5566'], pin: { api_key: '••••' } });
+    expect(JSON.parse(custom.config)).toEqual({
+      endpoint: '••••.com',
+      auth: { user: '••••', password: '••••1234' },
+      refresh_tokens: ['••••5566'],
+      pin: { api_key: '••••' },
+    });
     expect(custom.webhookUrl).toContain('hooks.example.com/cal');
     expect(custom.webhookUrl).toContain('team=family');
   });
@@ -203,7 +216,10 @@ forEachDialect('calendar settings', (ctx) => {
   it('lists integrations newest first with id, provider, isActive and createdAt', async () => {
     const list = await ctx().admin('GET', '/api/admin/calendar-settings');
     expect(list.body.length).toBe(await countRows(ctx(), 'calendarSettings'));
-    for (const row of list.body) expect(row).toEqual(expect.objectContaining({ id: expect.any(String), provider: expect.any(String), isActive: expect.any(Boolean), createdAt: expect.any(String) }));
+    for (const row of list.body)
+      expect(row).toEqual(
+        expect.objectContaining({ id: expect.any(String), provider: expect.any(String), isActive: expect.any(Boolean), createdAt: expect.any(String) }),
+      );
     const times = list.body.map((r: { createdAt: string }) => Date.parse(r.createdAt));
     expect(times).toEqual([...times].sort((a, b) => b - a));
   });
@@ -242,7 +258,8 @@ forEachDialect('calendar settings', (ctx) => {
 
   it('leaves exactly one integration active when several activations race', async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 40; i++) ids.push((await ctx().admin('POST', '/api/admin/calendar-settings', { provider: 'custom', config: `{"n":${i}}`, ...customRequired })).body.id);
+    for (let i = 0; i < 40; i++)
+      ids.push((await ctx().admin('POST', '/api/admin/calendar-settings', { provider: 'custom', config: `{"n":${i}}`, ...customRequired })).body.id);
     // On PostgreSQL, full-table updates racing deadlocked (a 500 after deadlock_timeout) once the
     // rows had several versions: enough rows and rounds make that show most runs.
     for (let round = 0; round < 15; round++) {

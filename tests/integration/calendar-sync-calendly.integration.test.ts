@@ -54,11 +54,19 @@ function inviteeCreated(overrides: { start?: string; end?: string; payload?: Rec
 }
 
 function inviteeCanceled(uri: string) {
-  return { created_at: '2030-04-01T16:00:00.000000Z', event: 'invitee.canceled', payload: { uri, email: 'jordan.reyes@example.com', status: 'canceled', rescheduled: false, cancellation: { canceler_type: 'invitee', reason: 'Conflict' } } };
+  return {
+    created_at: '2030-04-01T16:00:00.000000Z',
+    event: 'invitee.canceled',
+    payload: { uri, email: 'jordan.reyes@example.com', status: 'canceled', rescheduled: false, cancellation: { canceler_type: 'invitee', reason: 'Conflict' } },
+  };
 }
 
 /** POSTs the body as Calendly would: the exact text it signed. */
-function deliver(ctx: TestContext, body: unknown, { key = signingKey, t = nowSeconds(), header, raw }: { key?: string; t?: number; header?: string | null; raw?: string } = {}) {
+function deliver(
+  ctx: TestContext,
+  body: unknown,
+  { key = signingKey, t = nowSeconds(), header, raw }: { key?: string; t?: number; header?: string | null; raw?: string } = {},
+) {
   const text = raw ?? JSON.stringify(body);
   const headers: Record<string, string> = {};
   const signature = header === undefined ? timestampedSignature(key, JSON.stringify(body), t) : header;
@@ -73,12 +81,20 @@ async function byExternalId(ctx: TestContext, uri: string) {
 
 async function claimsOf(ctx: TestContext, id: string): Promise<string[]> {
   const { db, t } = ctx.database;
-  const rows = await db.select({ startsAt: t.appointmentSlotClaims.startsAt }).from(t.appointmentSlotClaims).where(eq(t.appointmentSlotClaims.appointmentId, id)).orderBy(asc(t.appointmentSlotClaims.startsAt));
+  const rows = await db
+    .select({ startsAt: t.appointmentSlotClaims.startsAt })
+    .from(t.appointmentSlotClaims)
+    .where(eq(t.appointmentSlotClaims.appointmentId, id))
+    .orderBy(asc(t.appointmentSlotClaims.startsAt));
   return rows.map((r) => r.startsAt.toISOString());
 }
 
 async function everything(ctx: TestContext) {
-  return { appointments: await countRows(ctx, 'appointments'), claims: await countRows(ctx, 'appointmentSlotClaims'), deliveries: await countRows(ctx, 'deliveries') };
+  return {
+    appointments: await countRows(ctx, 'appointments'),
+    claims: await countRows(ctx, 'appointmentSlotClaims'),
+    deliveries: await countRows(ctx, 'deliveries'),
+  };
 }
 
 forEachDialect('calendar sync: Calendly webhooks', (ctx) => {
@@ -141,7 +157,14 @@ forEachDialect('calendar sync: Calendly webhooks', (ctx) => {
 
   it('records a booking that overlaps a site booking or is off the slot grid, claiming only the free cells', async () => {
     const site = await ctx().call('POST', '/api/appointments', {
-      body: { firstName: 'Maria', lastName: 'Lopez', email: 'maria@example.com', consultationType: 'initial', practiceArea: 'divorce', scheduledDate: '2030-08-07T10:00:00-07:00' },
+      body: {
+        firstName: 'Maria',
+        lastName: 'Lopez',
+        email: 'maria@example.com',
+        consultationType: 'initial',
+        practiceArea: 'divorce',
+        scheduledDate: '2030-08-07T10:00:00-07:00',
+      },
     });
     expect(site.status).toBe(201);
     // 10:00 to 11:00 at Calendly: 10:00 is the site's, 10:30 is free.
@@ -242,7 +265,10 @@ forEachDialect('calendar sync: Calendly webhooks', (ctx) => {
   });
 
   it('refuses every webhook, 401, when the active Calendly integration has no signing key', async () => {
-    const keyless = await ctx().admin('POST', '/api/admin/calendar-settings', { provider: 'calendly', config: JSON.stringify({ username: 'firm', personal_access_token: 'pat-0000000000000' }) });
+    const keyless = await ctx().admin('POST', '/api/admin/calendar-settings', {
+      provider: 'calendly',
+      config: JSON.stringify({ username: 'firm', personal_access_token: 'pat-0000000000000' }),
+    });
     expect((await ctx().admin('PUT', `/api/admin/calendar-settings/${keyless.body.id}/activate`)).status).toBe(200);
     const before = await everything(ctx());
     const res = await deliver(ctx(), inviteeCreated());

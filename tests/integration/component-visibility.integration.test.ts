@@ -68,7 +68,10 @@ forEachDialect(
       const visibility = await storedVisibility(ctx());
       expect(Object.entries(visibility).filter(([, v]) => !v)).toEqual([['newsletter_signup', false]]);
       const pub = await ctx().call('GET', '/api/component-visibility');
-      expect(pub.body.find((r: { componentKey: string }) => r.componentKey === 'newsletter_signup')).toEqual({ componentKey: 'newsletter_signup', isVisible: false });
+      expect(pub.body.find((r: { componentKey: string }) => r.componentKey === 'newsletter_signup')).toEqual({
+        componentKey: 'newsletter_signup',
+        isVisible: false,
+      });
       expect(ctx().changes.at(-1)).toEqual({ topic: 'component-visibility', keys: ['newsletter_signup'] });
     });
 

@@ -95,7 +95,9 @@ for (const dialect of dialects) {
         const component = factories.component();
         await db.insert(t.componentVisibilitySettings).values(component);
         expect((await violation(() => db.insert(t.componentVisibilitySettings).values({ ...component, componentName: 'Other' }))).kind).toBe('unique');
-        expect(await db.select().from(t.componentVisibilitySettings).where(eq(t.componentVisibilitySettings.componentKey, component.componentKey))).toHaveLength(1);
+        expect(
+          await db.select().from(t.componentVisibilitySettings).where(eq(t.componentVisibilitySettings.componentKey, component.componentKey)),
+        ).toHaveLength(1);
       });
 
       it('refuses a second theme with the same name', async () => {
@@ -111,7 +113,12 @@ for (const dialect of dialects) {
         const user = factories.user();
         await db.insert(t.users).values(user);
         await db.insert(t.users).values({ ...user, username: user.username.toUpperCase() });
-        expect(await db.select().from(t.users).where(inArray(t.users.username, [user.username, user.username.toUpperCase()]))).toHaveLength(2);
+        expect(
+          await db
+            .select()
+            .from(t.users)
+            .where(inArray(t.users.username, [user.username, user.username.toUpperCase()])),
+        ).toHaveLength(2);
       });
 
       it('refuses the same article url twice from one source, but not from two sources', async () => {
@@ -142,7 +149,8 @@ for (const dialect of dialects) {
 
       it('accepts the four appointment statuses and refuses any other', async () => {
         const { db, t } = database;
-        for (const status of ['scheduled', 'confirmed', 'cancelled', 'completed']) await db.insert(t.appointments).values({ ...factories.appointment(), status });
+        for (const status of ['scheduled', 'confirmed', 'cancelled', 'completed'])
+          await db.insert(t.appointments).values({ ...factories.appointment(), status });
         for (const status of ['pending', 'Scheduled', '']) {
           expect(await violation(() => db.insert(t.appointments).values({ ...factories.appointment(), status })), `status "${status}"`).toMatchObject({
             kind: 'check',
@@ -158,14 +166,20 @@ for (const dialect of dialects) {
       it('keeps providers, source types and the display limit within their lists', async () => {
         const { db, t } = database;
         for (const provider of ['calendly', 'google', 'outlook', 'custom']) await db.insert(t.calendarSettings).values({ provider, config: '{}' });
-        expect((await violation(() => db.insert(t.calendarSettings).values({ provider: 'zoom', config: '{}' }))).constraint).toBe('calendar_settings_provider_values');
+        expect((await violation(() => db.insert(t.calendarSettings).values({ provider: 'zoom', config: '{}' }))).constraint).toBe(
+          'calendar_settings_provider_values',
+        );
         for (const provider of ['sendgrid', 'smtp']) await db.insert(t.emailSettings).values({ provider, config: '{}' });
-        expect((await violation(() => db.insert(t.emailSettings).values({ provider: 'mailgun', config: '{}' }))).constraint).toBe('email_settings_provider_values');
+        expect((await violation(() => db.insert(t.emailSettings).values({ provider: 'mailgun', config: '{}' }))).constraint).toBe(
+          'email_settings_provider_values',
+        );
         for (const type of ['rss', 'api', 'scraper']) await db.insert(t.blogSources).values({ ...factories.source(), type });
         expect((await violation(() => db.insert(t.blogSources).values({ ...factories.source(), type: 'atom' }))).constraint).toBe('blog_sources_type_values');
         for (const displayLimit of [1, 10]) await db.insert(t.blogSources).values({ ...factories.source(), displayLimit });
         for (const displayLimit of [0, 11]) {
-          expect((await violation(() => db.insert(t.blogSources).values({ ...factories.source(), displayLimit }))).constraint).toBe('blog_sources_display_limit_range');
+          expect((await violation(() => db.insert(t.blogSources).values({ ...factories.source(), displayLimit }))).constraint).toBe(
+            'blog_sources_display_limit_range',
+          );
         }
       });
     });
@@ -230,7 +244,10 @@ for (const dialect of dialects) {
       it('reads booleans back as booleans and timestamps as Dates, to the millisecond', async () => {
         const { db, t } = database;
         const scheduledDate = new Date('2030-03-04T17:30:00.123Z');
-        const [appointment] = await db.insert(t.appointments).values({ ...factories.appointment(), scheduledDate }).returning({ id: t.appointments.id });
+        const [appointment] = await db
+          .insert(t.appointments)
+          .values({ ...factories.appointment(), scheduledDate })
+          .returning({ id: t.appointments.id });
         const [stored] = await db.select().from(t.appointments).where(eq(t.appointments.id, appointment!.id));
         expect(stored!.scheduledDate).toBeInstanceOf(Date);
         expect(stored!.scheduledDate.toISOString()).toBe('2030-03-04T17:30:00.123Z');
@@ -242,7 +259,10 @@ for (const dialect of dialects) {
         expect(updated!.reminderSent).toBe(true);
 
         for (const isPublished of [true, false]) {
-          const [row] = await db.insert(t.testimonials).values({ ...factories.testimonial(), isPublished }).returning();
+          const [row] = await db
+            .insert(t.testimonials)
+            .values({ ...factories.testimonial(), isPublished })
+            .returning();
           const [read] = await db.select().from(t.testimonials).where(eq(t.testimonials.id, row!.id));
           expect(read!.isPublished).toBe(isPublished);
         }
@@ -266,12 +286,26 @@ for (const dialect of dialects) {
           else await db.execute(statement);
         };
         const id = (name: string) => `${name}-${next()}`;
-        const ids = { user: id('user'), testimonial: id('testimonial'), post: id('post'), contact: id('contact'), theme: id('theme'), appointment: id('appt'), calendar: id('cal'), email: id('email'), source: id('source'), article: id('article'), component: id('component') };
+        const ids = {
+          user: id('user'),
+          testimonial: id('testimonial'),
+          post: id('post'),
+          contact: id('contact'),
+          theme: id('theme'),
+          appointment: id('appt'),
+          calendar: id('cal'),
+          email: id('email'),
+          source: id('source'),
+          article: id('article'),
+          component: id('component'),
+        };
         const before = Date.now() - 60_000;
         await run(sql`insert into users (id, username, password) values (${ids.user}, ${ids.user}, 'hash')`);
         await run(sql`insert into testimonials (id, client_name, content, practice_area) values (${ids.testimonial}, 'A. B.', 'Good.', 'divorce')`);
         await run(sql`insert into blog_posts (id, title, slug, excerpt, content, category) values (${ids.post}, 'T', ${ids.post}, 'E', '<p>C</p>', 'probate')`);
-        await run(sql`insert into contact_submissions (id, first_name, last_name, email, practice_area, message) values (${ids.contact}, 'A', 'B', 'a@example.com', 'other', 'Hello')`);
+        await run(
+          sql`insert into contact_submissions (id, first_name, last_name, email, practice_area, message) values (${ids.contact}, 'A', 'B', 'a@example.com', 'other', 'Hello')`,
+        );
         await run(sql`insert into theme_settings (id, name, display_name, description, css_variables) values (${ids.theme}, ${ids.theme}, 'T', 'D', '{}')`);
         await run(
           sql`insert into appointments (id, first_name, last_name, email, consultation_type, scheduled_date, practice_area) values (${ids.appointment}, 'A', 'B', 'a@example.com', 'initial', ${dialect === 'sqlite' ? Date.parse('2030-03-04T17:30:00Z') : '2030-03-04T17:30:00Z'}, 'other')`,
@@ -280,7 +314,9 @@ for (const dialect of dialects) {
         await run(sql`insert into email_settings (id, config) values (${ids.email}, '{}')`);
         await run(sql`insert into blog_sources (id, name, url) values (${ids.source}, 'S', 'https://example.com/feed')`);
         await run(sql`insert into external_blog_articles (id, source_id, title, url) values (${ids.article}, ${ids.source}, 'T', 'https://example.com/a')`);
-        await run(sql`insert into component_visibility_settings (id, component_key, component_name, description) values (${ids.component}, ${ids.component}, 'C', 'D')`);
+        await run(
+          sql`insert into component_visibility_settings (id, component_key, component_name, description) values (${ids.component}, ${ids.component}, 'C', 'D')`,
+        );
 
         const one = async <T>(rows: Promise<T[]>) => (await rows)[0]!;
         const rows = {
@@ -311,7 +347,9 @@ for (const dialect of dialects) {
 
         // "now" in milliseconds (SQLite's default must not be seconds, nor text), read back as a Date.
         const stamps = Object.entries(rows).flatMap(([name, row]) =>
-          (['createdAt', 'updatedAt', 'fetchedAt'] as const).filter((key) => key in row).map((key) => [`${name}.${key}`, (row as Record<string, unknown>)[key]] as const),
+          (['createdAt', 'updatedAt', 'fetchedAt'] as const)
+            .filter((key) => key in row)
+            .map((key) => [`${name}.${key}`, (row as Record<string, unknown>)[key]] as const),
         );
         expect(stamps).toHaveLength(20);
         for (const [name, value] of stamps) {

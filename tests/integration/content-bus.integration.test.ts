@@ -108,7 +108,10 @@ describe('two containers', () => {
     const fast = new pg.Client({ connectionString: database.location });
     await Promise.all([slow.connect(), fast.connect()]);
     const insert = (client: pg.Client, topic: string) =>
-      client.query(`with c as (insert into content_changes (topic, origin) values ($1, 'elsewhere') returning id) select c.id, pg_notify('${CONTENT_CHANNEL}', c.id::text) from c`, [topic]);
+      client.query(
+        `with c as (insert into content_changes (topic, origin) values ($1, 'elsewhere') returning id) select c.id, pg_notify('${CONTENT_CHANNEL}', c.id::text) from c`,
+        [topic],
+      );
     await slow.query('begin');
     await insert(slow, 'testimonials'); // numbered first, committed last
     await insert(fast, 'themes');

@@ -140,10 +140,12 @@ describe('npm run db:backup [sqlite]', () => {
     reader.exec('begin');
     const seenByReader = reader.prepare('select count(*) from appointments').pluck().get();
     const destination = join(dir, 'during-load.db');
-    const { answeredBefore, during, result } = await backupDuringLoad(server, () => backup([destination], { SQLITE_PATH: database.env.SQLITE_PATH! })).finally(() => {
-      reader.exec('commit');
-      reader.close();
-    });
+    const { answeredBefore, during, result } = await backupDuringLoad(server, () => backup([destination], { SQLITE_PATH: database.env.SQLITE_PATH! })).finally(
+      () => {
+        reader.exec('commit');
+        reader.close();
+      },
+    );
     expect(seenByReader).toBe(0);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -163,7 +165,11 @@ describe('npm run db:backup [sqlite]', () => {
       const raw = (copy.db as unknown as { $client: { pragma(s: string, o: { simple: true }): unknown } }).$client;
       expect(raw.pragma('integrity_check', { simple: true })).toBe('ok');
       const inCopy = await expectConsistentPrefix(copy, live, answeredBefore);
-      expect(printed).toMatchObject({ appointments: inCopy.appointments.length, appointment_slot_claims: inCopy.claims.length, contact_submissions: inCopy.contacts.length });
+      expect(printed).toMatchObject({
+        appointments: inCopy.appointments.length,
+        appointment_slot_claims: inCopy.claims.length,
+        contact_submissions: inCopy.contacts.length,
+      });
     } finally {
       await copy.close();
     }
@@ -225,7 +231,9 @@ describe('npm run db:backup [postgres]', () => {
     const result = await backup([], { DATABASE_URL: withPassword() });
     expect(result.code).toBe(0);
     const name = new URL(database.env.DATABASE_URL!).pathname.slice(1);
-    expect(result.stdout).toMatch(new RegExp(`pg_dump --format=custom --host=127\\.0\\.0\\.1 --port=5432 --username=postgres --dbname=${name} --file=\\S+/site-\\d{8}T\\d{6}Z\\.dump`));
+    expect(result.stdout).toMatch(
+      new RegExp(`pg_dump --format=custom --host=127\\.0\\.0\\.1 --port=5432 --username=postgres --dbname=${name} --file=\\S+/site-\\d{8}T\\d{6}Z\\.dump`),
+    );
     expect(result.stdout + result.stderr).not.toContain(PASSWORD);
   });
 

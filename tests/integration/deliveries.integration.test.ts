@@ -7,7 +7,15 @@
  */
 import { eq } from 'drizzle-orm';
 import { beforeEach, expect, it } from 'vitest';
-import { createDeliveryRunner, LEASE_MS, MAX_ATTEMPTS, PermanentDeliveryError, RETRY_DELAYS_MS, type Delivery, type DeliveryHandler } from '../../api/deliveries/deliveries.ts';
+import {
+  createDeliveryRunner,
+  LEASE_MS,
+  MAX_ATTEMPTS,
+  PermanentDeliveryError,
+  RETRY_DELAYS_MS,
+  type Delivery,
+  type DeliveryHandler,
+} from '../../api/deliveries/deliveries.ts';
 import { appointmentsRepository, claimCells } from '../../api/appointments/appointments.repository.ts';
 import { createLogger } from '../../api/logger.ts';
 import { forEachDialect, NON_ADMIN_TOKEN, type TestContext } from '../support/test-app.ts';
@@ -44,7 +52,12 @@ forEachDialect('deliveries', (ctx) => {
   });
 
   it('delivers what was enqueued once, with its payload, and records it as sent', async () => {
-    const queued = await ctx().deps.deliveries.enqueue({ channel: 'email', purpose: 'booking-confirmation', payload: { to: 'maria@example.com', n: 1 }, recipient: 'maria@example.com' });
+    const queued = await ctx().deps.deliveries.enqueue({
+      channel: 'email',
+      purpose: 'booking-confirmation',
+      payload: { to: 'maria@example.com', n: 1 },
+      recipient: 'maria@example.com',
+    });
     const { calls, handler } = recorder(async () => ({ status: 'sent', externalRef: 'msg-1' }));
     const runner = runnerFor(ctx(), handler);
     expect(await runner.runDue()).toBe(1);
@@ -167,7 +180,8 @@ forEachDialect('deliveries', (ctx) => {
     ctx().clock.set(later(1));
     const behind = await ctx().deps.deliveries.enqueue({ channel: 'email', purpose: 'booking-notification', payload: {}, appointmentId: 'apt-slow' });
     const others = [];
-    for (let i = 0; i < 6; i++) others.push((await ctx().deps.deliveries.enqueue({ channel: 'email', purpose: 'booking-confirmation', payload: {}, appointmentId: `apt-${i}` }))!);
+    for (let i = 0; i < 6; i++)
+      others.push((await ctx().deps.deliveries.enqueue({ channel: 'email', purpose: 'booking-confirmation', payload: {}, appointmentId: `apt-${i}` }))!);
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const { calls, handler } = recorder(async (d) => {
@@ -190,7 +204,19 @@ forEachDialect('deliveries', (ctx) => {
     // On SQLite both writes share one commit (db/transactions.ts): the refused booking rolls back alone.
     const appointments = appointmentsRepository(ctx().database);
     const when = later(3 * 24 * 60 * 60_000);
-    const values = { firstName: 'Ana', lastName: 'Ruiz', email: 'ana@example.com', phone: null, consultationType: 'initial', practiceArea: 'estate-planning', notes: null, scheduledDate: when, duration: 30, status: 'scheduled', reminderSent: false };
+    const values = {
+      firstName: 'Ana',
+      lastName: 'Ruiz',
+      email: 'ana@example.com',
+      phone: null,
+      consultationType: 'initial',
+      practiceArea: 'estate-planning',
+      notes: null,
+      scheduledDate: when,
+      duration: 30,
+      status: 'scheduled',
+      reminderSent: false,
+    };
     expect(await appointments.createWithClaims(values, claimCells(when, 30))).not.toBeNull();
     const [refused, queued] = await Promise.all([
       appointments.createWithClaims({ ...values, email: 'second@example.com' }, claimCells(when, 30)),
@@ -229,7 +255,13 @@ forEachDialect('deliveries', (ctx) => {
   });
 
   it('shows the log to admins only, newest first, filtered, with no payload and secrets masked', async () => {
-    const a = await ctx().deps.deliveries.enqueue({ channel: 'email', purpose: 'booking-confirmation', payload: { secretish: 'client details' }, recipient: 'maria@example.com', appointmentId: 'apt-9' });
+    const a = await ctx().deps.deliveries.enqueue({
+      channel: 'email',
+      purpose: 'booking-confirmation',
+      payload: { secretish: 'client details' },
+      recipient: 'maria@example.com',
+      appointmentId: 'apt-9',
+    });
     // createdAt is the database's own time (the order of the log and of a channel's deliveries), so
     // "newer" needs real time to pass, not the test clock.
     await new Promise((resolve) => setTimeout(resolve, 5));

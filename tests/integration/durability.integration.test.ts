@@ -217,8 +217,12 @@ perDialect('kill -9 during a load with Idempotency-Keys, then every request sent
     const db = await database().open();
     const after = await stored(db);
     for (const op of ops) {
-      const rows = op.kind === 'booking' ? after.appointments.filter((a) => a.email === op.body.email) : after.contacts.filter((c) => c.email === op.body.email);
-      expect(rows.map((r) => r.id), `${op.kind} ${op.body.email}`).toEqual([again.get(op)!.body.id]);
+      const rows =
+        op.kind === 'booking' ? after.appointments.filter((a) => a.email === op.body.email) : after.contacts.filter((c) => c.email === op.body.email);
+      expect(
+        rows.map((r) => r.id),
+        `${op.kind} ${op.body.email}`,
+      ).toEqual([again.get(op)!.body.id]);
     }
     expect(halfStored(after)).toEqual([]);
     second.child.kill('SIGTERM');
@@ -241,7 +245,9 @@ function holdRequest(url: string, agent: http.Agent, op: Operation): HeldRequest
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, body: text ? (JSON.parse(text) as Record<string, unknown>) : {}, connection: res.headers.connection }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, body: text ? (JSON.parse(text) as Record<string, unknown>) : {}, connection: res.headers.connection }),
+      );
     });
     req.on('error', reject);
   });
@@ -274,7 +280,9 @@ const connectOutcome = (url: string) =>
 const IN_FLIGHT = 50;
 
 perDialect('SIGTERM', (database) => {
-  it(`drains: ${IN_FLIGHT} requests in flight are all answered 2xx and stored, new connections are refused, the process exits 0`, { timeout: 60_000 }, async () => {
+  it(`drains: ${IN_FLIGHT} requests in flight are all answered 2xx and stored, new connections are refused, the process exits 0`, {
+    timeout: 60_000,
+  }, async () => {
     // With its logs on: the shutdown announces itself, and its lines are checked for personal data.
     const server = await start(database(), { LOG_QUIET: 'false' });
     const agent = new http.Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
@@ -331,7 +339,9 @@ const BALANCER_LAG_MS = 600;
 const STREAM_CLIENTS = 8;
 
 perDialect('SIGTERM behind a load balancer', (database) => {
-  it(`keeps serving for SHUTDOWN_GRACE_MS while /api/health answers 503: no request sent before or during the grace is lost, the process exits 0`, { timeout: 60_000 }, async () => {
+  it(`keeps serving for SHUTDOWN_GRACE_MS while /api/health answers 503: no request sent before or during the grace is lost, the process exits 0`, {
+    timeout: 60_000,
+  }, async () => {
     const server = await start(database(), { LOG_QUIET: 'false', SHUTDOWN_GRACE_MS: String(GRACE_MS) });
     const t0 = performance.now();
     const at = () => performance.now() - t0;
@@ -431,7 +441,9 @@ describe('SIGTERM with a request that never finishes', () => {
     // The body is never sent: the server cannot answer, so only the deadline ends the process.
     expect(await server.exited).toEqual({ code: 1, signal: null });
     const errors = logLines(server.stderr);
-    expect(errors).toContainEqual(expect.objectContaining({ level: 'error', msg: 'shutdown deadline passed: exiting with work unfinished', signal: 'SIGTERM' }));
+    expect(errors).toContainEqual(
+      expect.objectContaining({ level: 'error', msg: 'shutdown deadline passed: exiting with work unfinished', signal: 'SIGTERM' }),
+    );
     agent.destroy();
   });
 });
@@ -444,7 +456,9 @@ describe('SIGTERM with a backlog of mail to deliver', () => {
         ctx.clock.set('2030-04-01T16:00:00.000Z');
         // 30 bookings queue their confirmations and the firm's notifications (issue 7).
         const days = ['2030-04-08', '2030-04-09', '2030-04-10'];
-        for (const [n, date] of days.flatMap((d) => ['09:00', '10:00', '11:00', '13:00', '14:00', '15:00', '16:00', '09:30', '10:30', '11:30'].map((t) => `${d}T${t}:00-07:00`)).entries()) {
+        for (const [n, date] of days
+          .flatMap((d) => ['09:00', '10:00', '11:00', '13:00', '14:00', '15:00', '16:00', '09:30', '10:30', '11:30'].map((t) => `${d}T${t}:00-07:00`))
+          .entries()) {
           const res = await ctx.call('POST', '/api/appointments', { body: { ...booking('').body, scheduledDate: date, notes: `Backlog ${n}` } });
           expect(res.status, JSON.stringify(res.body)).toBe(201);
         }

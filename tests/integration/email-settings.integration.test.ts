@@ -25,7 +25,17 @@ forEachDialect('email settings', (ctx) => {
   });
 
   it('rejects a save without a JSON-object config and writes nothing', async () => {
-    for (const body of [{}, { config: '' }, { config: '   ' }, { config: 'not json' }, { config: '[1,2]' }, { config: '"text"' }, { config: 'null' }, { config: '42' }, { config: { api_key: 'x' } }]) {
+    for (const body of [
+      {},
+      { config: '' },
+      { config: '   ' },
+      { config: 'not json' },
+      { config: '[1,2]' },
+      { config: '"text"' },
+      { config: 'null' },
+      { config: '42' },
+      { config: { api_key: 'x' } },
+    ]) {
       const res = await ctx().admin('POST', '/api/admin/email-settings', body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(Object.keys(res.body.fields)).toEqual(['config']);
@@ -60,7 +70,12 @@ forEachDialect('email settings', (ctx) => {
     expect(res.body).toMatchObject({ provider: 'smtp', isActive: true });
     expect(res.body.id).not.toBe(previous!.id);
     expect(JSON.stringify(res.body)).not.toContain(smtpPass);
-    expect(JSON.parse(res.body.config)).toEqual({ host: 'smtp.example.com', port: 587, secure: false, auth: { user: 'office@firm.example.com', pass: '••••4321' } });
+    expect(JSON.parse(res.body.config)).toEqual({
+      host: 'smtp.example.com',
+      port: 587,
+      secure: false,
+      auth: { user: 'office@firm.example.com', pass: '••••4321' },
+    });
 
     const rows = await stored(ctx());
     expect(rows).toHaveLength(1);
@@ -92,7 +107,9 @@ forEachDialect('email settings', (ctx) => {
   it('keeps exactly one configuration, the newest, when saves race', async () => {
     for (let round = 0; round < 15; round++) {
       const results = await Promise.all(
-        Array.from({ length: 16 }, (_, i) => ctx().admin('POST', '/api/admin/email-settings', { provider: i % 2 ? 'smtp' : 'sendgrid', config: JSON.stringify({ n: i }) })),
+        Array.from({ length: 16 }, (_, i) =>
+          ctx().admin('POST', '/api/admin/email-settings', { provider: i % 2 ? 'smtp' : 'sendgrid', config: JSON.stringify({ n: i }) }),
+        ),
       );
       for (const res of results) expect(res.status).toBe(201);
       const rows = await stored(ctx());

@@ -125,7 +125,13 @@ const hostileValue: fc.Arbitrary<Json> = fc.oneof(
   { weight: 1, arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }) },
   { weight: 1, arbitrary: fc.integer() },
   { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }) as fc.Arbitrary<Json> },
-  { weight: 1, arbitrary: fc.constantFrom<Json>(new Array(20_000).fill(0), new Array(3_000).fill('x'), nestedArray(40), { $gt: '' }, { __proto__: null, constructor: { prototype: { isAdmin: true } } } as unknown as Json) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<Json>(new Array(20_000).fill(0), new Array(3_000).fill('x'), nestedArray(40), { $gt: '' }, {
+      __proto__: null,
+      constructor: { prototype: { isAdmin: true } },
+    } as unknown as Json),
+  },
 );
 
 function nestedArray(depth: number): Json {
@@ -248,7 +254,10 @@ const oddQuery = (keys: string[]): fc.Arbitrary<string> =>
     .array(
       fc.tuple(
         fc.oneof(fc.constantFrom(...keys, '__proto__', 'constructor', ''), fc.string({ maxLength: 8 }).map(encodeURIComponent)),
-        fc.oneof(hostileString.filter((s) => s.length < 3_000 && s.isWellFormed()).map(encodeURIComponent), fc.constantFrom('%00', '%ZZ', '%ED%A0%80', '', '1e999', '-1', '0', '201', '2030-02-30', '2030-04-02', 'email', 'calendar')),
+        fc.oneof(
+          hostileString.filter((s) => s.length < 3_000 && s.isWellFormed()).map(encodeURIComponent),
+          fc.constantFrom('%00', '%ZZ', '%ED%A0%80', '', '1e999', '-1', '0', '201', '2030-02-30', '2030-04-02', 'email', 'calendar'),
+        ),
       ),
       { maxLength: 5 },
     )
@@ -257,9 +266,22 @@ const oddQuery = (keys: string[]): fc.Arbitrary<string> =>
 /** Who sends an admin call: mostly the admin, sometimes no one, a forged token or a non-admin. */
 const adminAuth = fc.oneof(
   { weight: 9, arbitrary: fc.constant<string | undefined>(`Bearer ${ADMIN_TOKEN}`) },
-  { weight: 1, arbitrary: fc.constantFrom<string | undefined>(undefined, 'Bearer forged', `Bearer ${NON_ADMIN_TOKEN}`, `Basic ${ADMIN_TOKEN}`, 'Bearer', `Bearer ${'x'.repeat(5_000)}`) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<string | undefined>(
+      undefined,
+      'Bearer forged',
+      `Bearer ${NON_ADMIN_TOKEN}`,
+      `Basic ${ADMIN_TOKEN}`,
+      'Bearer',
+      `Bearer ${'x'.repeat(5_000)}`,
+    ),
+  },
 );
-const publicAuth = fc.oneof({ weight: 9, arbitrary: fc.constant<string | undefined>(undefined) }, { weight: 1, arbitrary: fc.constantFrom<string | undefined>('Bearer forged', `Bearer ${ADMIN_TOKEN}`) });
+const publicAuth = fc.oneof(
+  { weight: 9, arbitrary: fc.constant<string | undefined>(undefined) },
+  { weight: 1, arbitrary: fc.constantFrom<string | undefined>('Bearer forged', `Bearer ${ADMIN_TOKEN}`) },
+);
 
 // ---------------------------------------------------------------------------------------------
 // Valid-but-odd text and valid payloads (the bodies the mutations start from)
@@ -346,7 +368,10 @@ const valid = {
     slug: slugText,
     excerpt: oddText(500),
     // In a paragraph: text that is only markup (a sample is '<script>...') would sanitise to nothing (a 400).
-    content: fc.oneof(oddText(1990).map((t) => `<p>${t}</p>`), fc.constant('<p>Plain <strong>article</strong> text.</p>')),
+    content: fc.oneof(
+      oddText(1990).map((t) => `<p>${t}</p>`),
+      fc.constant('<p>Plain <strong>article</strong> text.</p>'),
+    ),
     category: fc.constantFrom(...blogCategories),
     author: fc.constantFrom(...blogAuthors),
     isPublished: fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
@@ -420,7 +445,8 @@ function setAt(target: Body, path: string[], value: Json | undefined): Body {
   let node: Record<string, Json> = copy;
   for (const key of path.slice(0, -1)) {
     const next = node[key];
-    if (next === null || typeof next !== 'object' || Array.isArray(next)) Object.defineProperty(node, key, { value: {}, enumerable: true, writable: true, configurable: true });
+    if (next === null || typeof next !== 'object' || Array.isArray(next))
+      Object.defineProperty(node, key, { value: {}, enumerable: true, writable: true, configurable: true });
     node = node[key] as Record<string, Json>;
   }
   const last = path.at(-1)!;
@@ -437,7 +463,28 @@ function setAt(target: Body, path: string[], value: Json | undefined): Body {
 const edgeChar = fc.oneof(
   { weight: 3, arbitrary: fc.constant('\u0000') },
   { weight: 3, arbitrary: loneSurrogate },
-  { weight: 4, arbitrary: fc.constantFrom('\u202E', '\u2066', '\u200B', '\u200D', '\uFEFF', '\u0301', '😀', '👨‍👩‍👧', '\u0007', '\u001B', '\uFFFF', '\uFFFD', '\r\n', '\u2028', '<script>', '"\'', '\\') },
+  {
+    weight: 4,
+    arbitrary: fc.constantFrom(
+      '\u202E',
+      '\u2066',
+      '\u200B',
+      '\u200D',
+      '\uFEFF',
+      '\u0301',
+      '😀',
+      '👨‍👩‍👧',
+      '\u0007',
+      '\u001B',
+      '\uFFFF',
+      '\uFFFD',
+      '\r\n',
+      '\u2028',
+      '<script>',
+      '"\'',
+      '\\',
+    ),
+  },
 );
 
 /** Reads the value at `path`, or undefined. */
@@ -481,10 +528,31 @@ function mutated(validBody: fc.Arbitrary<Body>, fields: string[][]): fc.Arbitrar
   );
   type Mutation = (body: Body) => Body;
   const mutation: fc.Arbitrary<Mutation> = fc.oneof(
-    { weight: 6, arbitrary: fc.tuple(fc.constantFrom(...fields), hostileValue).map(([path, value]): Mutation => (b) => setAt(b, path, value)) },
+    {
+      weight: 6,
+      arbitrary: fc.tuple(fc.constantFrom(...fields), hostileValue).map(
+        ([path, value]): Mutation =>
+          (b) =>
+            setAt(b, path, value),
+      ),
+    },
     { weight: 4, arbitrary: nearlyValid(fields) },
-    { weight: 2, arbitrary: fc.constantFrom(...fields).map((path): Mutation => (b) => setAt(b, path, undefined)) },
-    { weight: 1, arbitrary: fc.tuple(extra, hostileValue).map(([path, value]): Mutation => (b) => setAt(b, path, value)) },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom(...fields).map(
+        (path): Mutation =>
+          (b) =>
+            setAt(b, path, undefined),
+      ),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(extra, hostileValue).map(
+        ([path, value]): Mutation =>
+          (b) =>
+            setAt(b, path, value),
+      ),
+    },
   );
   return fc.tuple(validBody, fc.array(mutation, { minLength: 1, maxLength: 3 })).map(([body, ms]) => ms.reduce((b, m) => m(b), body));
 }
@@ -542,10 +610,20 @@ function catalogue(): Endpoint[] {
   const idOrExisting = (current: () => string) => fc.oneof({ weight: 1, arbitrary: oddId }, { weight: 2, arbitrary: fc.constant(0).map(() => current()) });
 
   /** A JSON-body route: path, body, content type and authorization generated together. */
-  const jsonRoute = (method: Endpoint['method'], route: string, body: fc.Arbitrary<string>, path: fc.Arbitrary<string> = fc.constant(route), isAdmin = route.startsWith('/api/admin')) =>
-    fc.record({ method: fc.constant(method), path, body, contentType, authorization: isAdmin ? admin : publicAuth }) as fc.Arbitrary<Hostile>;
+  const jsonRoute = (
+    method: Endpoint['method'],
+    route: string,
+    body: fc.Arbitrary<string>,
+    path: fc.Arbitrary<string> = fc.constant(route),
+    isAdmin = route.startsWith('/api/admin'),
+  ) => fc.record({ method: fc.constant(method), path, body, contentType, authorization: isAdmin ? admin : publicAuth }) as fc.Arbitrary<Hostile>;
   /** A route that reads no body: the path (and a query) vary, sometimes with a stray body. */
-  const plainRoute = (method: Endpoint['method'], route: string, path: fc.Arbitrary<string> = fc.constant(route), query: fc.Arbitrary<string> = oddQuery(['limit', 'id'])) =>
+  const plainRoute = (
+    method: Endpoint['method'],
+    route: string,
+    path: fc.Arbitrary<string> = fc.constant(route),
+    query: fc.Arbitrary<string> = oddQuery(['limit', 'id']),
+  ) =>
     fc
       .record({
         method: fc.constant(method),
@@ -559,12 +637,47 @@ function catalogue(): Endpoint[] {
   const migration5xx = (status: number, error: string) => status === 503 && error.endsWith('Please check your environment configuration.');
 
   const contactFields = fieldsOf('firstName', 'lastName', 'email', 'phone', 'practiceArea', 'message');
-  const appointmentFields = fieldsOf('firstName', 'lastName', 'email', 'phone', 'consultationType', 'practiceArea', 'notes', 'scheduledDate', 'duration', 'status', 'reminderSent');
+  const appointmentFields = fieldsOf(
+    'firstName',
+    'lastName',
+    'email',
+    'phone',
+    'consultationType',
+    'practiceArea',
+    'notes',
+    'scheduledDate',
+    'duration',
+    'status',
+    'reminderSent',
+  );
   const testimonialFields = fieldsOf('clientName', 'rating', 'content', 'practiceArea', 'isPublished');
   const blogPostFields = fieldsOf('title', 'slug', 'excerpt', 'content', 'category', 'author', 'isPublished', 'publishedAt');
   const themeFields = fieldsOf('name', 'displayName', 'description', 'cssVariables', 'isActive', 'isDefault');
-  const probateFields = fieldsOf('estateValue', 'realEstateValue', 'attorneyFees', 'executorFees', 'courtCosts', 'totalProbate', 'trustCost', 'savings', 'userEmail');
-  const calendlyFields = [['event'], ['payload'], ['payload', 'uri'], ['payload', 'email'], ['payload', 'name'], ['payload', 'first_name'], ['payload', 'text_reminder_number'], ['payload', 'questions_and_answers'], ['payload', 'scheduled_event'], ['payload', 'scheduled_event', 'start_time'], ['payload', 'scheduled_event', 'end_time'], ['payload', 'scheduled_event', 'name']];
+  const probateFields = fieldsOf(
+    'estateValue',
+    'realEstateValue',
+    'attorneyFees',
+    'executorFees',
+    'courtCosts',
+    'totalProbate',
+    'trustCost',
+    'savings',
+    'userEmail',
+  );
+  const calendlyFields = [
+    ['event'],
+    ['payload'],
+    ['payload', 'uri'],
+    ['payload', 'email'],
+    ['payload', 'name'],
+    ['payload', 'first_name'],
+    ['payload', 'text_reminder_number'],
+    ['payload', 'questions_and_answers'],
+    ['payload', 'scheduled_event'],
+    ['payload', 'scheduled_event', 'start_time'],
+    ['payload', 'scheduled_event', 'end_time'],
+    ['payload', 'scheduled_event', 'name'],
+  ];
   /** Hostile CSS and markup where a theme's variables belong. */
   const hostileVariables = fc
     .constantFrom(
@@ -586,7 +699,12 @@ function catalogue(): Endpoint[] {
     { method: 'GET', route: '/api/testimonials', runs: RUNS.none, requests: () => plainRoute('GET', '/api/testimonials') },
     { method: 'GET', route: '/api/blog-posts', runs: RUNS.none, requests: () => plainRoute('GET', '/api/blog-posts') },
     { method: 'GET', route: '/api/internal/article-slugs', runs: RUNS.none, requests: () => plainRoute('GET', '/api/internal/article-slugs') },
-    { method: 'GET', route: '/api/blog-posts/:slug', runs: RUNS.param, requests: () => plainRoute('GET', '/api/blog-posts/:slug', withParam('/api/blog-posts/:slug', fc.oneof(oddId, slugText))) },
+    {
+      method: 'GET',
+      route: '/api/blog-posts/:slug',
+      runs: RUNS.param,
+      requests: () => plainRoute('GET', '/api/blog-posts/:slug', withParam('/api/blog-posts/:slug', fc.oneof(oddId, slugText))),
+    },
     { method: 'GET', route: '/api/external-blog-articles', runs: RUNS.none, requests: () => plainRoute('GET', '/api/external-blog-articles') },
     { method: 'GET', route: '/api/themes/active', runs: RUNS.none, requests: () => plainRoute('GET', '/api/themes/active') },
     { method: 'GET', route: '/api/component-visibility', runs: RUNS.none, requests: () => plainRoute('GET', '/api/component-visibility') },
@@ -596,11 +714,22 @@ function catalogue(): Endpoint[] {
       method: 'GET',
       route: '/api/appointments/availability',
       runs: RUNS.query,
-      requests: () => plainRoute('GET', '/api/appointments/availability', fc.constant('/api/appointments/availability'), oddQuery(['date', 'consultationType'])),
+      requests: () =>
+        plainRoute('GET', '/api/appointments/availability', fc.constant('/api/appointments/availability'), oddQuery(['date', 'consultationType'])),
     },
     { method: 'POST', route: '/api/contact', runs: RUNS.body, requests: () => jsonRoute('POST', '/api/contact', bodyText(valid.contact, contactFields)) },
-    { method: 'POST', route: '/api/probate-calculator', runs: RUNS.body, requests: () => jsonRoute('POST', '/api/probate-calculator', bodyText(valid.probate, probateFields)) },
-    { method: 'POST', route: '/api/appointments', runs: RUNS.body, requests: () => jsonRoute('POST', '/api/appointments', bodyText(valid.appointment, appointmentFields)) },
+    {
+      method: 'POST',
+      route: '/api/probate-calculator',
+      runs: RUNS.body,
+      requests: () => jsonRoute('POST', '/api/probate-calculator', bodyText(valid.probate, probateFields)),
+    },
+    {
+      method: 'POST',
+      route: '/api/appointments',
+      runs: RUNS.body,
+      requests: () => jsonRoute('POST', '/api/appointments', bodyText(valid.appointment, appointmentFields)),
+    },
     {
       method: 'POST',
       route: '/api/integrations/calendly/webhook',
@@ -612,7 +741,17 @@ function catalogue(): Endpoint[] {
             body: bodyText(valid.calendly, calendlyFields),
             signature: fc.oneof(
               { weight: 5, arbitrary: fc.constant('sign') },
-              { weight: 1, arbitrary: fc.constantFrom('', 't=1,v1=00', 'garbage', `t=${Date.parse(NOW) / 1000 - 3600},v1=${'0'.repeat(64)}`, `t=${Date.parse(NOW) / 1000},v1=${'a'.repeat(64)}`, 'v1=,t=') },
+              {
+                weight: 1,
+                arbitrary: fc.constantFrom(
+                  '',
+                  't=1,v1=00',
+                  'garbage',
+                  `t=${Date.parse(NOW) / 1000 - 3600},v1=${'0'.repeat(64)}`,
+                  `t=${Date.parse(NOW) / 1000},v1=${'a'.repeat(64)}`,
+                  'v1=,t=',
+                ),
+              },
             ),
             contentType,
           })
@@ -625,25 +764,63 @@ function catalogue(): Endpoint[] {
     // ----- admin
     { method: 'GET', route: '/api/admin/session', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/session') },
     { method: 'GET', route: '/api/admin/testimonials', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/testimonials') },
-    { method: 'POST', route: '/api/admin/testimonials', runs: RUNS.body, requests: () => jsonRoute('POST', '/api/admin/testimonials', bodyText(valid.testimonial, testimonialFields)) },
+    {
+      method: 'POST',
+      route: '/api/admin/testimonials',
+      runs: RUNS.body,
+      requests: () => jsonRoute('POST', '/api/admin/testimonials', bodyText(valid.testimonial, testimonialFields)),
+    },
     {
       method: 'PUT',
       route: '/api/admin/testimonials/:id',
       runs: RUNS.body,
       watch: ['testimonials'],
-      requests: () => jsonRoute('PUT', '/api/admin/testimonials/:id', bodyText(valid.testimonial, testimonialFields), withParam('/api/admin/testimonials/:id', idOrExisting(() => existing.testimonial))),
+      requests: () =>
+        jsonRoute(
+          'PUT',
+          '/api/admin/testimonials/:id',
+          bodyText(valid.testimonial, testimonialFields),
+          withParam(
+            '/api/admin/testimonials/:id',
+            idOrExisting(() => existing.testimonial),
+          ),
+        ),
     },
-    { method: 'DELETE', route: '/api/admin/testimonials/:id', runs: RUNS.param, requests: () => plainRoute('DELETE', '/api/admin/testimonials/:id', withParam('/api/admin/testimonials/:id', oddId)) },
+    {
+      method: 'DELETE',
+      route: '/api/admin/testimonials/:id',
+      runs: RUNS.param,
+      requests: () => plainRoute('DELETE', '/api/admin/testimonials/:id', withParam('/api/admin/testimonials/:id', oddId)),
+    },
     { method: 'GET', route: '/api/admin/blog-posts', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/blog-posts') },
-    { method: 'POST', route: '/api/admin/blog-posts', runs: RUNS.body, requests: () => jsonRoute('POST', '/api/admin/blog-posts', bodyText(valid.blogPost, blogPostFields)) },
+    {
+      method: 'POST',
+      route: '/api/admin/blog-posts',
+      runs: RUNS.body,
+      requests: () => jsonRoute('POST', '/api/admin/blog-posts', bodyText(valid.blogPost, blogPostFields)),
+    },
     {
       method: 'PUT',
       route: '/api/admin/blog-posts/:id',
       runs: RUNS.body,
       watch: ['blogPosts', 'blogPostRedirects'],
-      requests: () => jsonRoute('PUT', '/api/admin/blog-posts/:id', bodyText(valid.blogPost, blogPostFields), withParam('/api/admin/blog-posts/:id', idOrExisting(() => existing.blogPost))),
+      requests: () =>
+        jsonRoute(
+          'PUT',
+          '/api/admin/blog-posts/:id',
+          bodyText(valid.blogPost, blogPostFields),
+          withParam(
+            '/api/admin/blog-posts/:id',
+            idOrExisting(() => existing.blogPost),
+          ),
+        ),
     },
-    { method: 'DELETE', route: '/api/admin/blog-posts/:id', runs: RUNS.param, requests: () => plainRoute('DELETE', '/api/admin/blog-posts/:id', withParam('/api/admin/blog-posts/:id', oddId)) },
+    {
+      method: 'DELETE',
+      route: '/api/admin/blog-posts/:id',
+      runs: RUNS.param,
+      requests: () => plainRoute('DELETE', '/api/admin/blog-posts/:id', withParam('/api/admin/blog-posts/:id', oddId)),
+    },
     { method: 'GET', route: '/api/admin/contact-submissions', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/contact-submissions') },
     {
       method: 'PUT',
@@ -664,9 +841,22 @@ function catalogue(): Endpoint[] {
       runs: RUNS.body,
       watch: ['appointments', 'appointmentSlotClaims'],
       requests: () =>
-        jsonRoute('PUT', '/api/admin/appointments/:id', bodyText(valid.status, fieldsOf('status')), withParam('/api/admin/appointments/:id', idOrExisting(() => existing.appointment))),
+        jsonRoute(
+          'PUT',
+          '/api/admin/appointments/:id',
+          bodyText(valid.status, fieldsOf('status')),
+          withParam(
+            '/api/admin/appointments/:id',
+            idOrExisting(() => existing.appointment),
+          ),
+        ),
     },
-    { method: 'DELETE', route: '/api/admin/appointments/:id', runs: RUNS.param, requests: () => plainRoute('DELETE', '/api/admin/appointments/:id', withParam('/api/admin/appointments/:id', oddId)) },
+    {
+      method: 'DELETE',
+      route: '/api/admin/appointments/:id',
+      runs: RUNS.param,
+      requests: () => plainRoute('DELETE', '/api/admin/appointments/:id', withParam('/api/admin/appointments/:id', oddId)),
+    },
     { method: 'GET', route: '/api/admin/themes', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/themes') },
     {
       method: 'POST',
@@ -682,8 +872,18 @@ function catalogue(): Endpoint[] {
           ),
         ),
     },
-    { method: 'PUT', route: '/api/admin/themes/:id/activate', runs: RUNS.param, requests: () => plainRoute('PUT', '/api/admin/themes/:id/activate', withParam('/api/admin/themes/:id/activate', oddId)) },
-    { method: 'DELETE', route: '/api/admin/themes/:id', runs: RUNS.param, requests: () => plainRoute('DELETE', '/api/admin/themes/:id', withParam('/api/admin/themes/:id', oddId)) },
+    {
+      method: 'PUT',
+      route: '/api/admin/themes/:id/activate',
+      runs: RUNS.param,
+      requests: () => plainRoute('PUT', '/api/admin/themes/:id/activate', withParam('/api/admin/themes/:id/activate', oddId)),
+    },
+    {
+      method: 'DELETE',
+      route: '/api/admin/themes/:id',
+      runs: RUNS.param,
+      requests: () => plainRoute('DELETE', '/api/admin/themes/:id', withParam('/api/admin/themes/:id', oddId)),
+    },
     { method: 'GET', route: '/api/admin/component-visibility', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/component-visibility') },
     {
       method: 'PUT',
@@ -702,7 +902,12 @@ function catalogue(): Endpoint[] {
       method: 'POST',
       route: '/api/admin/component-visibility',
       runs: RUNS.body,
-      requests: () => jsonRoute('POST', '/api/admin/component-visibility', bodyText(valid.componentVisibility, fieldsOf('componentKey', 'componentName', 'description', 'isVisible'))),
+      requests: () =>
+        jsonRoute(
+          'POST',
+          '/api/admin/component-visibility',
+          bodyText(valid.componentVisibility, fieldsOf('componentKey', 'componentName', 'description', 'isVisible')),
+        ),
     },
     { method: 'GET', route: '/api/admin/calendar-settings', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/calendar-settings') },
     {
@@ -716,7 +921,12 @@ function catalogue(): Endpoint[] {
           fc.oneof(
             { weight: 4, arbitrary: bodyText(valid.calendarSetting, fieldsOf('provider', 'isActive', 'config', 'webhookUrl', 'apiKey')) },
             // Free-text configs shaped like JSON bombs: stored (SPEC §5 does not check them), and every list still reads.
-            { weight: 1, arbitrary: fc.constantFrom(`{"a":${arrayBomb(9_000)}}`, objectBomb(3_000), arrayBomb(9_990)).map((config) => JSON.stringify({ provider: 'google', config })) },
+            {
+              weight: 1,
+              arbitrary: fc
+                .constantFrom(`{"a":${arrayBomb(9_000)}}`, objectBomb(3_000), arrayBomb(9_990))
+                .map((config) => JSON.stringify({ provider: 'google', config })),
+            },
           ),
         ),
     },
@@ -740,7 +950,12 @@ function catalogue(): Endpoint[] {
           '/api/admin/email-settings',
           fc.oneof(
             { weight: 4, arbitrary: bodyText(valid.emailSetting, fieldsOf('provider', 'isActive', 'config')) },
-            { weight: 1, arbitrary: fc.constantFrom(`{"a":${arrayBomb(9_000)}}`, objectBomb(3_000), '{"a":"\\u0000"}', '[]').map((config) => JSON.stringify({ provider: 'smtp', config })) },
+            {
+              weight: 1,
+              arbitrary: fc
+                .constantFrom(`{"a":${arrayBomb(9_000)}}`, objectBomb(3_000), '{"a":"\\u0000"}', '[]')
+                .map((config) => JSON.stringify({ provider: 'smtp', config })),
+            },
           ),
         ),
     },
@@ -755,23 +970,57 @@ function catalogue(): Endpoint[] {
           '/api/admin/blog-sources',
           fc.oneof(
             { weight: 4, arbitrary: bodyText(valid.blogSource, fieldsOf('name', 'url', 'type', 'displayLimit', 'config', 'isActive')) },
-            { weight: 1, arbitrary: fc.constantFrom(`{"a":${arrayBomb(9_000)}}`, objectBomb(3_000)).map((config) => JSON.stringify({ name: 'Bomb', url: 'http://127.0.0.1:9/x', config })) },
+            {
+              weight: 1,
+              arbitrary: fc
+                .constantFrom(`{"a":${arrayBomb(9_000)}}`, objectBomb(3_000))
+                .map((config) => JSON.stringify({ name: 'Bomb', url: 'http://127.0.0.1:9/x', config })),
+            },
           ),
         ),
     },
-    { method: 'POST', route: '/api/admin/blog-sources/:id/fetch', runs: RUNS.param, requests: () => plainRoute('POST', '/api/admin/blog-sources/:id/fetch', withParam('/api/admin/blog-sources/:id/fetch', oddId)) },
-    { method: 'DELETE', route: '/api/admin/blog-sources/:id', runs: RUNS.param, requests: () => plainRoute('DELETE', '/api/admin/blog-sources/:id', withParam('/api/admin/blog-sources/:id', oddId)) },
+    {
+      method: 'POST',
+      route: '/api/admin/blog-sources/:id/fetch',
+      runs: RUNS.param,
+      requests: () => plainRoute('POST', '/api/admin/blog-sources/:id/fetch', withParam('/api/admin/blog-sources/:id/fetch', oddId)),
+    },
+    {
+      method: 'DELETE',
+      route: '/api/admin/blog-sources/:id',
+      runs: RUNS.param,
+      requests: () => plainRoute('DELETE', '/api/admin/blog-sources/:id', withParam('/api/admin/blog-sources/:id', oddId)),
+    },
     {
       method: 'GET',
       route: '/api/admin/deliveries',
       runs: RUNS.query,
-      requests: () => plainRoute('GET', '/api/admin/deliveries', fc.constant('/api/admin/deliveries'), oddQuery(['channel', 'appointmentId', 'integrationId', 'limit'])),
+      requests: () =>
+        plainRoute('GET', '/api/admin/deliveries', fc.constant('/api/admin/deliveries'), oddQuery(['channel', 'appointmentId', 'integrationId', 'limit'])),
     },
     { method: 'GET', route: '/api/admin/migration/status', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/migration/status') },
     { method: 'GET', route: '/api/admin/migration/run', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/migration/run') },
-    { method: 'POST', route: '/api/admin/migration/create-table', runs: RUNS.none, designed5xx: migration5xx, requests: () => plainRoute('POST', '/api/admin/migration/create-table') },
-    { method: 'POST', route: '/api/admin/migration/migrate', runs: RUNS.none, designed5xx: migration5xx, requests: () => plainRoute('POST', '/api/admin/migration/migrate') },
-    { method: 'POST', route: '/api/admin/migration/verify', runs: RUNS.none, designed5xx: migration5xx, requests: () => plainRoute('POST', '/api/admin/migration/verify') },
+    {
+      method: 'POST',
+      route: '/api/admin/migration/create-table',
+      runs: RUNS.none,
+      designed5xx: migration5xx,
+      requests: () => plainRoute('POST', '/api/admin/migration/create-table'),
+    },
+    {
+      method: 'POST',
+      route: '/api/admin/migration/migrate',
+      runs: RUNS.none,
+      designed5xx: migration5xx,
+      requests: () => plainRoute('POST', '/api/admin/migration/migrate'),
+    },
+    {
+      method: 'POST',
+      route: '/api/admin/migration/verify',
+      runs: RUNS.none,
+      designed5xx: migration5xx,
+      requests: () => plainRoute('POST', '/api/admin/migration/verify'),
+    },
     { method: 'POST', route: '/api/admin/publishing/republish', runs: RUNS.none, requests: () => plainRoute('POST', '/api/admin/publishing/republish') },
   ];
 }
@@ -786,7 +1035,7 @@ async function send(ctx: TestContext, r: Hostile) {
   if (r.authorization !== undefined) headers.authorization = r.authorization;
   const res = await ctx.app.request(r.path, { method: r.method, headers, body: r.body });
   const text = await res.text();
-  let body: unknown = undefined;
+  let body: unknown;
   try {
     body = text ? JSON.parse(text) : undefined;
   } catch {
@@ -799,7 +1048,9 @@ async function send(ctx: TestContext, r: Hostile) {
 async function snapshot(ctx: TestContext, watch: TableName[] = []) {
   const { db, t } = ctx.database;
   const tables = Object.entries(t).filter(([, table]) => is(table, Table)) as [TableName, Table][];
-  const counts = await Promise.all(tables.map(async ([name, table]) => [name, Number((await db.select({ n: count() }).from(table as unknown as typeof t.users))[0]!.n)] as const));
+  const counts = await Promise.all(
+    tables.map(async ([name, table]) => [name, Number((await db.select({ n: count() }).from(table as unknown as typeof t.users))[0]!.n)] as const),
+  );
   const rows = await Promise.all(
     watch.map(async (name) => {
       const all = (await db.select().from(t[name] as never)) as { id?: string }[];
@@ -830,7 +1081,10 @@ async function expectHandled(ctx: TestContext, ep: Endpoint, r: Hostile) {
   return res;
 }
 
-const tableNames = (ctx: TestContext) => Object.entries(ctx.database.t).filter(([, table]) => is(table, Table)).map(([, table]) => getTableName(table as Table));
+const tableNames = (ctx: TestContext) =>
+  Object.entries(ctx.database.t)
+    .filter(([, table]) => is(table, Table))
+    .map(([, table]) => getTableName(table as Table));
 
 forEachDialect(
   'hostile input at every route',
@@ -847,12 +1101,21 @@ forEachDialect(
         original(msg, fields);
       };
       const t = await ctx().admin('POST', '/api/admin/testimonials', { clientName: 'Existing', content: 'A real testimonial.', practiceArea: 'other' });
-      const p = await ctx().admin('POST', '/api/admin/blog-posts', { title: 'Existing post', excerpt: 'Excerpt', content: '<p>Body</p>', category: 'probate', isPublished: true });
+      const p = await ctx().admin('POST', '/api/admin/blog-posts', {
+        title: 'Existing post',
+        excerpt: 'Excerpt',
+        content: '<p>Body</p>',
+        category: 'probate',
+        isPublished: true,
+      });
       const a = await ctx().call('POST', '/api/appointments', {
         body: { firstName: 'Ann', lastName: 'Lee', email: 'ann@example.com', consultationType: 'initial', practiceArea: 'other', scheduledDate: slotAt(1_100) },
       });
       const v = await ctx().admin('POST', '/api/admin/component-visibility', { componentKey: existing.componentKey, componentName: 'Hostile widget' });
-      const cal = await ctx().admin('POST', '/api/admin/calendar-settings', { provider: 'calendly', config: JSON.stringify({ webhook_signing_key: CALENDLY_KEY }) });
+      const cal = await ctx().admin('POST', '/api/admin/calendar-settings', {
+        provider: 'calendly',
+        config: JSON.stringify({ webhook_signing_key: CALENDLY_KEY }),
+      });
       for (const res of [t, p, a, v, cal]) expect(res.status, JSON.stringify(res.body)).toBe(201);
       expect((await ctx().admin('PUT', `/api/admin/calendar-settings/${cal.body.id}/activate`)).status).toBe(200);
       existing.testimonial = t.body.id;
@@ -900,7 +1163,13 @@ forEachDialect(
           oddId,
           adminAuth,
           async (method, prefix, id, authorization) => {
-            const res = await expectHandled(ctx(), unknown, { method, path: `${prefix}${id}`, authorization, body: method === 'GET' ? undefined : '{}', contentType: 'application/json' });
+            const res = await expectHandled(ctx(), unknown, {
+              method,
+              path: `${prefix}${id}`,
+              authorization,
+              body: method === 'GET' ? undefined : '{}',
+              contentType: 'application/json',
+            });
             expect(res.status).toBeGreaterThanOrEqual(400);
           },
         ),
@@ -915,7 +1184,10 @@ forEachDialect(
     const stored = async (table: TableName, id: string) => {
       const { db, t } = ctx().database;
       const tbl = t[table] as unknown as { id: never };
-      const [row] = await db.select().from(t[table] as never).where(eq(tbl.id, id as never));
+      const [row] = await db
+        .select()
+        .from(t[table] as never)
+        .where(eq(tbl.id, id as never));
       return row as unknown as Record<string, unknown>;
     };
     const ODD_RUNS = 30;
@@ -1015,7 +1287,11 @@ forEachDialect(
       for (const [path, body, field] of [
         ['/api/contact', { ...contact, message: 'before\u0000after' }, 'message'],
         ['/api/contact', { ...contact, firstName: '\u0000' }, 'firstName'],
-        ['/api/appointments', { firstName: 'A\u0000', lastName: 'B', email: 'a@example.com', consultationType: 'initial', practiceArea: 'other', scheduledDate: slotAt(1_101) }, 'firstName'],
+        [
+          '/api/appointments',
+          { firstName: 'A\u0000', lastName: 'B', email: 'a@example.com', consultationType: 'initial', practiceArea: 'other', scheduledDate: slotAt(1_101) },
+          'firstName',
+        ],
       ] as const) {
         const before = await snapshot(ctx());
         const res = await ctx().call('POST', path, { body });
@@ -1087,9 +1363,22 @@ forEachDialect(
     });
 
     it('refuses publish dates PostgreSQL cannot hold or reads back wrongly (year 0 and 10000 answered 500)', async () => {
-      for (const publishedAt of ['0000-01-01T00:00:00Z', '0099-06-01T00:00:00Z', '+010000-01-01T00:00:00Z', '-271821-04-20T00:00:00.000Z', '1899-12-31T23:59:59Z']) {
+      for (const publishedAt of [
+        '0000-01-01T00:00:00Z',
+        '0099-06-01T00:00:00Z',
+        '+010000-01-01T00:00:00Z',
+        '-271821-04-20T00:00:00.000Z',
+        '1899-12-31T23:59:59Z',
+      ]) {
         const before = await snapshot(ctx());
-        const res = await ctx().admin('POST', '/api/admin/blog-posts', { title: `Dated ${publishedAt}`, excerpt: 'e', content: '<p>c</p>', category: 'probate', isPublished: true, publishedAt });
+        const res = await ctx().admin('POST', '/api/admin/blog-posts', {
+          title: `Dated ${publishedAt}`,
+          excerpt: 'e',
+          content: '<p>c</p>',
+          category: 'probate',
+          isPublished: true,
+          publishedAt,
+        });
         expect(res.status, publishedAt).toBe(400);
         expect(res.body.fields).toEqual({ publishedAt: 'Publish date must be between the years 1900 and 9999' });
         expect(await snapshot(ctx())).toEqual(before);
@@ -1100,7 +1389,10 @@ forEachDialect(
       const t = Math.floor(Date.parse(NOW) / 1000);
       const signed = (payload: Json) => {
         const raw = JSON.stringify({ event: 'invitee.created', payload });
-        return { rawBody: raw, headers: { 'Calendly-Webhook-Signature': `t=${t},v1=${createHmac('sha256', CALENDLY_KEY).update(`${t}.${raw}`).digest('hex')}` } };
+        return {
+          rawBody: raw,
+          headers: { 'Calendly-Webhook-Signature': `t=${t},v1=${createHmac('sha256', CALENDLY_KEY).update(`${t}.${raw}`).digest('hex')}` },
+        };
       };
       const invitee = (overrides: Record<string, Json>, event: Record<string, Json> = {}) => ({
         uri: `https://api.calendly.com/invitees/${crypto.randomUUID()}`,
@@ -1188,13 +1480,17 @@ forEachDialect(
       expect(restored).toMatch(confined);
       expect(restored.split('\n')[0]).toBe(':root{--primary:222 47% 11%}');
       // A hidden component with a hostile key, written around the API, adds no selector.
-      await db.insert(t.componentVisibilitySettings).values({ componentKey: 'x"]{}body{display:none}[x="', componentName: 'hostile', description: '', isVisible: false });
+      await db
+        .insert(t.componentVisibilitySettings)
+        .values({ componentKey: 'x"]{}body{display:none}[x="', componentName: 'hostile', description: '', isVisible: false });
       expect(await themeCss()).toBe(restored);
       expect(restored).not.toMatch(/script|javascript|url\(|body|expression|\*/);
     });
 
     it('compares every table of the schema, the deliveries outbox among them', () => {
-      expect(tableNames(ctx())).toEqual(expect.arrayContaining(['deliveries', 'contact_submissions', 'appointments', 'appointment_slot_claims', 'theme_settings']));
+      expect(tableNames(ctx())).toEqual(
+        expect.arrayContaining(['deliveries', 'contact_submissions', 'appointments', 'appointment_slot_claims', 'theme_settings']),
+      );
     });
   },
   // Loopback feed URLs are refused up front: a blog source made by a property is never fetched.

@@ -48,7 +48,11 @@ const post = (ctx: TestContext, path: string, body: unknown, idempotencyKey?: st
 
 /** The same call to another app (another container) over the same database. */
 async function postTo(app: App, path: string, body: unknown, idempotencyKey: string): Promise<CallResult> {
-  const res = await app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey }, body: JSON.stringify(body) });
+  const res = await app.request(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: await res.json(), headers: res.headers };
 }
 
@@ -119,7 +123,9 @@ forEachDialect('idempotent public POSTs', (ctx) => {
     it(`${route.path}: duplicates racing in two processes over one database store one row, and both get its answer`, async () => {
       ctx().clock.set(NOW);
       const { dialect, location } = ctx().database;
-      const second: Database = await openDatabase(dialect === 'sqlite' ? { sqlitePath: location, migrate: false } : { databaseUrl: location, migrate: false, poolSize: 2 });
+      const second: Database = await openDatabase(
+        dialect === 'sqlite' ? { sqlitePath: location, migrate: false } : { databaseUrl: location, migrate: false, poolSize: 2 },
+      );
       try {
         const other = createApp({ ...ctx().deps, database: second, rateLimits: { rules: noRateLimits, trustedProxies: [] } });
         for (let round = 0; round < 3; round++) {
@@ -205,7 +211,10 @@ forEachDialect('idempotent public POSTs', (ctx) => {
 
   it('keeps no 429: a rate-limited request retried later with its key is stored then', async () => {
     ctx().clock.set(NOW);
-    const limited = createApp({ ...ctx().deps, rateLimits: { rules: { ...noRateLimits, contact: [{ max: 1, windowMs: 60_000 }] }, trustedProxies: [], store: createMemoryRateLimitStore() } });
+    const limited = createApp({
+      ...ctx().deps,
+      rateLimits: { rules: { ...noRateLimits, contact: [{ max: 1, windowMs: 60_000 }] }, trustedProxies: [], store: createMemoryRateLimitStore() },
+    });
     const rows = await countRows(ctx(), 'contactSubmissions');
     expect((await postTo(limited, '/api/contact', message(), key())).status).toBe(201);
     const k = key();

@@ -29,7 +29,13 @@ for (const dialect of dialects) {
 
     beforeAll(async () => {
       database = await createTestDatabase(dialect);
-      identity = await startEmbeddedIdentity({ database, secrets: createSecretBox(randomBytes(32)), clock: { now: () => new Date() }, allowlist: parseAllowlist('@firm.test'), sendCode: () => {} });
+      identity = await startEmbeddedIdentity({
+        database,
+        secrets: createSecretBox(randomBytes(32)),
+        clock: { now: () => new Date() },
+        allowlist: parseAllowlist('@firm.test'),
+        sendCode: () => {},
+      });
       app = createApp(
         testDeps(database, {
           verifier: identity.verifier(parseAllowlist('@firm.test')),
@@ -38,7 +44,11 @@ for (const dialect of dialects) {
         }),
       );
       await identity.admins.create({ username: 'victim', email: EMAIL, password: PASSWORD });
-      const signIn = await identity.call('InitiateAuth', { ClientId: identity.clientId, AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: 'victim', PASSWORD } }, { clientAddress: '10.9.9.9' });
+      const signIn = await identity.call(
+        'InitiateAuth',
+        { ClientId: identity.clientId, AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: 'victim', PASSWORD } },
+        { clientAddress: '10.9.9.9' },
+      );
       const result = (signIn.body as any).AuthenticationResult;
       realRefresh = result.RefreshToken;
       realAccess = result.AccessToken;
@@ -53,7 +63,22 @@ for (const dialect of dialects) {
       const before = await victim();
       const alter = (token: string) => fc.constantFrom(token.slice(0, -3) + 'abc', token.split('.').slice(0, 2).join('.') + '.', `x${token}`);
       const value = fc.oneof(
-        fc.constantFrom(identity.clientId, 'victim', 'VICTIM', 'victim ', EMAIL, 'admin', '000000', '123456', 'USER_PASSWORD_AUTH', 'REFRESH_TOKEN_AUTH', 'USER_SRP_AUTH', 'SMS_MFA', 'NEW_PASSWORD_REQUIRED', 'true'),
+        fc.constantFrom(
+          identity.clientId,
+          'victim',
+          'VICTIM',
+          'victim ',
+          EMAIL,
+          'admin',
+          '000000',
+          '123456',
+          'USER_PASSWORD_AUTH',
+          'REFRESH_TOKEN_AUTH',
+          'USER_SRP_AUTH',
+          'SMS_MFA',
+          'NEW_PASSWORD_REQUIRED',
+          'true',
+        ),
         fc.string({ maxLength: 40 }),
         alter(realRefresh),
         alter(realAccess),
@@ -61,7 +86,13 @@ for (const dialect of dialects) {
         fc.constant(null),
         fc.boolean(),
       );
-      const attributes = fc.array(fc.record({ Name: fc.constantFrom('email', 'email_verified', 'custom:role', 'sub', 'name'), Value: fc.oneof(fc.constantFrom('true', 'x@firm.test', EMAIL), fc.string({ maxLength: 20 })) }), { maxLength: 4 });
+      const attributes = fc.array(
+        fc.record({
+          Name: fc.constantFrom('email', 'email_verified', 'custom:role', 'sub', 'name'),
+          Value: fc.oneof(fc.constantFrom('true', 'x@firm.test', EMAIL), fc.string({ maxLength: 20 })),
+        }),
+        { maxLength: 4 },
+      );
       const body = fc.record(
         {
           ClientId: value,
@@ -74,7 +105,10 @@ for (const dialect of dialects) {
           Session: value,
           ChallengeName: value,
           AuthFlow: value,
-          AuthParameters: fc.dictionary(fc.constantFrom('USERNAME', 'PASSWORD', 'REFRESH_TOKEN', 'SRP_A', 'SECRET_HASH'), fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('victim', 'Wrong-Password-1', '', identity.clientId))),
+          AuthParameters: fc.dictionary(
+            fc.constantFrom('USERNAME', 'PASSWORD', 'REFRESH_TOKEN', 'SRP_A', 'SECRET_HASH'),
+            fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('victim', 'Wrong-Password-1', '', identity.clientId)),
+          ),
           ChallengeResponses: fc.dictionary(fc.string({ maxLength: 12 }), fc.string({ maxLength: 12 })),
           UserAttributes: attributes,
           PreviousPassword: value,
@@ -82,13 +116,20 @@ for (const dialect of dialects) {
         },
         { requiredKeys: [] },
       );
-      const action = fc.oneof(fc.constantFrom(...identityActions, 'AdminCreateUser', 'AdminSetUserPassword', 'AdminAddUserToGroup', 'UpdateUserAttributes', 'VerifyUserAttribute'), fc.string({ maxLength: 30 }));
+      const action = fc.oneof(
+        fc.constantFrom(...identityActions, 'AdminCreateUser', 'AdminSetUserPassword', 'AdminAddUserToGroup', 'UpdateUserAttributes', 'VerifyUserAttribute'),
+        fc.string({ maxLength: 30 }),
+      );
 
       await fc.assert(
         fc.asyncProperty(action, body, fc.integer({ min: 1, max: 250 }), async (name, payload, host) => {
           const res = await app.request(
             '/api/identity/cognito',
-            { method: 'POST', headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': `AWSCognitoIdentityProviderService.${name}` }, body: JSON.stringify(payload) },
+            {
+              method: 'POST',
+              headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': `AWSCognitoIdentityProviderService.${name}` },
+              body: JSON.stringify(payload),
+            },
             { incoming: { socket: { remoteAddress: `203.0.113.${host}` } } },
           );
           expect(res.status === 200 || res.status === 400, `${name} answered ${res.status}`).toBe(true);

@@ -48,7 +48,11 @@ for (const dialect of dialects) {
     async function gateway(action: string, body: unknown, from = address) {
       const res = await app.request(
         '/api/identity/cognito',
-        { method: 'POST', headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': `AWSCognitoIdentityProviderService.${action}` }, body: JSON.stringify(body) },
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': `AWSCognitoIdentityProviderService.${action}` },
+          body: JSON.stringify(body),
+        },
         { incoming: { socket: { remoteAddress: from } } },
       );
       return { status: res.status, body: (await res.json().catch(() => null)) as any };
@@ -58,14 +62,23 @@ for (const dialect of dialects) {
       return res.status;
     };
     const signIn = (username: string, password = PASSWORD, from = address) =>
-      gateway('InitiateAuth', { ClientId: identity.clientId, AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: username, PASSWORD: password } }, from);
+      gateway(
+        'InitiateAuth',
+        { ClientId: identity.clientId, AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: username, PASSWORD: password } },
+        from,
+      );
     async function tokensOf(username: string, password = PASSWORD) {
       const res = await signIn(username, password);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       return res.body.AuthenticationResult as { AccessToken: string; IdToken: string; RefreshToken: string };
     }
     async function signUpAndConfirm(username: string, email: string) {
-      const up = await gateway('SignUp', { ClientId: identity.clientId, Username: username, Password: PASSWORD, UserAttributes: [{ Name: 'email', Value: email }] });
+      const up = await gateway('SignUp', {
+        ClientId: identity.clientId,
+        Username: username,
+        Password: PASSWORD,
+        UserAttributes: [{ Name: 'email', Value: email }],
+      });
       expect(up.status, JSON.stringify(up.body)).toBe(200);
       const confirm = await gateway('ConfirmSignUp', { ClientId: identity.clientId, Username: username, ConfirmationCode: codes.get(username)!.at(-1) });
       expect(confirm.status, JSON.stringify(confirm.body)).toBe(200);
@@ -113,7 +126,11 @@ for (const dialect of dialects) {
       const refreshed = await gateway('GetTokensFromRefreshToken', { ClientId: identity.clientId, RefreshToken: tokens.RefreshToken });
       expect(refreshed.status).toBe(200);
       expect(await adminCall(refreshed.body.AuthenticationResult.AccessToken)).toBe(200);
-      const viaInitiate = await gateway('InitiateAuth', { ClientId: identity.clientId, AuthFlow: 'REFRESH_TOKEN_AUTH', AuthParameters: { REFRESH_TOKEN: tokens.RefreshToken } });
+      const viaInitiate = await gateway('InitiateAuth', {
+        ClientId: identity.clientId,
+        AuthFlow: 'REFRESH_TOKEN_AUTH',
+        AuthParameters: { REFRESH_TOKEN: tokens.RefreshToken },
+      });
       expect(viaInitiate.status).toBe(200);
       // Cognito's lifetimes: an hour for access tokens.
       const claims = JSON.parse(Buffer.from(tokens.AccessToken.split('.')[1]!, 'base64url').toString());
@@ -127,7 +144,14 @@ for (const dialect of dialects) {
         const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
         const kidOfThisInstall = (await identity.jwks()).keys[0]!.kid!;
         for (const kid of ['CognitoLocal', kidOfThisInstall]) {
-          const forged = await new SignJWT({ sub: 'x', token_use: 'access', client_id: identity.clientId, username: 'attacker', 'cognito:groups': ['admin'], origin_jti: crypto.randomUUID() })
+          const forged = await new SignJWT({
+            sub: 'x',
+            token_use: 'access',
+            client_id: identity.clientId,
+            username: 'attacker',
+            'cognito:groups': ['admin'],
+            origin_jti: crypto.randomUUID(),
+          })
             .setProtectedHeader({ alg: 'RS256', kid })
             .setIssuer(identity.issuer)
             .setIssuedAt()
@@ -178,7 +202,11 @@ for (const dialect of dialects) {
         const { db, t } = database;
         for (const key of await db.select().from(t.identitySigningKeys)) expect(createSecretBox(newKey).isCurrent(key.privateKey)).toBe(true);
         const onNewKey = await startEmbeddedIdentity({ database, secrets: createSecretBox(newKey), clock, allowlist, sendCode: () => {} });
-        const res = await onNewKey.call('InitiateAuth', { ClientId: identity.clientId, AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: 'ana.partner', PASSWORD } }, { clientAddress: address });
+        const res = await onNewKey.call(
+          'InitiateAuth',
+          { ClientId: identity.clientId, AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: 'ana.partner', PASSWORD } },
+          { clientAddress: address },
+        );
         expect(res.status).toBe(200);
         await resealSigningKeys(repo, createSecretBox(oldKey, [newKey])); // back, for the tests after this one
       });
@@ -188,7 +216,9 @@ for (const dialect of dialects) {
         await identity.rotateKeys();
         expect(await adminCall(before.AccessToken)).toBe(200);
         const after = await tokensOf('ana.partner');
-        expect(JSON.parse(Buffer.from(after.AccessToken.split('.')[0]!, 'base64url').toString()).kid).not.toBe(JSON.parse(Buffer.from(before.AccessToken.split('.')[0]!, 'base64url').toString()).kid);
+        expect(JSON.parse(Buffer.from(after.AccessToken.split('.')[0]!, 'base64url').toString()).kid).not.toBe(
+          JSON.parse(Buffer.from(before.AccessToken.split('.')[0]!, 'base64url').toString()).kid,
+        );
         await identity.rotateKeys({ revokeOld: true });
         offset += 11_000; // past the key-set reload spacing
         expect(await adminCall(before.AccessToken)).toBe(401);
@@ -217,23 +247,46 @@ for (const dialect of dialects) {
       it('ConfirmForgotPassword without a code, or with a wrong one, resets nothing', async () => {
         const noCode = await gateway('ConfirmForgotPassword', { ClientId: identity.clientId, Username: 'ana.partner', Password: 'Attacker-Chosen-99' });
         expect(noCode.status).toBe(400);
-        const empty = await gateway('ConfirmForgotPassword', { ClientId: identity.clientId, Username: 'ana.partner', ConfirmationCode: '', Password: 'Attacker-Chosen-99' });
+        const empty = await gateway('ConfirmForgotPassword', {
+          ClientId: identity.clientId,
+          Username: 'ana.partner',
+          ConfirmationCode: '',
+          Password: 'Attacker-Chosen-99',
+        });
         expect(empty.status).toBe(400);
-        const wrong = await gateway('ConfirmForgotPassword', { ClientId: identity.clientId, Username: 'ana.partner', ConfirmationCode: '123456', Password: 'Attacker-Chosen-99' });
+        const wrong = await gateway('ConfirmForgotPassword', {
+          ClientId: identity.clientId,
+          Username: 'ana.partner',
+          ConfirmationCode: '123456',
+          Password: 'Attacker-Chosen-99',
+        });
         expect(wrong.body.__type).toBe('CodeMismatchException');
         expect((await signIn('ana.partner', 'Attacker-Chosen-99')).status).toBe(400);
       });
 
       it('SignUp cannot set email_verified or any attribute but email, nor send email twice', async () => {
-        for (const extra of [{ Name: 'email_verified', Value: 'true' }, { Name: 'custom:role', Value: 'admin' }, { Name: 'cognito:groups', Value: 'admin' }, { Name: 'sub', Value: 'x' }]) {
-          const res = await gateway('SignUp', { ClientId: identity.clientId, Username: `sneaky-${extra.Name.replace(/\W/g, '')}`, Password: PASSWORD, UserAttributes: [{ Name: 'email', Value: 'sneaky@firm.test' }, extra] });
+        for (const extra of [
+          { Name: 'email_verified', Value: 'true' },
+          { Name: 'custom:role', Value: 'admin' },
+          { Name: 'cognito:groups', Value: 'admin' },
+          { Name: 'sub', Value: 'x' },
+        ]) {
+          const res = await gateway('SignUp', {
+            ClientId: identity.clientId,
+            Username: `sneaky-${extra.Name.replace(/\W/g, '')}`,
+            Password: PASSWORD,
+            UserAttributes: [{ Name: 'email', Value: 'sneaky@firm.test' }, extra],
+          });
           expect(res.status, extra.Name).toBe(400);
         }
         const twice = await gateway('SignUp', {
           ClientId: identity.clientId,
           Username: 'two-emails',
           Password: PASSWORD,
-          UserAttributes: [{ Name: 'email', Value: 'ok@firm.test' }, { Name: 'email', Value: 'attacker@evil.test' }],
+          UserAttributes: [
+            { Name: 'email', Value: 'ok@firm.test' },
+            { Name: 'email', Value: 'attacker@evil.test' },
+          ],
         });
         expect(twice.status).toBe(400);
         const { db, t } = database;
@@ -242,7 +295,12 @@ for (const dialect of dialects) {
       });
 
       it('a signed-up user is not verified until the delivered code is given, and then is an admin by ADMIN_EMAILS', async () => {
-        const up = await gateway('SignUp', { ClientId: identity.clientId, Username: 'bea.associate', Password: PASSWORD, UserAttributes: [{ Name: 'email', Value: 'bea@firm.test' }] });
+        const up = await gateway('SignUp', {
+          ClientId: identity.clientId,
+          Username: 'bea.associate',
+          Password: PASSWORD,
+          UserAttributes: [{ Name: 'email', Value: 'bea@firm.test' }],
+        });
         expect(up.body).toMatchObject({ UserConfirmed: false, CodeDeliveryDetails: { Destination: 'b***@f***' } });
         expect((await signIn('bea.associate')).body.__type).toBe('UserNotConfirmedException');
         expect((await userRow('bea.associate')).emailVerified).toBe(false);
@@ -250,7 +308,11 @@ for (const dialect of dialects) {
         const tokens = await tokensOf('bea.associate');
         expect(await adminCall(tokens.AccessToken)).toBe(200);
         // Single use: the same code again is refused.
-        const again = await gateway('ConfirmSignUp', { ClientId: identity.clientId, Username: 'bea.associate', ConfirmationCode: codes.get('bea.associate')!.at(-1) });
+        const again = await gateway('ConfirmSignUp', {
+          ClientId: identity.clientId,
+          Username: 'bea.associate',
+          ConfirmationCode: codes.get('bea.associate')!.at(-1),
+        });
         expect(again.body.__type).toBe('CodeMismatchException');
       });
 
@@ -265,7 +327,15 @@ for (const dialect of dialects) {
       });
 
       it('refuses the admin actions and anything else it does not offer', async () => {
-        for (const action of ['AdminCreateUser', 'AdminAddUserToGroup', 'CreateGroup', 'ListUsers', 'AdminSetUserPassword', 'AdminInitiateAuth', 'UpdateUserAttributes']) {
+        for (const action of [
+          'AdminCreateUser',
+          'AdminAddUserToGroup',
+          'CreateGroup',
+          'ListUsers',
+          'AdminSetUserPassword',
+          'AdminInitiateAuth',
+          'UpdateUserAttributes',
+        ]) {
           const res = await gateway(action, { UserPoolId: identity.userPoolId, Username: 'x', GroupName: 'admin' });
           expect(res.status, action).toBe(400);
         }
@@ -300,13 +370,27 @@ for (const dialect of dialects) {
 
       it('one address cannot sign up (and have codes mailed) without end: RATE_LIMIT_SIGN_UP, in Cognito’s words', async () => {
         const limited = createApp({
-          ...testDeps(database, { clock, verifier: identity.verifier(allowlist), identity: { userPoolId: identity.userPoolId, clientId: identity.clientId, region: null, embedded: true }, embeddedIdentity: identity }),
+          ...testDeps(database, {
+            clock,
+            verifier: identity.verifier(allowlist),
+            identity: { userPoolId: identity.userPoolId, clientId: identity.clientId, region: null, embedded: true },
+            embeddedIdentity: identity,
+          }),
           rateLimits: { rules: defaultRateRules, trustedProxies: [] },
         });
         const signUp = async (i: number) => {
           const res = await limited.request(
             '/api/identity/cognito',
-            { method: 'POST', headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AWSCognitoIdentityProviderService.SignUp' }, body: JSON.stringify({ ClientId: identity.clientId, Username: `flood-${i}`, Password: PASSWORD, UserAttributes: [{ Name: 'email', Value: `flood-${i}@firm.test` }] }) },
+            {
+              method: 'POST',
+              headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AWSCognitoIdentityProviderService.SignUp' },
+              body: JSON.stringify({
+                ClientId: identity.clientId,
+                Username: `flood-${i}`,
+                Password: PASSWORD,
+                UserAttributes: [{ Name: 'email', Value: `flood-${i}@firm.test` }],
+              }),
+            },
             { incoming: { socket: { remoteAddress: '203.0.113.248' } } },
           );
           return { status: res.status, body: (await res.json()) as any };
@@ -315,7 +399,7 @@ for (const dialect of dialects) {
         for (let i = 0; i < max; i++) expect((await signUp(i)).status).toBe(200);
         const refused = await signUp(max);
         expect(refused).toMatchObject({ status: 400, body: { __type: 'LimitExceededException' } });
-        expect((await userRow(`flood-${max}`))).toBeUndefined();
+        expect(await userRow(`flood-${max}`)).toBeUndefined();
         // Other actions from that address are not affected by the sign-up limit.
         expect((await gateway('ForgotPassword', { ClientId: identity.clientId, Username: 'ana.partner' }, '203.0.113.248')).status).toBe(200);
       });
@@ -341,15 +425,29 @@ for (const dialect of dialects) {
         for (let i = 0; i < 200; i++) {
           const guess = String(i).padStart(6, '0');
           if (guess === real) continue;
-          await gateway('ConfirmForgotPassword', { ClientId: identity.clientId, Username: 'reset.target', ConfirmationCode: guess, Password: 'Attacker-Chosen-99' }, `203.0.113.${i % 250}`);
+          await gateway(
+            'ConfirmForgotPassword',
+            { ClientId: identity.clientId, Username: 'reset.target', ConfirmationCode: guess, Password: 'Attacker-Chosen-99' },
+            `203.0.113.${i % 250}`,
+          );
         }
-        const withReal = await gateway('ConfirmForgotPassword', { ClientId: identity.clientId, Username: 'reset.target', ConfirmationCode: real, Password: 'Attacker-Chosen-99' });
+        const withReal = await gateway('ConfirmForgotPassword', {
+          ClientId: identity.clientId,
+          Username: 'reset.target',
+          ConfirmationCode: real,
+          Password: 'Attacker-Chosen-99',
+        });
         expect(withReal.status).toBe(400);
         expect((await signIn('reset.target', 'Attacker-Chosen-99')).status).toBe(400);
         // A fresh code works, once.
         await gateway('ForgotPassword', { ClientId: identity.clientId, Username: 'reset.target' });
         const fresh = codes.get('reset.target')!.at(-1)!;
-        const ok = await gateway('ConfirmForgotPassword', { ClientId: identity.clientId, Username: 'reset.target', ConfirmationCode: fresh, Password: 'New-Harbor-Password-7' });
+        const ok = await gateway('ConfirmForgotPassword', {
+          ClientId: identity.clientId,
+          Username: 'reset.target',
+          ConfirmationCode: fresh,
+          Password: 'New-Harbor-Password-7',
+        });
         expect(ok.status, JSON.stringify(ok.body)).toBe(200);
         expect((await signIn('reset.target', 'New-Harbor-Password-7')).status).toBe(200);
       });
@@ -358,7 +456,12 @@ for (const dialect of dialects) {
         await identity.admins.create({ username: 'slow.resetter', email: 'slow@firm.test', password: PASSWORD });
         await gateway('ForgotPassword', { ClientId: identity.clientId, Username: 'slow.resetter' });
         offset += 3600_000 + 1000;
-        const res = await gateway('ConfirmForgotPassword', { ClientId: identity.clientId, Username: 'slow.resetter', ConfirmationCode: codes.get('slow.resetter')!.at(-1), Password: 'New-Harbor-Password-7' });
+        const res = await gateway('ConfirmForgotPassword', {
+          ClientId: identity.clientId,
+          Username: 'slow.resetter',
+          ConfirmationCode: codes.get('slow.resetter')!.at(-1),
+          Password: 'New-Harbor-Password-7',
+        });
         expect(res.body.__type).toBe('ExpiredCodeException');
       });
 
@@ -366,7 +469,10 @@ for (const dialect of dialects) {
         await identity.admins.create({ username: 'known.user', email: 'known@firm.test', password: PASSWORD });
         const shape = (body: any) => JSON.stringify(body).replace(/"Destination":"\w\*\*\*@\w\*\*\*"/, '"Destination":"x***@x***"');
         const pairs: [string, (u: string) => unknown][] = [
-          ['InitiateAuth', (u) => ({ ClientId: identity.clientId, AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: u, PASSWORD: 'Wrong-Password-123' } })],
+          [
+            'InitiateAuth',
+            (u) => ({ ClientId: identity.clientId, AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: u, PASSWORD: 'Wrong-Password-123' } }),
+          ],
           ['ForgotPassword', (u) => ({ ClientId: identity.clientId, Username: u })],
           ['ConfirmForgotPassword', (u) => ({ ClientId: identity.clientId, Username: u, ConfirmationCode: '000000', Password: 'Another-Password-55' })],
           ['ConfirmSignUp', (u) => ({ ClientId: identity.clientId, Username: u, ConfirmationCode: '000000' })],
@@ -385,10 +491,20 @@ for (const dialect of dialects) {
 
       it('refuses short, common and name-based passwords in every flow that sets one', async () => {
         for (const weak of ['a', 'short7', 'password1', 'iloveyou', 'Password123', '12345678']) {
-          const res = await gateway('SignUp', { ClientId: identity.clientId, Username: 'weak.pass', Password: weak, UserAttributes: [{ Name: 'email', Value: 'weak@firm.test' }] });
+          const res = await gateway('SignUp', {
+            ClientId: identity.clientId,
+            Username: 'weak.pass',
+            Password: weak,
+            UserAttributes: [{ Name: 'email', Value: 'weak@firm.test' }],
+          });
           expect(res.body.__type, weak).toBe('InvalidPasswordException');
         }
-        const named = await gateway('SignUp', { ClientId: identity.clientId, Username: 'maria.lopez', Password: 'maria.lopez2026', UserAttributes: [{ Name: 'email', Value: 'm@firm.test' }] });
+        const named = await gateway('SignUp', {
+          ClientId: identity.clientId,
+          Username: 'maria.lopez',
+          Password: 'maria.lopez2026',
+          UserAttributes: [{ Name: 'email', Value: 'm@firm.test' }],
+        });
         expect(named.body.__type).toBe('InvalidPasswordException');
         await expect(identity.admins.create({ username: 'weak.admin', email: 'w@firm.test', password: 'password' })).rejects.toThrow(/policy/);
         const tokens = await tokensOf('ana.partner');
@@ -434,7 +550,12 @@ for (const dialect of dialects) {
         await identity.admins.create({ username: 'reset.everywhere', email: 'everywhere@firm.test', password: PASSWORD });
         const tokens = await tokensOf('reset.everywhere');
         await gateway('ForgotPassword', { ClientId: identity.clientId, Username: 'reset.everywhere' });
-        await gateway('ConfirmForgotPassword', { ClientId: identity.clientId, Username: 'reset.everywhere', ConfirmationCode: codes.get('reset.everywhere')!.at(-1), Password: 'Fresh-Harbor-Password-8' });
+        await gateway('ConfirmForgotPassword', {
+          ClientId: identity.clientId,
+          Username: 'reset.everywhere',
+          ConfirmationCode: codes.get('reset.everywhere')!.at(-1),
+          Password: 'Fresh-Harbor-Password-8',
+        });
         expect(await adminCall(tokens.AccessToken)).toBe(401);
       });
     });
@@ -461,7 +582,12 @@ for (const dialect of dialects) {
     describe('7. the allow-list reads whole addresses', () => {
       it('refuses sign-ups from look-alike addresses of a listed domain', async () => {
         for (const email of ['attacker@evil.test@firm.test', '"x@firm.test"@evil.test', 'x@evil.test (x@firm.test)']) {
-          const res = await gateway('SignUp', { ClientId: identity.clientId, Username: `lookalike${email.length}`, Password: PASSWORD, UserAttributes: [{ Name: 'email', Value: email }] });
+          const res = await gateway('SignUp', {
+            ClientId: identity.clientId,
+            Username: `lookalike${email.length}`,
+            Password: PASSWORD,
+            UserAttributes: [{ Name: 'email', Value: email }],
+          });
           expect(res.status, email).toBe(400);
         }
       });
@@ -497,10 +623,22 @@ for (const dialect of dialects) {
           const outboxDir = mkdtempSync(join(tmpdir(), 'firm-outbox-'));
           const outbox = createDevOutbox(outboxDir);
           const started = await startIdentity({ env: { NODE_ENV, ADMIN_EMAILS: '@firm.test' }, database, secrets, clock, log, outbox });
-          const res = await started.embedded!.call('SignUp', { ClientId: started.info.clientId, Username: `log-${NODE_ENV}`, Password: PASSWORD, UserAttributes: [{ Name: 'email', Value: `log-${NODE_ENV}@firm.test` }] }, { clientAddress: address });
+          const res = await started.embedded!.call(
+            'SignUp',
+            {
+              ClientId: started.info.clientId,
+              Username: `log-${NODE_ENV}`,
+              Password: PASSWORD,
+              UserAttributes: [{ Name: 'email', Value: `log-${NODE_ENV}@firm.test` }],
+            },
+            { clientAddress: address },
+          );
           expect(res.status).toBe(200);
           const code = /\b(\d{6})\b/.exec(outbox.list().at(-1)!.text)![1]!;
-          expect(lines.some((l) => l.includes(code)), NODE_ENV).toBe(NODE_ENV === 'development');
+          expect(
+            lines.some((l) => l.includes(code)),
+            NODE_ENV,
+          ).toBe(NODE_ENV === 'development');
           rmSync(outboxDir, { recursive: true, force: true });
         }
       });
@@ -514,7 +652,16 @@ for (const dialect of dialects) {
             execFile(
               process.execPath,
               ['scripts/admins.ts', ...args],
-              { env: { ...process.env, SQLITE_PATH: sqlitePath, SECRETS_KEY_FILE: keyFile, DATABASE_URL: '', COGNITO_USER_POOL_ID: '', OUTBOX_DIR: join(dir, 'outbox') } },
+              {
+                env: {
+                  ...process.env,
+                  SQLITE_PATH: sqlitePath,
+                  SECRETS_KEY_FILE: keyFile,
+                  DATABASE_URL: '',
+                  COGNITO_USER_POOL_ID: '',
+                  OUTBOX_DIR: join(dir, 'outbox'),
+                },
+              },
               (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, out: stdout + stderr }),
             );
           });

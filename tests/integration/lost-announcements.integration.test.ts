@@ -42,20 +42,40 @@ async function messageStoredButNotAnnounced(ctx: TestContext) {
   const { db, t } = ctx.database;
   const [row] = await db
     .insert(t.contactSubmissions)
-    .values({ firstName: 'Dana', lastName: 'Reyes', email: 'dana.reyes@example.com', phone: null, practiceArea: 'family-law', message: 'Please call me about custody.' })
+    .values({
+      firstName: 'Dana',
+      lastName: 'Reyes',
+      email: 'dana.reyes@example.com',
+      phone: null,
+      practiceArea: 'family-law',
+      message: 'Please call me about custody.',
+    })
     .returning();
   return row!;
 }
 
 async function deliveriesFor(ctx: TestContext, ids: string[]) {
   const { db, t } = ctx.database;
-  const rows = await db.select().from(t.deliveries).where(inArray(t.deliveries.dedupeKey, ids.flatMap((id) => [`booking-confirmation:${id}`, `booking-notification:${id}`, `contact-notification:${id}`])));
+  const rows = await db
+    .select()
+    .from(t.deliveries)
+    .where(
+      inArray(
+        t.deliveries.dedupeKey,
+        ids.flatMap((id) => [`booking-confirmation:${id}`, `booking-notification:${id}`, `contact-notification:${id}`]),
+      ),
+    );
   return rows.map((r) => r.dedupeKey).sort();
 }
 
 /** A custom calendar webhook, active: bookings then also queue an event-create. */
 async function activeWebhook(ctx: TestContext) {
-  const created = await ctx.admin('POST', '/api/admin/calendar-settings', { provider: 'custom', config: '{}', webhookUrl: 'http://127.0.0.1:9/hook', apiKey: webhookSecret });
+  const created = await ctx.admin('POST', '/api/admin/calendar-settings', {
+    provider: 'custom',
+    config: '{}',
+    webhookUrl: 'http://127.0.0.1:9/hook',
+    apiKey: webhookSecret,
+  });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   expect((await ctx.admin('PUT', `/api/admin/calendar-settings/${created.body.id}/activate`)).status).toBe(200);
 }
@@ -96,7 +116,14 @@ forEachDialect('lost announcements', (ctx) => {
     const announced = await ctx().call('POST', '/api/appointments', { body: { ...visitorBooking, scheduledDate: freeSlot().toISOString() } });
     expect(announced.status, JSON.stringify(announced.body)).toBe(201);
     const written = await ctx().call('POST', '/api/contact', {
-      body: { firstName: 'Ana', lastName: 'Ruiz', email: 'ana.ruiz@example.com', practiceArea: 'estate-planning', message: 'About my mother’s will.', consent: true },
+      body: {
+        firstName: 'Ana',
+        lastName: 'Ruiz',
+        email: 'ana.ruiz@example.com',
+        practiceArea: 'estate-planning',
+        message: 'About my mother’s will.',
+        consent: true,
+      },
     });
     expect(written.status, JSON.stringify(written.body)).toBe(201);
     ctx().clock.set(minutesFromNow(3));
@@ -123,7 +150,12 @@ forEachDialect('lost announcements', (ctx) => {
     const stored = await db.select().from(t.deliveries);
     expect(await deliveriesFor(ctx(), ids)).toHaveLength(5);
     // One calendar event per booking, too.
-    expect(stored.filter((d) => d.channel === 'calendar').map((d) => d.appointmentId).sort()).toEqual(bookings.map((b) => b.id).sort());
+    expect(
+      stored
+        .filter((d) => d.channel === 'calendar')
+        .map((d) => d.appointmentId)
+        .sort(),
+    ).toEqual(bookings.map((b) => b.id).sort());
     expect(stored).toHaveLength(7);
   });
 });

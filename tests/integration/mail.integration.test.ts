@@ -38,7 +38,14 @@ afterAll(async () => {
 const SENDGRID_KEY = 'SG.test-sendgrid-key-abcdefghijklmnop';
 
 const smtpConfig = (pass = smtp.pass) =>
-  JSON.stringify({ host: '127.0.0.1', port: smtp.port, secure: false, auth: { user: smtp.user, pass }, from_email: 'office@firm.example', from_name: 'Pacific Crest Law Group' });
+  JSON.stringify({
+    host: '127.0.0.1',
+    port: smtp.port,
+    secure: false,
+    auth: { user: smtp.user, pass },
+    from_email: 'office@firm.example',
+    from_name: 'Pacific Crest Law Group',
+  });
 
 async function configure(ctx: TestContext, provider: 'smtp' | 'sendgrid', config: string) {
   const res = await ctx.admin('POST', '/api/admin/email-settings', { provider, isActive: true, config });
@@ -144,7 +151,15 @@ forEachDialect(
       expect(confirmation!.parsed.from).toMatchObject({ address: 'office@firm.example', name: 'Pacific Crest Law Group' });
       expect(confirmation!.parsed.subject).toBe('Your consultation with Pacific Crest Law Group: Monday, November 4, 2030 at 9:00 AM Pacific Time (San Diego)');
       const text = confirmation!.parsed.text!;
-      for (const part of ['Family Law Consultation', 'Monday, November 4, 2030', '9:00 AM Pacific Time (San Diego)', '45 minutes', '600 West Broadway, Suite 1200, San Diego, CA 92101', '(619) 555-0123', 'does not create an attorney-client relationship']) {
+      for (const part of [
+        'Family Law Consultation',
+        'Monday, November 4, 2030',
+        '9:00 AM Pacific Time (San Diego)',
+        '45 minutes',
+        '600 West Broadway, Suite 1200, San Diego, CA 92101',
+        '(619) 555-0123',
+        'does not create an attorney-client relationship',
+      ]) {
         expect(text).toContain(part);
       }
       expect(confirmation!.parsed.html).toContain('9:00 AM Pacific Time (San Diego)');
@@ -161,7 +176,16 @@ forEachDialect(
       const [notification, ...moreToFirm] = smtp.to(FIRM_INBOX);
       expect(moreToFirm).toEqual([]);
       const firmText = notification!.parsed.text!;
-      for (const part of [`Maria ${booked.lastName}`, booked.email, '(619) 555-0142', 'Family Law Consultation (45 minutes)', '9:00 AM Pacific Time (San Diego)', 'Trust Administration', 'Questions about my late father’s trust & the house.', 'https://www.example-firm.com/admin/appointments']) {
+      for (const part of [
+        `Maria ${booked.lastName}`,
+        booked.email,
+        '(619) 555-0142',
+        'Family Law Consultation (45 minutes)',
+        '9:00 AM Pacific Time (San Diego)',
+        'Trust Administration',
+        'Questions about my late father’s trust & the house.',
+        'https://www.example-firm.com/admin/appointments',
+      ]) {
         expect(firmText).toContain(part);
       }
       expect(notification!.parsed.html).toContain('trust &amp; the house');
@@ -183,14 +207,27 @@ forEachDialect(
     it('gives the firm a notification of each contact message', async () => {
       await configureSmtp(ctx());
       const res = await ctx().call('POST', '/api/contact', {
-        body: { firstName: 'Ana', lastName: 'Ruiz', email: 'ana.ruiz@example.com', phone: '', practiceArea: 'estate-planning', message: 'I would like a living trust.\nPlease call me.' },
+        body: {
+          firstName: 'Ana',
+          lastName: 'Ruiz',
+          email: 'ana.ruiz@example.com',
+          phone: '',
+          practiceArea: 'estate-planning',
+          message: 'I would like a living trust.\nPlease call me.',
+        },
       });
       expect(res.status).toBe(201);
       expect(await ctx().background.runDeliveries()).toBe(1);
       expect(smtp.messages).toHaveLength(1);
       const [mail] = smtp.to(FIRM_INBOX);
       expect(mail!.parsed.subject).toBe('New contact message: Ana Ruiz (Estate Planning)');
-      for (const part of ['Ana Ruiz', 'ana.ruiz@example.com', 'I would like a living trust.', 'Please call me.', 'https://www.example-firm.com/admin/contact-submissions']) {
+      for (const part of [
+        'Ana Ruiz',
+        'ana.ruiz@example.com',
+        'I would like a living trust.',
+        'Please call me.',
+        'https://www.example-firm.com/admin/contact-submissions',
+      ]) {
         expect(mail!.parsed.text).toContain(part);
       }
       expect(mail!.parsed.replyTo?.[0]).toMatchObject({ address: 'ana.ruiz@example.com' });
@@ -294,8 +331,14 @@ forEachDialect(
       await ctx().background.runDeliveries();
 
       expect(smtp.messages.filter((m) => m.parsed.subject?.startsWith('Reminder'))).toEqual([]);
-      expect((await deliveriesOf(ctx(), completed.id)).find((d) => d.purpose === 'reminder')).toMatchObject({ status: 'skipped', lastError: 'The appointment is completed' });
-      expect((await deliveriesOf(ctx(), deleted.id)).find((d) => d.purpose === 'reminder')).toMatchObject({ status: 'skipped', lastError: 'The appointment was deleted' });
+      expect((await deliveriesOf(ctx(), completed.id)).find((d) => d.purpose === 'reminder')).toMatchObject({
+        status: 'skipped',
+        lastError: 'The appointment is completed',
+      });
+      expect((await deliveriesOf(ctx(), deleted.id)).find((d) => d.purpose === 'reminder')).toMatchObject({
+        status: 'skipped',
+        lastError: 'The appointment was deleted',
+      });
     });
 
     it('for a booking made through Calendly, tells the firm but leaves the confirmation and reminder to Calendly', async () => {
@@ -421,7 +464,9 @@ forEachDialect(
           { type: 'text/plain', value: expect.stringContaining('10:00 AM Pacific Time (San Diego)') },
           { type: 'text/html', value: expect.stringContaining('10:00 AM Pacific Time (San Diego)') },
         ],
-        attachments: [{ filename: 'consultation.ics', type: 'text/calendar; charset=utf-8; method=REQUEST', disposition: 'attachment', content: expect.any(String) }],
+        attachments: [
+          { filename: 'consultation.ics', type: 'text/calendar; charset=utf-8; method=REQUEST', disposition: 'attachment', content: expect.any(String) },
+        ],
       });
       const ics = parseIcs(Buffer.from(confirmation.attachments[0].content, 'base64').toString('utf8'));
       expect(ics.tzid).toBe('America/Los_Angeles');
@@ -469,7 +514,11 @@ forEachDialect(
     it('keeps mail in the development outbox when no email setting exists, and shows it to the admin, newest first', async () => {
       const lines: { msg: string; fields?: Record<string, unknown> }[] = [];
       const quiet = ctx().deps.log;
-      const recording: Logger = { info: (msg, fields) => lines.push({ msg, fields }), warn: (msg, fields) => lines.push({ msg, fields }), error: (msg, fields) => lines.push({ msg, fields }) };
+      const recording: Logger = {
+        info: (msg, fields) => lines.push({ msg, fields }),
+        warn: (msg, fields) => lines.push({ msg, fields }),
+        error: (msg, fields) => lines.push({ msg, fields }),
+      };
       ctx().deps.log = recording;
       try {
         const booked = await book(ctx());
@@ -489,7 +538,14 @@ forEachDialect(
 
         const res = await ctx().admin('GET', '/api/admin/email-outbox');
         expect(res.status).toBe(200);
-        const [newest, previous] = res.body as { id: string; to: string; subject: string; text: string; createdAt: string; attachments: { filename: string; contentType: string }[] }[];
+        const [newest, previous] = res.body as {
+          id: string;
+          to: string;
+          subject: string;
+          text: string;
+          createdAt: string;
+          attachments: { filename: string; contentType: string }[];
+        }[];
         expect(newest).toMatchObject({ to: FIRM_INBOX, subject: expect.stringMatching(/^New consultation: /), attachments: [] });
         expect(previous).toMatchObject({
           id: expect.any(String),
@@ -501,7 +557,9 @@ forEachDialect(
         });
         expect(Object.keys(previous!).sort()).toEqual(['attachments', 'createdAt', 'id', 'subject', 'text', 'to']);
         // The file keeps the calendar itself, for a developer to open.
-        const file = ctx().deps.outbox.list().find((m) => m.id === previous!.id)!;
+        const file = ctx()
+          .deps.outbox.list()
+          .find((m) => m.id === previous!.id)!;
         expect(parseIcs(file.attachments![0]!.content).start.toISOString()).toBe(booked.start.toISOString());
       } finally {
         ctx().deps.log = quiet;
@@ -538,7 +596,11 @@ forEachDialect(
       await configureSendgrid(ctx());
       const sendgridView = await ctx().admin('GET', '/api/admin/email-settings');
       expect(sendgridView.body.provider).toBe('sendgrid');
-      expect(JSON.parse(sendgridView.body.config)).toEqual({ api_key: `••••${SENDGRID_KEY.slice(-4)}`, from_email: 'office@firm.example', from_name: 'Pacific Crest Law Group' });
+      expect(JSON.parse(sendgridView.body.config)).toEqual({
+        api_key: `••••${SENDGRID_KEY.slice(-4)}`,
+        from_email: 'office@firm.example',
+        from_name: 'Pacific Crest Law Group',
+      });
       expect(JSON.stringify(sendgridView.body)).not.toContain(SENDGRID_KEY);
 
       expect((await ctx().call('GET', '/api/admin/email-settings')).status).toBe(401);

@@ -76,7 +76,11 @@ beforeAll(async () => {
   const res = await fetch(`${a.url}/api/identity/cognito`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AWSCognitoIdentityProviderService.InitiateAuth' },
-    body: JSON.stringify({ ClientId: userPoolClientId, AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: admin.username, PASSWORD: admin.password } }),
+    body: JSON.stringify({
+      ClientId: userPoolClientId,
+      AuthFlow: 'USER_PASSWORD_AUTH',
+      AuthParameters: { USERNAME: admin.username, PASSWORD: admin.password },
+    }),
   });
   expect(res.status, await res.clone().text()).toBe(200);
   token = ((await res.json()) as { AuthenticationResult: { AccessToken: string } }).AuthenticationResult.AccessToken;
@@ -124,7 +128,14 @@ async function visibleEverywhere(path: string, check: (res: Awaited<ReturnType<t
 }
 
 describe('a change made through one container shows through every container and the CDN', () => {
-  const post = { title: 'Trusts for blended families', slug: 'trusts-blended-families', excerpt: 'How a trust keeps promises.', content: '<p>Blended families need a plan.</p>', category: 'estate-planning', isPublished: true };
+  const post = {
+    title: 'Trusts for blended families',
+    slug: 'trusts-blended-families',
+    excerpt: 'How a trust keeps promises.',
+    content: '<p>Blended families need a plan.</p>',
+    category: 'estate-planning',
+    isPublished: true,
+  };
   let postId: string;
 
   it('the CDN keeps public pages: a second visit is a hit, the admin never is', async () => {
@@ -178,7 +189,12 @@ describe('a change made through one container shows through every container and 
 
   it('testimonial publish (through A): on the home page everywhere', async () => {
     await warm(['/', '/api/testimonials']);
-    const created = await admin(a, 'POST', '/api/admin/testimonials', { clientName: 'Dana R.', content: 'They made a hard year bearable.', practiceArea: 'divorce', isPublished: true });
+    const created = await admin(a, 'POST', '/api/admin/testimonials', {
+      clientName: 'Dana R.',
+      content: 'They made a hard year bearable.',
+      practiceArea: 'divorce',
+      isPublished: true,
+    });
     expect(created.status).toBe(201);
     await visibleEverywhere('/', (r) => r.text.includes('They made a hard year bearable.'), 'testimonial');
     await visibleEverywhere('/api/testimonials', (r) => r.text.includes('Dana R.'), 'testimonial');
@@ -186,7 +202,11 @@ describe('a change made through one container shows through every container and 
 
   it('theme activation (through B): /theme.css follows everywhere', async () => {
     const template = findThemeTemplate('executive-navy-gold')!;
-    const created = await admin(b, 'POST', '/api/admin/themes', { name: 'navy-gold-scale', displayName: 'Navy and Gold', cssVariables: JSON.stringify(template.cssVariables) });
+    const created = await admin(b, 'POST', '/api/admin/themes', {
+      name: 'navy-gold-scale',
+      displayName: 'Navy and Gold',
+      cssVariables: JSON.stringify(template.cssVariables),
+    });
     expect(created.status).toBe(201);
     await warm(['/theme.css', '/api/themes/active']);
     const before = (await get(varnish.url, '/theme.css')).text;
@@ -212,7 +232,14 @@ describe('what one container allows, all allow', () => {
       const res = await fetch(`${(i % 2 ? b : a).url}/api/contact`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ firstName: 'Lim', lastName: `It${i}`, email: `limit${i}@example.com`, phone: '', practiceArea: 'other', message: 'Please call me about my case.' }),
+        body: JSON.stringify({
+          firstName: 'Lim',
+          lastName: `It${i}`,
+          email: `limit${i}@example.com`,
+          phone: '',
+          practiceArea: 'other',
+          message: 'Please call me about my case.',
+        }),
       });
       statuses.push(res.status);
     }
@@ -226,10 +253,17 @@ describe('a container that missed changes serves them', () => {
     await warm(['/']);
     const admin_ = new pg.Client({ connectionString: database.env.DATABASE_URL });
     await admin_.connect();
-    const { rowCount } = await admin_.query("select pg_terminate_backend(pid) from pg_stat_activity where application_name like 'content-bus %' and datname = current_database()");
+    const { rowCount } = await admin_.query(
+      "select pg_terminate_backend(pid) from pg_stat_activity where application_name like 'content-bus %' and datname = current_database()",
+    );
     await admin_.end();
     expect(rowCount).toBe(2); // both containers' listeners
-    const created = await admin(a, 'POST', '/api/admin/testimonials', { clientName: 'Reconnect R.', content: 'Heard after the reconnect.', practiceArea: 'trust-administration', isPublished: true });
+    const created = await admin(a, 'POST', '/api/admin/testimonials', {
+      clientName: 'Reconnect R.',
+      content: 'Heard after the reconnect.',
+      practiceArea: 'trust-administration',
+      isPublished: true,
+    });
     expect(created.status).toBe(201);
     await visibleEverywhere('/', (r) => r.text.includes('Heard after the reconnect.'), 'after a reconnect');
   });
@@ -237,7 +271,12 @@ describe('a container that missed changes serves them', () => {
   it('one restarted while a change happened serves the change', async () => {
     await warm(['/']);
     await stopContainer(b);
-    const created = await admin(a, 'POST', '/api/admin/testimonials', { clientName: 'Restart R.', content: 'Made while B was down.', practiceArea: 'trust-administration', isPublished: true });
+    const created = await admin(a, 'POST', '/api/admin/testimonials', {
+      clientName: 'Restart R.',
+      content: 'Made while B was down.',
+      practiceArea: 'trust-administration',
+      isPublished: true,
+    });
     expect(created.status).toBe(201);
     b = await startContainer({ PORT: new URL(b.url).port });
     await visibleEverywhere('/', (r) => r.text.includes('Made while B was down.'), 'after a restart');
@@ -258,7 +297,10 @@ describe('background work runs once', () => {
     // Due at once (never fetched), written straight into the database: every container's first
     // scheduled run after a start sees it. Restarting A and B and starting C makes three runs race.
     const db = await database.open();
-    const [source] = await db.db.insert(db.t.blogSources).values({ name: 'Once Weekly', url: feeds.url(feedPaths.rss), type: 'rss', isActive: true }).returning();
+    const [source] = await db.db
+      .insert(db.t.blogSources)
+      .values({ name: 'Once Weekly', url: feeds.url(feedPaths.rss), type: 'rss', isActive: true })
+      .returning();
     await Promise.all([stopContainer(a), stopContainer(b)]);
     [a, b, c] = await Promise.all([startContainer({ PORT: new URL(a.url).port }), startContainer({ PORT: new URL(b.url).port }), startContainer()]);
     await expect.poll(async () => (await db.db.select().from(db.t.externalBlogArticles)).map((r) => r.title), VISIBLE).toContain('Fetched once');

@@ -280,9 +280,9 @@ async function seedEveryKind({ db, t }: Database) {
       updatedAt: at(i),
     })),
   );
-  await db.insert(t.users).values(
-    range(kinds.users.count).map((i) => ({ username: i === 0 ? UNICODE : `admin${i}`, password: PASSWORD, role: 'admin', createdAt: at(i) })),
-  );
+  await db
+    .insert(t.users)
+    .values(range(kinds.users.count).map((i) => ({ username: i === 0 ? UNICODE : `admin${i}`, password: PASSWORD, role: 'admin', createdAt: at(i) })));
 }
 
 /** "1000.50" -> "1000.5", "0.00" -> "0": how DynamoDB writes a decimal back (computed without the code under test). */
@@ -351,7 +351,9 @@ forEachDialect('migration to DynamoDB', (ctx) => {
     for (const path of ['/api/admin/migration/migrate', '/api/admin/migration/verify']) {
       const res = await a.call('POST', path);
       expect(res.status, path).toBe(409);
-      expect(res.body.error).toBe(`The DynamoDB table "${tableName}" does not exist yet at ${dynamo.endpoint}: create it first (Generate Table Commands, or \`npm run migrate:dynamodb -- create-table\`).`);
+      expect(res.body.error).toBe(
+        `The DynamoDB table "${tableName}" does not exist yet at ${dynamo.endpoint}: create it first (Generate Table Commands, or \`npm run migrate:dynamodb -- create-table\`).`,
+      );
     }
     expect((await a.call('GET', '/api/admin/migration/run')).body).toEqual({ run: null });
   });
@@ -449,8 +451,22 @@ forEachDialect('migration to DynamoDB', (ctx) => {
     const probate = items.find((i) => i.kind === 'probate_calculations')!;
     const contact = items.find((i) => i.kind === 'contact_submissions')!;
     const { doc, client } = documents(dynamo.endpoint);
-    await doc.send(new UpdateCommand({ TableName: tableName, Key: { PK: testimonial.PK, SK: testimonial.SK }, UpdateExpression: 'SET content = :c', ExpressionAttributeValues: { ':c': 'Edited in DynamoDB' } }));
-    await doc.send(new UpdateCommand({ TableName: tableName, Key: { PK: probate.PK, SK: probate.SK }, UpdateExpression: 'SET savings = :s, attorneyFees = :f', ExpressionAttributeValues: { ':s': NumberValue.from('12.34'), ':f': NumberValue.from(`${probate.attorneyFees.value}1`) } }));
+    await doc.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: { PK: testimonial.PK, SK: testimonial.SK },
+        UpdateExpression: 'SET content = :c',
+        ExpressionAttributeValues: { ':c': 'Edited in DynamoDB' },
+      }),
+    );
+    await doc.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: { PK: probate.PK, SK: probate.SK },
+        UpdateExpression: 'SET savings = :s, attorneyFees = :f',
+        ExpressionAttributeValues: { ':s': NumberValue.from('12.34'), ':f': NumberValue.from(`${probate.attorneyFees.value}1`) },
+      }),
+    );
     await doc.send(new DeleteCommand({ TableName: tableName, Key: { PK: contact.PK, SK: contact.SK } }));
     await doc.send(new PutCommand({ TableName: tableName, Item: { PK: 'APPOINTMENT#not-a-row', SK: 'APPOINTMENT', kind: 'appointments', id: 'not-a-row' } }));
     client.destroy();
@@ -521,7 +537,9 @@ forEachDialect('migration interrupted by DynamoDB going away', (ctx) => {
     const verified = await a.call<VerificationResult>('POST', '/api/admin/migration/verify');
     expect(verified.body.mismatches).toEqual([]);
     expect(verified.body.ok).toBe(true);
-    expect(await expectEveryRowIntact(ctx().database, await allItems(peer.endpoint, (await a.call('GET', '/api/admin/migration/status')).body.tableName))).toBe(totalRows);
+    expect(await expectEveryRowIntact(ctx().database, await allItems(peer.endpoint, (await a.call('GET', '/api/admin/migration/status')).body.tableName))).toBe(
+      totalRows,
+    );
   });
 });
 
@@ -617,7 +635,9 @@ forEachDialect('migration whose server stopped midway', (ctx) => {
 
     const seen = await restarted.call<{ run: MigrationRun }>('GET', '/api/admin/migration/run');
     expect(seen.body.run).toMatchObject({ id: started.body.run.id, state: 'interrupted' });
-    expect(seen.body.run.error).toBe('The migration stopped before it finished (its server restarted or lost its connection). Start Migration resumes it from its checkpoints.');
+    expect(seen.body.run.error).toBe(
+      'The migration stopped before it finished (its server restarted or lost its connection). Start Migration resumes it from its checkpoints.',
+    );
     const doneBefore = seen.body.run.kinds.reduce((n, k) => n + k.done, 0);
     expect(doneBefore).toBeGreaterThanOrEqual(25);
 
@@ -663,7 +683,11 @@ forEachDialect(
       await closed.stop();
       const res = await api(ctx().database, settings(closed.endpoint)).call('POST', '/api/admin/migration/create-table');
       expect(res.status).toBe(503);
-      expect(res.body.error).toMatch(new RegExp(`^DynamoDB did not answer at ${closed.endpoint} \\(ECONNREFUSED.*\\)\\. Check DYNAMODB_ENDPOINT or AWS_REGION and the network, then try again\\.$`));
+      expect(res.body.error).toMatch(
+        new RegExp(
+          `^DynamoDB did not answer at ${closed.endpoint} \\(ECONNREFUSED.*\\)\\. Check DYNAMODB_ENDPOINT or AWS_REGION and the network, then try again\\.$`,
+        ),
+      );
     });
 
     it('are admin calls', async () => {
@@ -736,7 +760,14 @@ forEachDialect('npm run migrate:dynamodb', (ctx) => {
     const items = [...(await allItems(dynamo.endpoint, tableName)).values()];
     const post = items.find((i) => i.kind === 'blog_posts')!;
     const { doc, client } = documents(dynamo.endpoint);
-    await doc.send(new UpdateCommand({ TableName: tableName, Key: { PK: post.PK, SK: post.SK }, UpdateExpression: 'SET slug = :s', ExpressionAttributeValues: { ':s': 'tampered' } }));
+    await doc.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: { PK: post.PK, SK: post.SK },
+        UpdateExpression: 'SET slug = :s',
+        ExpressionAttributeValues: { ':s': 'tampered' },
+      }),
+    );
     client.destroy();
     const verified = await command('verify');
     expect(verified.code).toBe(1);

@@ -11,7 +11,6 @@
  */
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { asc } from 'drizzle-orm';
@@ -113,7 +112,13 @@ async function migrationInFlight(database: ServerDatabase, proxy: DynamoProxy, t
   const call = caller((path, init) => fetch(`${server.url}${path}`, init), await adminToken(server, database));
   const db = await database.open();
   await db.db.insert(db.t.testimonials).values(
-    Array.from({ length: ROWS }, (_, i) => ({ clientName: `Client ${i}`, rating: 1 + (i % 5), content: `Testimonial ${i}`, practiceArea: 'estate-planning', isPublished: i % 2 === 0 })),
+    Array.from({ length: ROWS }, (_, i) => ({
+      clientName: `Client ${i}`,
+      rating: 1 + (i % 5),
+      content: `Testimonial ${i}`,
+      practiceArea: 'estate-planning',
+      isPublished: i % 2 === 0,
+    })),
   );
   expect((await call('POST', '/api/admin/migration/create-table')).status).toBe(200);
 
@@ -191,7 +196,9 @@ perDialect('SIGTERM during a migration', (database) => {
   });
   afterAll(() => proxy?.close());
 
-  it('finishes the batches in flight, records the run interrupted with its checkpoints, exits 0 in time; another server resumes it', { timeout: 90_000 }, async () => {
+  it('finishes the batches in flight, records the run interrupted with its checkpoints, exits 0 in time; another server resumes it', {
+    timeout: 90_000,
+  }, async () => {
     const tableName = `firm-stop-${randomUUID().slice(0, 8)}`;
     const { server, db, runId } = await migrationInFlight(database(), proxy, tableName);
     const writtenBefore = dynamo.counts.items;

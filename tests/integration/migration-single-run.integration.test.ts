@@ -55,7 +55,9 @@ function yieldingEachQuery(database: Database): Database {
       get(obj, prop) {
         const value = Reflect.get(obj, prop, obj) as unknown;
         if (typeof value !== 'function') return value;
-        if (prop === 'then') return (ok: (v: unknown) => unknown, fail: (e: unknown) => unknown) => new Promise((r) => setImmediate(r)).then(() => (value as Function).call(obj)).then(ok, fail);
+        if (prop === 'then')
+          return (ok: (v: unknown) => unknown, fail: (e: unknown) => unknown) =>
+            new Promise((r) => setImmediate(r)).then(() => (value as Function).call(obj)).then(ok, fail);
         return (...args: unknown[]) => {
           const out = (value as Function).apply(obj, args) as unknown;
           return out && typeof out === 'object' ? wrap(out) : out;
@@ -67,14 +69,22 @@ function yieldingEachQuery(database: Database): Database {
 
 /** Whether the database's own error is a unique violation (the driver's code, through Drizzle's wrapper). */
 const uniqueViolation = (err: unknown) => {
-  for (let e = err as { code?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) if (e.code === '23505' || e.code === 'SQLITE_CONSTRAINT_UNIQUE') return true;
+  for (let e = err as { code?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e)
+    if (e.code === '23505' || e.code === 'SQLITE_CONSTRAINT_UNIQUE') return true;
   return false;
 };
 
 forEachDialect('at most one running migration run', (ctx) => {
   it('the database refuses a second running run, and takes any number of finished ones', async () => {
     const { db, t } = ctx().database;
-    await db.insert(t.migrationRuns).values([runValues('completed', new Date(1_000)), runValues('failed', new Date(2_000)), runValues('interrupted', new Date(3_000)), runValues('completed', new Date(4_000))]);
+    await db
+      .insert(t.migrationRuns)
+      .values([
+        runValues('completed', new Date(1_000)),
+        runValues('failed', new Date(2_000)),
+        runValues('interrupted', new Date(3_000)),
+        runValues('completed', new Date(4_000)),
+      ]);
     const first = runValues('running', new Date(5_000));
     await db.insert(t.migrationRuns).values(first);
     const refused = await db
@@ -108,10 +118,25 @@ forEachDialect('at most one running migration run', (ctx) => {
     let servers: App[];
     beforeAll(async () => {
       const { db, t, dialect, location } = ctx().database;
-      await db.insert(t.testimonials).values(Array.from({ length: ROWS }, (_, i) => ({ clientName: `Client ${i}`, rating: 5, content: `Testimonial ${i}`, practiceArea: 'probate', isPublished: true })));
-      const migration: MigrationSettings = { awsConfigured: true, awsRegion: 'us-west-2', endpoint: dynamo.endpoint, tableName: `firm-once-${randomUUID().slice(0, 8)}`, tuning: { checkpointMs: 20, pageSize: 40, concurrency: 2 } };
+      await db.insert(t.testimonials).values(
+        Array.from({ length: ROWS }, (_, i) => ({
+          clientName: `Client ${i}`,
+          rating: 5,
+          content: `Testimonial ${i}`,
+          practiceArea: 'probate',
+          isPublished: true,
+        })),
+      );
+      const migration: MigrationSettings = {
+        awsConfigured: true,
+        awsRegion: 'us-west-2',
+        endpoint: dynamo.endpoint,
+        tableName: `firm-once-${randomUUID().slice(0, 8)}`,
+        tuning: { checkpointMs: 20, pageSize: 40, concurrency: 2 },
+      };
       // Each server its own connection, as separate processes would have.
-      for (let i = 0; i < SERVERS; i++) connections.push(await openDatabase(dialect === 'postgres' ? { databaseUrl: location, migrate: false } : { sqlitePath: location, migrate: false }));
+      for (let i = 0; i < SERVERS; i++)
+        connections.push(await openDatabase(dialect === 'postgres' ? { databaseUrl: location, migrate: false } : { sqlitePath: location, migrate: false }));
       servers = connections.map((database) => createApp(testDeps(dialect === 'sqlite' ? yieldingEachQuery(database) : database, { migration })));
       const created = await servers[0]!.request('/api/admin/migration/create-table', { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
       expect(created.status).toBe(200);
@@ -146,7 +171,10 @@ forEachDialect('at most one running migration run', (ctx) => {
         if (Date.now() - started > 30_000) throw new Error('the run still runs after 30 s');
         await new Promise((r) => setTimeout(r, 20));
       }
-      const total = Object.values(JSON.parse((await db.select().from(t.migrationRuns))[0]!.progress) as Record<string, { total: number }>).reduce((n, k) => n + k.total, 0);
+      const total = Object.values(JSON.parse((await db.select().from(t.migrationRuns))[0]!.progress) as Record<string, { total: number }>).reduce(
+        (n, k) => n + k.total,
+        0,
+      );
       expect(total).toBeGreaterThanOrEqual(ROWS);
       // One copy, not one per server.
       expect(dynamo.counts.items).toBe(total);
@@ -188,7 +216,9 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
         const latestRunning = runValues('running', new Date('2026-01-06T10:00:00.500Z'));
         const failed = runValues('failed', new Date('2026-01-04T10:00:00.000Z'));
         await old.db.insert(old.t.migrationRuns).values([completed, olderRunning, latestRunning, failed]);
-        await old.db.insert(old.t.testimonials).values({ clientName: 'Kept', rating: 4, content: 'Still here after the upgrade', practiceArea: 'probate', isPublished: true });
+        await old.db
+          .insert(old.t.testimonials)
+          .values({ clientName: 'Kept', rating: 4, content: 'Still here after the upgrade', practiceArea: 'probate', isPublished: true });
         await old.close();
 
         // Opening it applies the pending migration, as a server's start does.

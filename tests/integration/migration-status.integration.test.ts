@@ -8,7 +8,14 @@ forEachDialect(
     it('reports the relational database connected, the key-value database not configured, and not ready', async () => {
       const res = await ctx().admin('GET', '/api/admin/migration/status');
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ postgresConfigured: true, awsConfigured: false, awsRegion: null, ready: false, database: ctx().dialect, tableName: 'firm-site' });
+      expect(res.body).toEqual({
+        postgresConfigured: true,
+        awsConfigured: false,
+        awsRegion: null,
+        ready: false,
+        database: ctx().dialect,
+        tableName: 'firm-site',
+      });
     });
 
     it('is an admin call', async () => {
@@ -39,7 +46,14 @@ forEachDialect(
     it('reports the region and ready', async () => {
       const res = await ctx().admin('GET', '/api/admin/migration/status');
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ postgresConfigured: true, awsConfigured: true, awsRegion: 'us-west-2', ready: true, database: ctx().dialect, tableName: 'firm-site' });
+      expect(res.body).toEqual({
+        postgresConfigured: true,
+        awsConfigured: true,
+        awsRegion: 'us-west-2',
+        ready: true,
+        database: ctx().dialect,
+        tableName: 'firm-site',
+      });
     });
   },
   { migration: { awsConfigured: true, awsRegion: 'us-west-2' } },
@@ -65,7 +79,14 @@ forEachDialect(
       const app = createApp(testDeps(database, { migration: { awsConfigured: true, awsRegion: 'us-west-2' } }));
       const res = await app.request('/api/admin/migration/status', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
       expect(res.status).toBe(200);
-      expect(await res.json()).toEqual({ postgresConfigured: false, awsConfigured: true, awsRegion: 'us-west-2', ready: false, database: ctx().dialect, tableName: 'firm-site' });
+      expect(await res.json()).toEqual({
+        postgresConfigured: false,
+        awsConfigured: true,
+        awsRegion: 'us-west-2',
+        ready: false,
+        database: ctx().dialect,
+        tableName: 'firm-site',
+      });
     });
   },
   { migration: { awsConfigured: true, awsRegion: 'us-west-2' } },

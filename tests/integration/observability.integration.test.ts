@@ -38,7 +38,12 @@ interface Answer {
   body: Record<string, unknown> | null;
 }
 
-async function call(app: App, method: string, path: string, options: { body?: unknown; rawBody?: string; token?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+async function call(
+  app: App,
+  method: string,
+  path: string,
+  options: { body?: unknown; rawBody?: string; token?: string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { ...options.headers };
   const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -59,7 +64,16 @@ function expectRequestLine(lines: Record<string, unknown>[], answer: Answer, met
   expect(answer.requestId).toMatch(/^[\w=-]{1,255}$/);
   const found = lines.filter((l) => l.msg === 'request' && l.requestId === answer.requestId);
   expect(found).toHaveLength(1);
-  expect(found[0]).toEqual({ time: expect.any(String), level: 'info', msg: 'request', requestId: answer.requestId, method, path, status: answer.status, ms: expect.any(Number) });
+  expect(found[0]).toEqual({
+    time: expect.any(String),
+    level: 'info',
+    msg: 'request',
+    requestId: answer.requestId,
+    method,
+    path,
+    status: answer.status,
+    ms: expect.any(Number),
+  });
   expect(String(found[0]!.path)).not.toContain('?');
 }
 
@@ -155,7 +169,9 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
 
     it('a 500 (the database is gone): the body and the error line carry the request id, and not what was sent', async () => {
       // A second connection to the same database, closed: every query through it fails in the driver.
-      const closed = await openDatabase(dialect === 'sqlite' ? { sqlitePath: database.location, migrate: false } : { databaseUrl: database.location, migrate: false });
+      const closed = await openDatabase(
+        dialect === 'sqlite' ? { sqlitePath: database.location, migrate: false } : { databaseUrl: database.location, migrate: false },
+      );
       await closed.close();
       const broken = createApp(testDeps(closed, { log, clock }));
       for (const [path, body] of [
@@ -199,7 +215,16 @@ describe('the server outside the API [sqlite]', () => {
       await server.exited;
     }
     const requests = logLines(server.stdout).filter((l) => l.msg === 'request');
-    expect(requests).toContainEqual({ time: expect.any(String), level: 'info', msg: 'request', requestId: expect.any(String), method: 'GET', path: '/no-such-page', status: 404, ms: expect.any(Number) });
+    expect(requests).toContainEqual({
+      time: expect.any(String),
+      level: 'info',
+      msg: 'request',
+      requestId: expect.any(String),
+      method: 'GET',
+      path: '/no-such-page',
+      status: 404,
+      ms: expect.any(Number),
+    });
     expect(requests).toContainEqual(expect.objectContaining({ requestId: 'edge-77', method: 'GET', path: '/api/health', status: 200 }));
     expect([...server.stdout, ...server.stderr].join('\n')).not.toContain(person.email);
   });

@@ -37,7 +37,14 @@ forEachDialect('probate calculator', (ctx) => {
   it('stores a calculation exactly, amounts as two-decimal strings, with the email', async () => {
     const body = payload(1_250_000, 800_000, 'visitor@example.com');
     // The schedule for 1,250,000: 4,000 + 13,500 + 2,500 = 20,000 each; court 3,750.
-    expect(body).toMatchObject({ attorneyFees: '20000', executorFees: '20000', courtCosts: '3750', totalProbate: '43750', trustCost: '3000', savings: '40750' });
+    expect(body).toMatchObject({
+      attorneyFees: '20000',
+      executorFees: '20000',
+      courtCosts: '3750',
+      totalProbate: '43750',
+      trustCost: '3000',
+      savings: '40750',
+    });
     const created = await save(ctx(), body);
     expect(created.id).toBeTypeOf('string');
     const row = await stored(ctx(), created.id);

@@ -52,7 +52,12 @@ forEachDialect('public API lists kept and named for the CDN', (ctx) => {
 
   it('an unchanged list is answered without the database; an announced change drops exactly what it touched', async () => {
     const { db, t } = ctx().database;
-    const created = await ctx().admin('POST', '/api/admin/testimonials', { clientName: 'Kept K.', content: 'Before.', practiceArea: 'divorce', isPublished: true });
+    const created = await ctx().admin('POST', '/api/admin/testimonials', {
+      clientName: 'Kept K.',
+      content: 'Before.',
+      practiceArea: 'divorce',
+      isPublished: true,
+    });
     expect(created.status).toBe(201);
     const before = await ctx().call('GET', '/api/testimonials');
     const posts = await ctx().call('GET', '/api/blog-posts');
@@ -84,6 +89,16 @@ forEachDialect('public API lists kept and named for the CDN', (ctx) => {
     expect((await ctx().call('GET', '/api/blog-posts/kept-article')).body.content).toBe('Body two.');
     await ctx().admin('DELETE', `/api/admin/blog-posts/${created.body.id}`);
     expect((await ctx().call('GET', '/api/blog-posts/kept-article')).status).toBe(404);
+  });
+
+  it('a HEAD first keeps the whole list for the GET after it', async () => {
+    ctx().deps.events.changed({ topic: 'testimonials' }); // nothing kept
+    const head = await ctx().call('HEAD', '/api/testimonials');
+    expect(head.status).toBe(200);
+    expect(head.headers.get('cache-control')).toBe(SHARED_CACHE);
+    const get = await ctx().call('GET', '/api/testimonials');
+    expect(Array.isArray(get.body)).toBe(true);
+    expect(get.headers.get('etag')).toBe(head.headers.get('etag'));
   });
 
   it('a list asked for with a query string is answered fresh and not shared', async () => {

@@ -207,7 +207,12 @@ export function describeSqlite(path: string): SchemaDescription {
 
       const unique: string[] = [];
       const indexes: string[] = [];
-      const indexList = client.prepare(`select * from pragma_index_list(?)`).all(table) as Array<{ name: string; unique: number; origin: string; partial: number }>;
+      const indexList = client.prepare(`select * from pragma_index_list(?)`).all(table) as Array<{
+        name: string;
+        unique: number;
+        origin: string;
+        partial: number;
+      }>;
       for (const index of indexList) {
         if (index.origin === 'pk') continue;
         const cols = (client.prepare(`select * from pragma_index_info(?) order by seqno`).all(index.name) as Array<{ name: string | null }>).map(
@@ -307,7 +312,15 @@ export async function describePostgres(url: string): Promise<SchemaDescription> 
       )
     ).rows;
     const indexRows = (
-      await client.query<{ name: string; table_name: string; is_unique: boolean; is_primary: boolean; backs_constraint: boolean; partial: boolean; columns: string[] }>(
+      await client.query<{
+        name: string;
+        table_name: string;
+        is_unique: boolean;
+        is_primary: boolean;
+        backs_constraint: boolean;
+        partial: boolean;
+        columns: string[];
+      }>(
         `select i.relname as name, t.relname as table_name, ix.indisunique as is_unique, ix.indisprimary as is_primary,
                 exists (select 1 from pg_constraint c where c.conindid = ix.indexrelid and c.contype in ('p', 'u', 'x')) as backs_constraint,
                 ix.indpred is not null as partial,
@@ -344,7 +357,9 @@ export async function describePostgres(url: string): Promise<SchemaDescription> 
         foreignKeys: sortedUnique(
           own
             .filter((c) => c.type === 'f')
-            .map((c) => describeFk(c.columns, c.ref_table ?? '?', c.ref_columns, ACTION_CODES[c.on_delete] ?? c.on_delete, ACTION_CODES[c.on_update] ?? c.on_update)),
+            .map((c) =>
+              describeFk(c.columns, c.ref_table ?? '?', c.ref_columns, ACTION_CODES[c.on_delete] ?? c.on_delete, ACTION_CODES[c.on_update] ?? c.on_update),
+            ),
         ),
         checks,
       };
@@ -389,7 +404,12 @@ export function diffSchemas(a: SchemaDescription, b: SchemaDescription, [nameA, 
     if (ta.primaryKey.join(',') !== tb.primaryKey.join(',')) {
       lines.push(`${table}: primary key ${nameA}=(${ta.primaryKey.join(',')}) ${nameB}=(${tb.primaryKey.join(',')})`);
     }
-    setDiff(table, 'unique', ta.unique.map((u) => `(${u})`), tb.unique.map((u) => `(${u})`));
+    setDiff(
+      table,
+      'unique',
+      ta.unique.map((u) => `(${u})`),
+      tb.unique.map((u) => `(${u})`),
+    );
     setDiff(table, 'index', ta.indexes, tb.indexes);
     setDiff(table, 'foreign key', ta.foreignKeys, tb.foreignKeys);
     for (const check of sortedUnique([...Object.keys(ta.checks), ...Object.keys(tb.checks)])) {
@@ -470,7 +490,8 @@ function specViolations(schema: SchemaDescription): string[] {
       const col = described.columns[column];
       if (!col) lines.push(`${table}.${column} is missing`);
       // Optional fields may be absent; everything else the spec lists is always there (insert shapes omit only ids and timestamps).
-      else if (col.nullable !== optional) lines.push(`${table}.${column} is ${col.nullable ? 'nullable' : 'not null'}, SPEC says ${optional ? 'optional' : 'required'}`);
+      else if (col.nullable !== optional)
+        lines.push(`${table}.${column} is ${col.nullable ? 'nullable' : 'not null'}, SPEC says ${optional ? 'optional' : 'required'}`);
     }
     for (const [field, value] of Object.entries(entity.defaults ?? {})) {
       const actual = described.columns[snake(field)]?.default;
@@ -478,7 +499,8 @@ function specViolations(schema: SchemaDescription): string[] {
     }
     for (const column of ['created_at', 'updated_at', 'fetched_at']) {
       const col = described.columns[column];
-      if (col && (col.type !== 'timestamp' || col.default !== 'now')) lines.push(`${table}.${column} is ${col.type} default ${show(col.default)}, expected a timestamp defaulting to now`);
+      if (col && (col.type !== 'timestamp' || col.default !== 'now'))
+        lines.push(`${table}.${column} is ${col.type} default ${show(col.default)}, expected a timestamp defaulting to now`);
     }
     for (const field of entity.unique ?? []) {
       if (!described.unique.includes(snake(field))) lines.push(`${table}.${snake(field)} is not unique`);
@@ -592,7 +614,9 @@ describe('migrations are up to date with the schema files', () => {
   it('PostgreSQL: db/schema/pg.ts matches the last generated migration', () => {
     const current = asData(generateDrizzleJson(pgSchema)) as Record<string, unknown>;
     const committed = lastSnapshot('pg');
-    const drift = ['tables', 'enums', 'schemas', 'sequences', 'roles', 'policies', 'views'].flatMap((key) => jsonDifferences(committed[key], current[key], key));
+    const drift = ['tables', 'enums', 'schemas', 'sequences', 'roles', 'policies', 'views'].flatMap((key) =>
+      jsonDifferences(committed[key], current[key], key),
+    );
     expect(drift.join('\n'), 'db/schema/pg.ts changed since its last migration: run `npm run db:generate`').toBe('');
   });
 
@@ -614,7 +638,9 @@ function jsonDifferences(committed: unknown, current: unknown, path: string): st
       return jsonDifferences(committed[key], current[key], `${path}.${key}`);
     });
   }
-  return JSON.stringify(committed) === JSON.stringify(current) ? [] : [`${path}: migration ${JSON.stringify(committed)}, schema files ${JSON.stringify(current)}`];
+  return JSON.stringify(committed) === JSON.stringify(current)
+    ? []
+    : [`${path}: migration ${JSON.stringify(committed)}, schema files ${JSON.stringify(current)}`];
 }
 
 describe('the parity check catches drift in real databases', () => {

@@ -60,10 +60,23 @@ const freeSlot = freeSlots('2030-09-02');
 
 const configs = {
   calendly: { username: 'firm-calendar', personal_access_token: S.calendlyToken, webhook_signing_key: S.calendlySigning },
-  google: { client_id: 'google-client.apps.example.com', client_secret: S.googleSecret, redirect_uri: 'https://firm.example.com/oauth/google', calendar_id: 'primary', refresh_token: S.googleRefresh },
+  google: {
+    client_id: 'google-client.apps.example.com',
+    client_secret: S.googleSecret,
+    redirect_uri: 'https://firm.example.com/oauth/google',
+    calendar_id: 'primary',
+    refresh_token: S.googleRefresh,
+  },
   outlook: { client_id: 'outlook-client-id', client_secret: S.outlookSecret, tenant_id: 'firm-tenant', user_email: 'calendar@firm.example.com' },
   custom: { auth: S.auth, x: S.x, extra: { inner: { deep: [S.nested, 42] } } },
-  smtp: { host: '127.0.0.1', port: smtp.port, secure: false, auth: { user: smtp.user, pass: S.smtpPass }, from_email: 'office@firm.example', from_name: 'The Firm' },
+  smtp: {
+    host: '127.0.0.1',
+    port: smtp.port,
+    secure: false,
+    auth: { user: smtp.user, pass: S.smtpPass },
+    from_email: 'office@firm.example',
+    from_name: 'The Firm',
+  },
   sendgrid: { api_key: S.sendgridKey, from_email: 'office@firm.example', from_name: 'The Firm' },
   feed: { apiKey: S.feedKey, headers: { Authorization: S.feedHeader }, itemsPath: null, x: S.x },
 };
@@ -101,7 +114,9 @@ function expectNoSecretIn(text: string, what: string) {
 }
 
 const contactMessage = (ctx: TestContext) =>
-  ctx.call('POST', '/api/contact', { body: { firstName: 'Ana', lastName: 'Ruiz', email: 'ana.ruiz@example.com', phone: '', practiceArea: 'estate-planning', message: 'A living trust, please.' } });
+  ctx.call('POST', '/api/contact', {
+    body: { firstName: 'Ana', lastName: 'Ruiz', email: 'ana.ruiz@example.com', phone: '', practiceArea: 'estate-planning', message: 'A living trust, please.' },
+  });
 
 async function book(ctx: TestContext): Promise<string> {
   const res = await ctx.call('POST', '/api/appointments', { body: { ...visitorBooking, scheduledDate: freeSlot() } });
@@ -139,7 +154,11 @@ function calendlyWebhook(ctx: TestContext, key: string) {
       uri: `https://api.calendly.com/scheduled_events/SEALED${n}/invitees/INV${n}`,
       email: 'jordan.reyes@example.com',
       name: 'Jordan Reyes',
-      scheduled_event: { name: '30 Minute Consultation', start_time: `2030-10-${String(7 + n).padStart(2, '0')}T16:00:00.000000Z`, end_time: `2030-10-${String(7 + n).padStart(2, '0')}T16:30:00.000000Z` },
+      scheduled_event: {
+        name: '30 Minute Consultation',
+        start_time: `2030-10-${String(7 + n).padStart(2, '0')}T16:00:00.000000Z`,
+        end_time: `2030-10-${String(7 + n).padStart(2, '0')}T16:30:00.000000Z`,
+      },
     },
   });
   const headers = { 'Calendly-Webhook-Signature': timestampedSignature(key, body, Math.floor(Date.parse(NOW) / 1000)) };
@@ -166,7 +185,11 @@ forEachDialect(
       await calendar(ctx(), { provider: 'google', config: { ...configs.google, auth: S.auth } }, { activate: false });
       await calendar(ctx(), { provider: 'outlook', config: configs.outlook }, { activate: false });
       await calendar(ctx(), { provider: 'custom', config: configs.custom, webhookUrl: fakes.webhookUrl('/sealed'), apiKey: S.customKey }, { activate: false });
-      await calendar(ctx(), { provider: 'custom', config: `free text, not JSON: ${S.customConfig}`, webhookUrl: fakes.webhookUrl('/free'), apiKey: S.customKey }, { activate: false });
+      await calendar(
+        ctx(),
+        { provider: 'custom', config: `free text, not JSON: ${S.customConfig}`, webhookUrl: fakes.webhookUrl('/free'), apiKey: S.customKey },
+        { activate: false },
+      );
       await blogSource(ctx(), configs.feed);
       // One email setting at a time: each kind is read back before the next replaces it.
       for (const [provider, config] of [
@@ -274,7 +297,12 @@ forEachDialect(
         x: '••••llll',
         extra: { inner: '••••mmmm' },
       });
-      expect(JSON.parse(list.find((r) => r.id === created[1]!.id)!.config)).toEqual({ username: 'firm-calendar', personal_access_token: '••••aaaa', webhook_signing_key: '••••bbbb', auth: '••••kkkk' });
+      expect(JSON.parse(list.find((r) => r.id === created[1]!.id)!.config)).toEqual({
+        username: 'firm-calendar',
+        personal_access_token: '••••aaaa',
+        webhook_signing_key: '••••bbbb',
+        auth: '••••kkkk',
+      });
       const custom = list.find((r) => r.id === created[2]!.id)!;
       expect(JSON.parse(custom.config)).toEqual({ auth: '••••kkkk', x: '••••llll', extra: { inner: { deep: ['••••mmmm', '••••'] } } });
       expect(custom.apiKey).toBe('••••ffff');
@@ -302,7 +330,10 @@ forEachDialect(
       const saved = await email(ctx(), 'smtp', configs.smtp);
       const { db, t } = ctx().database;
       const [row] = await db.select().from(t.emailSettings).where(eq(t.emailSettings.id, saved.id));
-      await db.update(t.emailSettings).set({ config: tamperAt(row!.config, ['auth', 'pass']) }).where(eq(t.emailSettings.id, saved.id));
+      await db
+        .update(t.emailSettings)
+        .set({ config: tamperAt(row!.config, ['auth', 'pass']) })
+        .where(eq(t.emailSettings.id, saved.id));
 
       expect((await contactMessage(ctx())).status).toBe(201);
       await ctx().background.runDeliveries();
@@ -319,7 +350,11 @@ forEachDialect(
     });
 
     it('fails closed on an API key moved from another integration: sealed for one row, it opens in no other', async () => {
-      const a = await calendar(ctx(), { provider: 'custom', config: {}, webhookUrl: fakes.webhookUrl('/a'), apiKey: 'key-of-integration-a-0001' }, { activate: false });
+      const a = await calendar(
+        ctx(),
+        { provider: 'custom', config: {}, webhookUrl: fakes.webhookUrl('/a'), apiKey: 'key-of-integration-a-0001' },
+        { activate: false },
+      );
       const b = await calendar(ctx(), { provider: 'custom', config: {}, webhookUrl: fakes.webhookUrl('/b'), apiKey: S.customKey });
       const { db, t } = ctx().database;
       const [rowA] = await db.select().from(t.calendarSettings).where(eq(t.calendarSettings.id, a.id));
@@ -338,7 +373,10 @@ forEachDialect(
       const saved = await calendar(ctx(), { provider: 'calendly', config: configs.calendly });
       const { db, t } = ctx().database;
       const [row] = await db.select().from(t.calendarSettings).where(eq(t.calendarSettings.id, saved.id));
-      await db.update(t.calendarSettings).set({ config: tamperAt(row!.config, ['webhook_signing_key']) }).where(eq(t.calendarSettings.id, saved.id));
+      await db
+        .update(t.calendarSettings)
+        .set({ config: tamperAt(row!.config, ['webhook_signing_key']) })
+        .where(eq(t.calendarSettings.id, saved.id));
       const before = await countRows(ctx(), 'appointments');
       const res = await calendlyWebhook(ctx(), S.calendlySigning);
       expect(res.status).toBe(503);
@@ -350,7 +388,10 @@ forEachDialect(
       const source = await blogSource(ctx(), configs.feed, 'Tampered feed');
       const { db, t } = ctx().database;
       const [row] = await db.select().from(t.blogSources).where(eq(t.blogSources.id, source.id));
-      await db.update(t.blogSources).set({ config: tamperAt(row!.config!, ['apiKey']) }).where(eq(t.blogSources.id, source.id));
+      await db
+        .update(t.blogSources)
+        .set({ config: tamperAt(row!.config!, ['apiKey']) })
+        .where(eq(t.blogSources.id, source.id));
       const hits = feeds.hits(feedPaths.jsonProtected);
       const res = await ctx().admin('POST', `/api/admin/blog-sources/${source.id}/fetch`);
       expect(res.status).toBe(200);
@@ -364,7 +405,11 @@ forEachDialect(
         ['/api/admin/calendar-settings', { provider: 'custom', config: '{}', webhookUrl: fakes.webhookUrl('/x'), apiKey: '••••ffff' }, 'apiKey'],
         ['/api/admin/calendar-settings', { provider: 'google', config: json({ ...configs.google, client_secret: '••••cccc' }) }, 'config'],
         ['/api/admin/calendar-settings', { provider: 'custom', config: '••••', webhookUrl: fakes.webhookUrl('/x'), apiKey: S.customKey }, 'config'],
-        ['/api/admin/calendar-settings', { provider: 'custom', config: '{}', webhookUrl: `${fakes.webhookUrl('/x')}?token=••••abcd`, apiKey: S.customKey }, 'webhookUrl'],
+        [
+          '/api/admin/calendar-settings',
+          { provider: 'custom', config: '{}', webhookUrl: `${fakes.webhookUrl('/x')}?token=••••abcd`, apiKey: S.customKey },
+          'webhookUrl',
+        ],
         ['/api/admin/email-settings', { provider: 'smtp', config: json({ ...configs.smtp, auth: { user: smtp.user, pass: '••••hhhh' } }) }, 'config'],
         ['/api/admin/email-settings', { provider: 'sendgrid', config: json({ ...configs.sendgrid, api_key: 'sealed:v1.0a1b2c3d.aXY.Ym9keQ' }) }, 'config'],
         ['/api/admin/blog-sources', { name: 'Masked', url: feeds.url(feedPaths.jsonProtected), type: 'api', config: json({ apiKey: '••••2d3c' }) }, 'config'],
@@ -395,10 +440,15 @@ forEachDialect('secrets rotation', (ctx) => {
     const app = createApp(deps);
     const background = startBackgroundWork(deps, { schedule: false });
     const admin = async (method: string, path: string, body?: unknown) => {
-      const res = await app.request(path, { method, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await app.request(path, {
+        method,
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       return { status: res.status, body: await res.json() };
     };
-    const call = (path: string, body: unknown) => app.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const call = (path: string, body: unknown) =>
+      app.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     return { deps, admin, call, background };
   }
 
@@ -417,15 +467,25 @@ forEachDialect('secrets rotation', (ctx) => {
     const { db, t } = ctx().database;
     // As rows were written before sealing: every secret in clear text.
     await db.insert(t.emailSettings).values({ provider: 'smtp', isActive: true, config: json(configs.smtp) });
-    await db.insert(t.blogSources).values({ name: 'Plain feed', url: feeds.url(feedPaths.jsonProtected), type: 'api', config: json(configs.feed), lastFetched: new Date(NOW) });
+    await db
+      .insert(t.blogSources)
+      .values({ name: 'Plain feed', url: feeds.url(feedPaths.jsonProtected), type: 'api', config: json(configs.feed), lastFetched: new Date(NOW) });
     const old = site(createSecretBox(oldKey));
     try {
       // A plain secret is used as it is.
-      expect((await old.call('/api/contact', { firstName: 'Ana', lastName: 'Ruiz', email: 'ana@example.com', practiceArea: 'estate-planning', message: 'Hello' })).status).toBe(201);
+      expect(
+        (await old.call('/api/contact', { firstName: 'Ana', lastName: 'Ruiz', email: 'ana@example.com', practiceArea: 'estate-planning', message: 'Hello' }))
+          .status,
+      ).toBe(201);
       expect(await old.background.runDeliveries()).toBe(1);
       expect(smtp.messages).toHaveLength(1);
       // New integrations are sealed with the old key.
-      const custom = await old.admin('POST', '/api/admin/calendar-settings', { provider: 'custom', config: json(configs.custom), webhookUrl: fakes.webhookUrl('/rotated'), apiKey: S.customKey });
+      const custom = await old.admin('POST', '/api/admin/calendar-settings', {
+        provider: 'custom',
+        config: json(configs.custom),
+        webhookUrl: fakes.webhookUrl('/rotated'),
+        apiKey: S.customKey,
+      });
       expect(custom.status).toBe(201);
       expect((await old.admin('PUT', `/api/admin/calendar-settings/${custom.body.id}/activate`)).status).toBe(200);
       expect((await old.admin('POST', '/api/admin/calendar-settings', { provider: 'google', config: json(configs.google) })).status).toBe(201);

@@ -16,7 +16,8 @@ function expectHardened(res: CallResult, label: string) {
   expect(h.get('x-frame-options'), label).toBe('DENY');
   expect(h.get('cross-origin-opener-policy'), label).toBe('same-origin');
   expect(h.get('cross-origin-resource-policy'), label).toBe('same-origin');
-  for (const feature of ['camera', 'microphone', 'geolocation', 'payment', 'usb', 'interest-cohort', 'browsing-topics']) expect(h.get('permissions-policy'), label).toContain(`${feature}=()`);
+  for (const feature of ['camera', 'microphone', 'geolocation', 'payment', 'usb', 'interest-cohort', 'browsing-topics'])
+    expect(h.get('permissions-policy'), label).toContain(`${feature}=()`);
   expect(h.get('x-powered-by'), label).toBeNull();
   // The API keeps no session: no cookie, so none to secure (ARCHITECTURE: bearer tokens only).
   expect(h.get('set-cookie'), label).toBeNull();

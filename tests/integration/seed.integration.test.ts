@@ -29,7 +29,21 @@ const specComponents = [
 const testimonialPracticeAreas = ['divorce', 'estate-planning', 'custody', 'trust-administration', 'family-law', 'other'];
 const blogCategories = ['estate-planning', 'family-law', 'divorce', 'probate'];
 /** SPEC §3 theme variables (plus their foreground pairs) and radius. */
-const themeVariables = ['background', 'foreground', 'card', 'popover', 'primary', 'secondary', 'muted', 'accent', 'destructive', 'border', 'input', 'ring', 'radius'];
+const themeVariables = [
+  'background',
+  'foreground',
+  'card',
+  'popover',
+  'primary',
+  'secondary',
+  'muted',
+  'accent',
+  'destructive',
+  'border',
+  'input',
+  'ring',
+  'radius',
+];
 const noSeed: SeedResult = { components: 0, themes: 0, testimonials: 0, posts: 0 };
 
 async function counts({ db, t }: Database) {
@@ -108,7 +122,11 @@ for (const dialect of dialects) {
       const rows = await database.db.select().from(database.t.blogPosts);
       expect(result.posts).toBe(rows.length);
       const published = rows.filter((r) => r.isPublished);
-      for (const category of blogCategories) expect(published.filter((r) => r.category === category), category).toHaveLength(2);
+      for (const category of blogCategories)
+        expect(
+          published.filter((r) => r.category === category),
+          category,
+        ).toHaveLength(2);
       expect(published).toHaveLength(8);
 
       const drafts = rows.filter((r) => !r.isPublished);
@@ -165,7 +183,9 @@ for (const dialect of dialects) {
       await db.update(t.componentVisibilitySettings).set({ isVisible: false }).where(eq(t.componentVisibilitySettings.componentKey, 'newsletter_signup'));
       await db.delete(t.componentVisibilitySettings).where(eq(t.componentVisibilitySettings.componentKey, 'practice_areas'));
       await db.update(t.themeSettings).set({ isActive: false });
-      await db.insert(t.themeSettings).values({ name: 'midnight-navy', displayName: 'Midnight Navy', description: 'Dark.', cssVariables: '{}', isActive: true });
+      await db
+        .insert(t.themeSettings)
+        .values({ name: 'midnight-navy', displayName: 'Midnight Navy', description: 'Dark.', cssVariables: '{}', isActive: true });
 
       expect(await seedDatabase(database)).toEqual({ ...noSeed, components: 1 });
 

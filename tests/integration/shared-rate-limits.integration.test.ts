@@ -93,7 +93,11 @@ async function postContact(app: App, from: string, marker: string, i: number): P
     practiceArea: 'estate-planning',
     message: 'I would like to set up a living trust for my family.',
   });
-  const res = await app.request('/api/contact', { method: 'POST', headers: { 'content-type': 'application/json' }, body }, { incoming: { socket: { remoteAddress: from } } });
+  const res = await app.request(
+    '/api/contact',
+    { method: 'POST', headers: { 'content-type': 'application/json' }, body },
+    { incoming: { socket: { remoteAddress: from } } },
+  );
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
 }
@@ -104,7 +108,10 @@ async function alternate(apps: readonly App[], from: string, n: number) {
   const answers: Answer[] = [];
   for (let i = 0; i < n; i++) answers.push(await postContact(apps[i % apps.length]!, from, marker, i));
   const { db, t } = database;
-  const stored = await db.select().from(t.contactSubmissions).where(like(t.contactSubmissions.email, `${marker}.%`));
+  const stored = await db
+    .select()
+    .from(t.contactSubmissions)
+    .where(like(t.contactSubmissions.email, `${marker}.%`));
   return { answers, stored: stored.length };
 }
 
@@ -148,11 +155,24 @@ describe.each<Backend>(['postgres', 'redis'])('shared rate limits in %s', (backe
     expect(answers.filter((a) => a.status === 201)).toHaveLength(5);
     for (const refused of answers.filter((a) => a.status !== 201)) expectTooMany(refused, 60);
     const { db, t } = database;
-    expect(await db.select().from(t.contactSubmissions).where(like(t.contactSubmissions.email, `${marker}.%`))).toHaveLength(5);
+    expect(
+      await db
+        .select()
+        .from(t.contactSubmissions)
+        .where(like(t.contactSubmissions.email, `${marker}.%`)),
+    ).toHaveLength(5);
   });
 
   it('a request the per-minute limit refuses does not count towards the daily limit', async () => {
-    const { apps, stores } = await twoContainers(backend, only({ contact: [{ max: 2, windowMs: MINUTE }, { max: 3, windowMs: DAY }] }));
+    const { apps, stores } = await twoContainers(
+      backend,
+      only({
+        contact: [
+          { max: 2, windowMs: MINUTE },
+          { max: 3, windowMs: DAY },
+        ],
+      }),
+    );
     const { answers } = await alternate(apps, '203.0.113.11', 6);
     expect(answers.map((a) => a.status)).toEqual([201, 201, 429, 429, 429, 429]);
     for (const refused of answers.slice(2)) expectTooMany(refused, 60);
@@ -164,7 +184,15 @@ describe.each<Backend>(['postgres', 'redis'])('shared rate limits in %s', (backe
   });
 
   it('a request the daily limit refuses gives the per-minute limit its request back, and waits for the day', async () => {
-    const { apps, stores } = await twoContainers(backend, only({ contact: [{ max: 2, windowMs: MINUTE }, { max: 1, windowMs: DAY }] }));
+    const { apps, stores } = await twoContainers(
+      backend,
+      only({
+        contact: [
+          { max: 2, windowMs: MINUTE },
+          { max: 1, windowMs: DAY },
+        ],
+      }),
+    );
     const { answers, stored } = await alternate(apps, '203.0.113.12', 2);
     expect(answers.map((a) => a.status)).toEqual([201, 429]);
     expect(stored).toBe(1);
@@ -218,6 +246,8 @@ describe('createRateLimitStore: which store', () => {
   });
 
   it('stops with a message naming REDIS_URL when Redis does not answer', async () => {
-    await expect(createRateLimitStore({ database, redisUrl: 'redis://127.0.0.1:9', log: silent })).rejects.toThrow(/REDIS_URL is set but Redis refused the connection at 127\.0\.0\.1:9 .*is it running/);
+    await expect(createRateLimitStore({ database, redisUrl: 'redis://127.0.0.1:9', log: silent })).rejects.toThrow(
+      /REDIS_URL is set but Redis refused the connection at 127\.0\.0\.1:9 .*is it running/,
+    );
   });
 });

@@ -25,7 +25,15 @@ beforeAll(async () => {
   const { t } = db;
   const [post] = await db.db
     .insert(t.blogPosts)
-    .values({ title: 'Flood-proof article', slug: 'flood-proof-article', excerpt: 'Still here.', content: '<p>Still here after the flood.</p>', category: 'probate', isPublished: true, publishedAt: new Date('2025-01-01T00:00:00Z') })
+    .values({
+      title: 'Flood-proof article',
+      slug: 'flood-proof-article',
+      excerpt: 'Still here.',
+      content: '<p>Still here after the flood.</p>',
+      category: 'probate',
+      isPublished: true,
+      publishedAt: new Date('2025-01-01T00:00:00Z'),
+    })
     .returning();
   await db.db.insert(t.blogPostRedirects).values({ oldSlug: 'flood-proof-old-name', postId: post!.id });
   await db.db.insert(t.blogPosts).values({ title: 'A draft', slug: 'flood-draft', excerpt: 'x', content: '<p>x</p>', category: 'probate', isPublished: false });

@@ -5,7 +5,11 @@ const valid = { clientName: 'Jennifer M.', rating: 5, content: 'Clear advice at 
 
 forEachDialect('testimonials', (ctx) => {
   it('creates a testimonial with SPEC defaults and stores exactly what was sent', async () => {
-    const res = await ctx().admin('POST', '/api/admin/testimonials', { clientName: ' Robert K. ', content: 'Patient and thorough.', practiceArea: 'estate-planning' });
+    const res = await ctx().admin('POST', '/api/admin/testimonials', {
+      clientName: ' Robert K. ',
+      content: 'Patient and thorough.',
+      practiceArea: 'estate-planning',
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ clientName: 'Robert K.', rating: 5, isPublished: true, practiceArea: 'estate-planning' });
     const { db, t } = ctx().database;

@@ -38,7 +38,12 @@ forEachDialect(
       expect(res.status).toBe(200);
       const [seeded] = await storedThemes(ctx());
       expect(seeded).toMatchObject({ name: 'professional-blue', displayName: 'Professional Blue', isActive: true, isDefault: true });
-      expect(res.body).toMatchObject({ id: seeded!.id, name: 'professional-blue', displayName: 'Professional Blue', description: template('professional-blue').description });
+      expect(res.body).toMatchObject({
+        id: seeded!.id,
+        name: 'professional-blue',
+        displayName: 'Professional Blue',
+        description: template('professional-blue').description,
+      });
       expect(JSON.parse(res.body.cssVariables)).toEqual(template('professional-blue').cssVariables);
     });
 
@@ -47,7 +52,17 @@ forEachDialect(
       expect(res.status).toBe(200);
       expect(res.body).toHaveLength(await countRows(ctx(), 'themeSettings'));
       const seeded = res.body.find((r: { name: string }) => r.name === 'professional-blue');
-      expect(Object.keys(seeded).sort()).toEqual(['createdAt', 'cssVariables', 'description', 'displayName', 'id', 'isActive', 'isDefault', 'name', 'updatedAt']);
+      expect(Object.keys(seeded).sort()).toEqual([
+        'createdAt',
+        'cssVariables',
+        'description',
+        'displayName',
+        'id',
+        'isActive',
+        'isDefault',
+        'name',
+        'updatedAt',
+      ]);
       expect(seeded).toMatchObject({ isActive: true, isDefault: true, displayName: 'Professional Blue' });
     });
 
@@ -120,7 +135,12 @@ forEachDialect(
         ['radius-low', '0.125rem'],
         ['radius-high', '0.875rem'],
       ] as const) {
-        const res = await ctx().admin('POST', '/api/admin/themes', { name, displayName: name, description: '', cssVariables: JSON.stringify({ ...vars, radius }) });
+        const res = await ctx().admin('POST', '/api/admin/themes', {
+          name,
+          displayName: name,
+          description: '',
+          cssVariables: JSON.stringify({ ...vars, radius }),
+        });
         expect(res.status, radius).toBe(201);
         expect(JSON.parse((await storedTheme(ctx(), res.body.id))!.cssVariables).radius).toBe(radius);
       }

@@ -2,7 +2,8 @@
  * Issue 15: the reference CDN configuration (deploy/varnish/default.vcl) in a real Varnish, in front
  * of a small origin that answers with the headers of the servers' contract (api/cdn/cache-policy.ts):
  *
- *   public pages and lists  Cache-Control: public, max-age=0, s-maxage=86400, stale-while-revalidate=30, stale-if-error=86400
+ *   public pages and lists  Cache-Control: public, max-age=0, must-revalidate, s-maxage=86400
+ *                           Surrogate-Control (and CDN-Cache-Control): max-age=86400, stale-while-revalidate=30, stale-if-error=86400
  *   hashed assets           Cache-Control: public, max-age=31536000, immutable
  *   everything else         no-store, private, or no `public`: never kept
  *   kept responses          Surrogate-Key: <keys, space separated>, Cache-Tag: <keys, commas>, an ETag
@@ -17,11 +18,14 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startVarnish, type Varnish } from '../support/varnish.ts';
 
-const SHARED = 'public, max-age=0, s-maxage=86400, stale-while-revalidate=30, stale-if-error=86400';
+const SHARED = 'public, max-age=0, must-revalidate, s-maxage=86400';
+const CDN_CONTROL = 'max-age=86400, stale-while-revalidate=30, stale-if-error=86400';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 interface Route {
   cacheControl: string;
+  /** Sent as Surrogate-Control and CDN-Cache-Control; SHARED routes get CDN_CONTROL unless told otherwise. */
+  surrogateControl?: string;
   keys?: string[];
   status?: number;
 }
@@ -43,7 +47,9 @@ async function startOrigin() {
     req.resume();
     req.on('end', () => {
       if (path === '/api/health') {
-        res.writeHead(healthy ? 200 : 503, { 'cache-control': 'no-store', 'content-type': 'application/json' }).end(JSON.stringify({ status: healthy ? 'ok' : 'unavailable' }));
+        res
+          .writeHead(healthy ? 200 : 503, { 'cache-control': 'no-store', 'content-type': 'application/json' })
+          .end(JSON.stringify({ status: healthy ? 'ok' : 'unavailable' }));
         return;
       }
       seen.push({ method: req.method!, url, headers: req.headers });
@@ -54,7 +60,17 @@ async function startOrigin() {
       }
       const n = seen.filter((s) => s.url.split('?')[0] === path).length;
       const body = Buffer.from(`${req.method} ${url} #${n}\n`);
-      const headers: Record<string, string> = { 'content-type': 'text/plain; charset=utf-8', 'cache-control': route.cacheControl, etag: `"${path.replace(/\W/g, '')}-${n}"`, vary: 'accept-encoding' };
+      const headers: Record<string, string> = {
+        'content-type': 'text/plain; charset=utf-8',
+        'cache-control': route.cacheControl,
+        etag: `"${path.replace(/\W/g, '')}-${n}"`,
+        vary: 'accept-encoding',
+      };
+      const surrogateControl = route.surrogateControl ?? (route.cacheControl === SHARED ? CDN_CONTROL : undefined);
+      if (surrogateControl) {
+        headers['surrogate-control'] = surrogateControl;
+        headers['cdn-cache-control'] = surrogateControl;
+      }
       if (route.keys) {
         headers['surrogate-key'] = route.keys.join(' ');
         headers['cache-tag'] = route.keys.join(',');
@@ -178,8 +194,14 @@ describe('the shipped Varnish configuration, in front of an origin that follows 
     ];
     for (const path of paths) {
       const answers = [await get(path), await get(path), await get(path)];
-      expect(answers.map((a) => a.headers['x-cache']), path).toEqual(['MISS', 'MISS', 'MISS']);
-      expect(answers.map((a) => a.text.trim()), path).toEqual([1, 2, 3].map((n) => `GET ${path} #${n}`));
+      expect(
+        answers.map((a) => a.headers['x-cache']),
+        path,
+      ).toEqual(['MISS', 'MISS', 'MISS']);
+      expect(
+        answers.map((a) => a.text.trim()),
+        path,
+      ).toEqual([1, 2, 3].map((n) => `GET ${path} #${n}`));
       expect(origin.requests(path), path).toHaveLength(3);
     }
   });
@@ -193,7 +215,10 @@ describe('the shipped Varnish configuration, in front of an origin that follows 
     ];
     for (const path of paths) {
       const answers = [await get(path), await get(path)];
-      expect(answers.map((a) => a.headers['x-cache']), path).toEqual(['MISS', 'MISS']);
+      expect(
+        answers.map((a) => a.headers['x-cache']),
+        path,
+      ).toEqual(['MISS', 'MISS']);
       expect(origin.requests(path), path).toHaveLength(2);
     }
     // Spelled otherwise, still never kept.
@@ -237,7 +262,8 @@ describe('the shipped Varnish configuration, in front of an origin that follows 
   it('keeps its keys to itself: no Surrogate-Key, Cache-Tag or xkey reaches a client', async () => {
     const path = origin.serve('/practice-areas', { cacheControl: SHARED, keys: ['site', 'static'] });
     for (const answer of [await get(path), await get(path)]) {
-      for (const name of ['surrogate-key', 'cache-tag', 'xkey', 'x-firm-swr']) expect(answer.headers[name], name).toBeUndefined();
+      for (const name of ['surrogate-key', 'cache-tag', 'surrogate-control', 'cdn-cache-control', 'xkey', 'x-firm-swr'])
+        expect(answer.headers[name], name).toBeUndefined();
     }
   });
 
@@ -250,7 +276,11 @@ describe('the shipped Varnish configuration, in front of an origin that follows 
     expect([br, gzip, plain].map((a) => a.headers['content-encoding'])).toEqual(['br', 'gzip', undefined]);
     expect(origin.requests(path).map((r) => r.headers['accept-encoding'])).toEqual(['br', 'gzip', undefined]);
     // The same encodings in other words find their copies.
-    const again = [await get(path, { 'accept-encoding': 'br;q=1.0, gzip;q=0.8' }), await get(path, { 'accept-encoding': 'gzip' }), await get(path, { 'accept-encoding': 'identity' })];
+    const again = [
+      await get(path, { 'accept-encoding': 'br;q=1.0, gzip;q=0.8' }),
+      await get(path, { 'accept-encoding': 'gzip' }),
+      await get(path, { 'accept-encoding': 'identity' }),
+    ];
     expect(again.map((a) => a.headers['x-cache'])).toEqual(['HIT', 'HIT', 'HIT']);
     expect(again.map((a) => a.headers['content-encoding'])).toEqual(['br', 'gzip', undefined]);
     expect(origin.requests(path)).toHaveLength(3);
@@ -313,6 +343,22 @@ describe('the shipped Varnish configuration, in front of an origin that follows 
     expect(stale.text).toBe('GET /swr #1\n');
     // The refresh started by that request lands shortly after.
     await expect.poll(async () => (await get(path)).text, { timeout: 5000, interval: 100 }).toBe('GET /swr #2\n');
+  });
+
+  it('reads the stale windows from Surrogate-Control, which the browser never sees (Cache-Control says must-revalidate)', async () => {
+    const path = origin.serve('/swr-surrogate', {
+      cacheControl: 'public, max-age=0, must-revalidate, s-maxage=1',
+      surrogateControl: 'max-age=1, stale-while-revalidate=30',
+      keys: ['swr'],
+    });
+    expect((await get(path)).text).toBe('GET /swr-surrogate #1\n');
+    await sleep(1500); // past its s-maxage
+    const stale = await get(path);
+    expect(stale.headers['x-cache']).toBe('HIT');
+    expect(stale.text).toBe('GET /swr-surrogate #1\n');
+    expect(stale.headers['cache-control']).toBe('public, max-age=0, must-revalidate, s-maxage=1');
+    expect(stale.headers['surrogate-control']).toBeUndefined();
+    await expect.poll(async () => (await get(path)).text, { timeout: 5000, interval: 100 }).toBe('GET /swr-surrogate #2\n');
   });
 
   it('does not serve a copy past its stale-while-revalidate window while a container is healthy, whatever stale-if-error says', async () => {

@@ -29,7 +29,14 @@ export function createAdmin(label: string): AdminAccount {
   const account = { username, email: `${username}@e2e.example.com`, password: 'Admin-Pass-2026' };
   execFileSync(process.execPath, ['scripts/admins.ts', 'create', '--username', account.username, '--email', account.email, '--password', account.password], {
     // The server under test's own database and secrets key: the embedded identity service lives there.
-    env: { ...process.env, SQLITE_PATH: join(dataDir, 'site.db'), SECRETS_KEY_FILE: join(dataDir, 'secrets.key'), OUTBOX_DIR: join(dataDir, 'outbox'), DATABASE_URL: '', LOG_QUIET: 'true' },
+    env: {
+      ...process.env,
+      SQLITE_PATH: join(dataDir, 'site.db'),
+      SECRETS_KEY_FILE: join(dataDir, 'secrets.key'),
+      OUTBOX_DIR: join(dataDir, 'outbox'),
+      DATABASE_URL: '',
+      LOG_QUIET: 'true',
+    },
     stdio: 'pipe',
   });
   return account;
@@ -52,7 +59,11 @@ export async function accessToken(request: APIRequestContext, account: AdminAcco
   const { userPoolClientId } = (await (await request.get('/api/identity/config')).json()) as { userPoolClientId: string };
   const res = await request.post('/api/identity/cognito', {
     headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AWSCognitoIdentityProviderService.InitiateAuth' },
-    data: JSON.stringify({ ClientId: userPoolClientId, AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: account.username, PASSWORD: account.password } }),
+    data: JSON.stringify({
+      ClientId: userPoolClientId,
+      AuthFlow: 'USER_PASSWORD_AUTH',
+      AuthParameters: { USERNAME: account.username, PASSWORD: account.password },
+    }),
   });
   expect(res.ok(), await res.text()).toBe(true);
   return ((await res.json()) as { AuthenticationResult: { AccessToken: string } }).AuthenticationResult.AccessToken;
@@ -74,7 +85,7 @@ export async function openAdminScreen(page: Page, path: string, heading?: string
 
 export const test = base.extend<{ adminApi: APIRequestContext }, { adminAccount: AdminAccount; adminStorageState: string }>({
   adminAccount: [
-    // eslint-disable-next-line no-empty-pattern
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a function asks for from its first parameter
     async ({}, use, workerInfo) => use(createAdmin(`${workerInfo.project.name}-w${workerInfo.workerIndex}`)),
     { scope: 'worker' },
   ],

@@ -39,7 +39,9 @@ export async function freeSlot(request: APIRequestContext): Promise<string> {
   for (let offset = 200; offset < 360; offset++) {
     const date = addDays(firmToday(new Date()), offset);
     if (isWeekend(date)) continue;
-    const day = (await (await request.get(`/api/appointments/availability?date=${date}&consultationType=initial`)).json()) as { slots: { startsAt: string; available: boolean }[] };
+    const day = (await (await request.get(`/api/appointments/availability?date=${date}&consultationType=initial`)).json()) as {
+      slots: { startsAt: string; available: boolean }[];
+    };
     const slot = day.slots.find((s) => s.available);
     if (slot) return slot.startsAt;
   }

@@ -152,14 +152,21 @@ export class GoogleCalendarFake extends Recorder implements FakeService {
     if (req.method !== 'POST') return send(res, 405, { error: 'method_not_allowed' });
     const form = req.form();
     if (form.grant_type !== 'refresh_token') return send(res, 400, { error: 'unsupported_grant_type', error_description: 'Invalid grant_type' });
-    if (!form.client_id || !form.client_secret || !form.refresh_token) return send(res, 400, { error: 'invalid_request', error_description: 'Missing parameter' });
+    if (!form.client_id || !form.client_secret || !form.refresh_token)
+      return send(res, 400, { error: 'invalid_request', error_description: 'Missing parameter' });
     const c = this.credentials;
-    if (c && (form.client_id !== c.clientId || form.client_secret !== c.clientSecret)) return send(res, 401, { error: 'invalid_client', error_description: 'Unauthorized' });
+    if (c && (form.client_id !== c.clientId || form.client_secret !== c.clientSecret))
+      return send(res, 401, { error: 'invalid_client', error_description: 'Unauthorized' });
     if (c && form.refresh_token !== c.refreshToken) return send(res, 400, { error: 'invalid_grant', error_description: 'Bad Request' });
     const token = `ya29.fake-${randomBytes(12).toString('hex')}`;
     this.issuedTokens.push(token);
     this.validTokens.add(token);
-    send(res, 200, { access_token: token, expires_in: this.tokenLifetimeSeconds, scope: 'https://www.googleapis.com/auth/calendar.events', token_type: 'Bearer' });
+    send(res, 200, {
+      access_token: token,
+      expires_in: this.tokenLifetimeSeconds,
+      scope: 'https://www.googleapis.com/auth/calendar.events',
+      token_type: 'Bearer',
+    });
   }
 
   private calendar(req: RecordedRequest, res: http.ServerResponse) {
@@ -183,7 +190,9 @@ export class GoogleCalendarFake extends Recorder implements FakeService {
     if (!eventId) return send(res, 405, { error: { code: 405, message: 'Method not allowed' } });
     const existing = this.events.get(eventId);
     if (!existing || existing.calendarId !== calendarId) {
-      return send(res, this.deleted.has(eventId) ? 410 : 404, { error: { code: this.deleted.has(eventId) ? 410 : 404, message: this.deleted.has(eventId) ? 'Resource has been deleted' : 'Not Found' } });
+      return send(res, this.deleted.has(eventId) ? 410 : 404, {
+        error: { code: this.deleted.has(eventId) ? 410 : 404, message: this.deleted.has(eventId) ? 'Resource has been deleted' : 'Not Found' },
+      });
     }
     if (req.method === 'PATCH') {
       const patched: GoogleEvent = { ...existing, ...req.json<Partial<GoogleEvent>>(), id: eventId, calendarId };
@@ -267,11 +276,14 @@ export class MicrosoftGraphFake extends Recorder implements FakeService {
     if (!m || req.method !== 'POST') return send(res, 404, { error: 'not_found' });
     const tenant = decodeURIComponent(m[1]!);
     const form = req.form();
-    if (form.grant_type !== 'client_credentials') return send(res, 400, { error: 'unsupported_grant_type', error_description: 'AADSTS70003: grant type not supported' });
-    if (form.scope !== 'https://graph.microsoft.com/.default') return send(res, 400, { error: 'invalid_scope', error_description: 'AADSTS1002012: scope must end in /.default' });
+    if (form.grant_type !== 'client_credentials')
+      return send(res, 400, { error: 'unsupported_grant_type', error_description: 'AADSTS70003: grant type not supported' });
+    if (form.scope !== 'https://graph.microsoft.com/.default')
+      return send(res, 400, { error: 'invalid_scope', error_description: 'AADSTS1002012: scope must end in /.default' });
     const c = this.credentials;
     if (c && tenant !== c.tenantId) return send(res, 400, { error: 'invalid_request', error_description: `AADSTS90002: Tenant '${tenant}' not found` });
-    if (c && (form.client_id !== c.clientId || form.client_secret !== c.clientSecret)) return send(res, 401, { error: 'invalid_client', error_description: 'AADSTS7000215: Invalid client secret provided' });
+    if (c && (form.client_id !== c.clientId || form.client_secret !== c.clientSecret))
+      return send(res, 401, { error: 'invalid_client', error_description: 'AADSTS7000215: Invalid client secret provided' });
     const token = `eyJ0eXAiOiJKV1QifQ.fake-${randomBytes(12).toString('hex')}`;
     this.issuedTokens.push(token);
     this.validTokens.add(token);
@@ -300,7 +312,8 @@ export class MicrosoftGraphFake extends Recorder implements FakeService {
     }
     if (!eventId) return send(res, 405, { error: { code: 'ErrorInvalidRequest', message: 'Method not allowed' } });
     const existing = this.events.get(eventId);
-    if (!existing || existing.user !== user) return send(res, 404, { error: { code: 'ErrorItemNotFound', message: 'The specified object was not found in the store.' } });
+    if (!existing || existing.user !== user)
+      return send(res, 404, { error: { code: 'ErrorItemNotFound', message: 'The specified object was not found in the store.' } });
     if (req.method === 'PATCH') {
       const patched: GraphEvent = { ...existing, ...req.json<Partial<GraphEvent>>(), id: eventId, user };
       this.events.set(eventId, patched);
@@ -425,7 +438,9 @@ export interface CalendarFakes extends FakeServer {
  * Google, Microsoft and a webhook receiver on one server, with the paths of playwright.config.ts.
  * `extra` fakes (another helper's SendGrid stand-in) can share the port: e2e has one fakes port.
  */
-export async function startCalendarFakes(options: { port?: number; google?: GoogleFakeOptions; microsoft?: MicrosoftFakeOptions; webhookPrefix?: string; extra?: FakeService[] } = {}): Promise<CalendarFakes> {
+export async function startCalendarFakes(
+  options: { port?: number; google?: GoogleFakeOptions; microsoft?: MicrosoftFakeOptions; webhookPrefix?: string; extra?: FakeService[] } = {},
+): Promise<CalendarFakes> {
   const google = new GoogleCalendarFake(options.google);
   const microsoft = new MicrosoftGraphFake(options.microsoft);
   const webhook = new WebhookReceiver(options.webhookPrefix);

@@ -19,7 +19,11 @@ export function watchConsole(page: Page) {
     /** Errors the test caused on purpose, each matching one of the patterns (a failure the app logs, SPEC §8). */
     expectOnly: (...patterns: RegExp[]) => expect(errors.filter((e) => !patterns.some((p) => p.test(e)))).toEqual([]),
     /** A failure the app must log (SPEC §8: failures are logged to the console). */
-    expectLogged: (pattern: RegExp) => expect(errors.some((e) => pattern.test(e)), `a console error matching ${pattern}, in ${JSON.stringify(errors)}`).toBe(true),
+    expectLogged: (pattern: RegExp) =>
+      expect(
+        errors.some((e) => pattern.test(e)),
+        `a console error matching ${pattern}, in ${JSON.stringify(errors)}`,
+      ).toBe(true),
   };
 }
 
@@ -52,7 +56,12 @@ export interface ScreenshotOptions {
 }
 
 /** A screenshot to look at (preamble: test as a person would), at screenPath(info, name). */
-export async function screenshot(page: Page, info: TestInfo, name: string, { fullPage = true, fromTop = false, blur = false, unhover = false }: ScreenshotOptions = {}) {
+export async function screenshot(
+  page: Page,
+  info: TestInfo,
+  name: string,
+  { fullPage = true, fromTop = false, blur = false, unhover = false }: ScreenshotOptions = {},
+) {
   if (blur || fromTop) {
     await page.evaluate(
       ({ blur, fromTop }) => {

@@ -85,7 +85,8 @@ export const customScraperConfig = {
 };
 
 /** What every sample item's content carries that must never be stored. */
-export const hostileContent = '<script>alert("xss")</script><img src="https://cdn.example.com/x.jpg" onerror="alert(1)"><a href="javascript:alert(2)">bad link</a><iframe src="https://evil.example.com/"></iframe><p onclick="steal()" style="color:red">Styled</p><style>body{display:none}</style>';
+export const hostileContent =
+  '<script>alert("xss")</script><img src="https://cdn.example.com/x.jpg" onerror="alert(1)"><a href="javascript:alert(2)">bad link</a><iframe src="https://evil.example.com/"></iframe><p onclick="steal()" style="color:red">Styled</p><style>body{display:none}</style>';
 
 export function sampleItems(): FeedItem[] {
   return [
@@ -308,17 +309,19 @@ ${items
     );
 
   const htmlCustom = () =>
-    page(`<div class="listing">${items
-      .map(
-        (i) => `<div class="post-card" id="${slug(i.id)}">
+    page(
+      `<div class="listing">${items
+        .map(
+          (i) => `<div class="post-card" id="${slug(i.id)}">
   <a class="post-link" href="${esc(local(i.link))}"><span class="post-title">${esc(i.title)}</span></a>
   <div class="teaser">${i.summary}</div>
   ${i.publishedAt ? `<span class="when" data-date="${i.publishedAt.toISOString()}">${i.publishedAt.toDateString()}</span>` : ''}
   ${i.image ? `<img class="thumb" data-src="${esc(local(i.image))}" alt="">` : ''}
   ${i.author ? `<span class="by">${esc(i.author)}</span>` : ''}
 </div>`,
-      )
-      .join('\n')}</div>`);
+        )
+        .join('\n')}</div>`,
+    );
 
   const htmlHeadings = () =>
     page(
@@ -333,7 +336,6 @@ ${i.publishedAt ? `<time datetime="${i.publishedAt.toISOString()}">${i.published
 
   const gzipBomb = gzipSync(Buffer.alloc(64 * 1024 * 1024, ' '));
   const deepHtml = `<!doctype html><html><body>${'<div>'.repeat(90_000)}<article><h2><a href="/posts/deep">Deep</a></h2></article></body></html>`;
-
 
   const handle = (req: http.IncomingMessage, res: http.ServerResponse): boolean => {
     const fullPath = new URL(req.url ?? '/', 'http://feed-server').pathname;
@@ -372,9 +374,19 @@ ${i.publishedAt ? `<time datetime="${i.publishedAt.toISOString()}">${i.published
       case feedPaths.htmlHeadings:
         return send(res, 200, 'text/html; charset=utf-8', htmlHeadings());
       case feedPaths.brokenXml:
-        return send(res, 200, 'application/rss+xml', '<?xml version="1.0"?><rss version="2.0"><channel><title>Half a feed</title><item><title>Cut off</title></channel>');
+        return send(
+          res,
+          200,
+          'application/rss+xml',
+          '<?xml version="1.0"?><rss version="2.0"><channel><title>Half a feed</title><item><title>Cut off</title></channel>',
+        );
       case feedPaths.errorPage:
-        return send(res, 200, 'text/html', '<!DOCTYPE html><html><head><title>Service Unavailable</title></head><body><h1>Oops</h1><p>Something broke<br></body></html>');
+        return send(
+          res,
+          200,
+          'text/html',
+          '<!DOCTYPE html><html><head><title>Service Unavailable</title></head><body><h1>Oops</h1><p>Something broke<br></body></html>',
+        );
       case feedPaths.status500:
         return send(res, 500, 'text/plain', 'Internal Server Error');
       case feedPaths.notJson:

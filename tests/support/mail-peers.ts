@@ -135,7 +135,9 @@ export async function startSendgridReceiver(): Promise<HttpReceiver> {
       requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, json: () => JSON.parse(body) });
       if (failures.count > 0) {
         failures.count--;
-        res.writeHead(failures.status, { 'content-type': 'application/json' }).end(failures.body || JSON.stringify({ errors: [{ message: 'Internal error', field: null }] }));
+        res
+          .writeHead(failures.status, { 'content-type': 'application/json' })
+          .end(failures.body || JSON.stringify({ errors: [{ message: 'Internal error', field: null }] }));
         return;
       }
       served++;

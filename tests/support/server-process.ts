@@ -60,6 +60,7 @@ export async function serverDatabase(dialect: Dialect): Promise<ServerDatabase> 
       },
     };
   }
+  // Empty: the server migrates it at start, as in production (and a test may migrate it partway first).
   const name = `firm_test_${crypto.randomUUID().replace(/-/g, '').slice(0, 16)}`;
   const admin = new pg.Client({ connectionString: testDatabaseUrl });
   await admin.connect();
@@ -118,13 +119,17 @@ export async function startServerProcess(env: Record<string, string>, options: {
       }
     }
   });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   const waitForLine = (match: (line: string) => boolean) =>
     new Promise<string>((resolve, reject) => {
       const found = stdout.find(match);
       if (found !== undefined) return resolve(found);
       waiters.push({ match, resolve });
-      void exited.then(({ code, signal }) => reject(new Error(`the server ended (code ${code}, signal ${signal}) before printing the line; its output:\n${[...stdout, ...stderr].join('\n')}`)));
+      void exited.then(({ code, signal }) =>
+        reject(new Error(`the server ended (code ${code}, signal ${signal}) before printing the line; its output:\n${[...stdout, ...stderr].join('\n')}`)),
+      );
     });
   const ready = await waitForLine((line) => /ready at http:\/\//.test(line));
   const url = ready.match(/(http:\/\/\S+)/)![1]!;
@@ -189,7 +194,14 @@ export const contact = (): Contact => {
   const n = ++serial;
   return {
     kind: 'contact',
-    body: { firstName: `Writer${n}`, lastName: 'Client', email: `writer${n}@example.com`, phone: '', practiceArea: 'estate-planning', message: `Message number ${n}, please call me back.` },
+    body: {
+      firstName: `Writer${n}`,
+      lastName: 'Client',
+      email: `writer${n}@example.com`,
+      phone: '',
+      practiceArea: 'estate-planning',
+      message: `Message number ${n}, please call me back.`,
+    },
   };
 };
 
@@ -244,7 +256,11 @@ export const ok = (outcomes: Outcome[]) => answered(outcomes).filter((o) => o.st
 /** What the database holds: appointments with their claims, and contact submissions. */
 export async function stored(database: Database) {
   const { db, t } = database;
-  const [appointments, claims, contacts] = await Promise.all([db.select().from(t.appointments), db.select().from(t.appointmentSlotClaims), db.select().from(t.contactSubmissions)]);
+  const [appointments, claims, contacts] = await Promise.all([
+    db.select().from(t.appointments),
+    db.select().from(t.appointmentSlotClaims),
+    db.select().from(t.contactSubmissions),
+  ]);
   return { appointments, claims, contacts };
 }
 
@@ -278,10 +294,12 @@ export const sentBooking = (body: Record<string, unknown>) => ({ ...body, durati
 export function halfStored({ appointments, claims }: Awaited<ReturnType<typeof stored>>): string[] {
   const problems: string[] = [];
   const ids = new Set(appointments.map((a) => a.id));
-  for (const claim of claims) if (!ids.has(claim.appointmentId)) problems.push(`claim ${claim.startsAt.toISOString()} without its appointment ${claim.appointmentId}`);
+  for (const claim of claims)
+    if (!ids.has(claim.appointmentId)) problems.push(`claim ${claim.startsAt.toISOString()} without its appointment ${claim.appointmentId}`);
   for (const a of appointments) {
     const held = claims.filter((c) => c.appointmentId === a.id).map((c) => c.startsAt.toISOString());
-    if (JSON.stringify(held) !== JSON.stringify([a.scheduledDate.toISOString()])) problems.push(`appointment ${a.id} at ${a.scheduledDate.toISOString()} holds claims ${JSON.stringify(held)}`);
+    if (JSON.stringify(held) !== JSON.stringify([a.scheduledDate.toISOString()]))
+      problems.push(`appointment ${a.id} at ${a.scheduledDate.toISOString()} holds claims ${JSON.stringify(held)}`);
   }
   return problems;
 }

@@ -33,7 +33,11 @@ export interface TestContext {
   /** Mail, calendar sync, reminders and feeds, run by hand (nothing is scheduled in tests). */
   background: BackgroundWork;
   /** JSON request to the app; `token` defaults to none. */
-  call<T = any>(method: string, path: string, options?: { body?: unknown; rawBody?: string; token?: string; headers?: Record<string, string> }): Promise<CallResult<T>>;
+  call<T = any>(
+    method: string,
+    path: string,
+    options?: { body?: unknown; rawBody?: string; token?: string; headers?: Record<string, string> },
+  ): Promise<CallResult<T>>;
   /** The same, as the admin. */
   admin<T = any>(method: string, path: string, body?: unknown): Promise<CallResult<T>>;
 }
@@ -45,7 +49,6 @@ export interface ContextOptions {
   verifier?: AccessTokenVerifier;
   integrations?: Partial<IntegrationSettings>;
 }
-
 
 export async function createTestContext(dialect: Dialect, options: ContextOptions = {}): Promise<TestContext> {
   const database = await createTestDatabase(dialect);

@@ -55,7 +55,11 @@ export default function AdminDashboard() {
         submissions={count(submissions, submissionCounts)}
         posts={count(posts, postCounts)}
         testimonials={count(testimonials, testimonialCounts)}
-        hrefs={{ submissions: screenHref('/admin/contact-submissions'), posts: screenHref('/admin/blog-posts'), testimonials: screenHref('/admin/testimonials') }}
+        hrefs={{
+          submissions: screenHref('/admin/contact-submissions'),
+          posts: screenHref('/admin/blog-posts'),
+          testimonials: screenHref('/admin/testimonials'),
+        }}
       />
 
       <div className="grid gap-6 lg:grid-cols-2">

@@ -64,6 +64,7 @@ export default function AdminGuard({ children, fallback }: { children: ReactNode
     setAttempt((n) => n + 1);
   }, []);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` is the Try Again trigger: each bump checks again
   useEffect(() => {
     let current = true;
     checkAdmin().then(

@@ -5,7 +5,17 @@
 import { ArrowLeft } from 'lucide-react';
 import type { ReactNode } from 'react';
 
-export default function AdminPage({ title, description, actions, children }: { title: string; description?: ReactNode; actions?: ReactNode; children: ReactNode }) {
+export default function AdminPage({
+  title,
+  description,
+  actions,
+  children,
+}: {
+  title: string;
+  description?: ReactNode;
+  actions?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <div className="space-y-6">
       <div className="space-y-3 border-b border-border pb-5">

@@ -49,7 +49,13 @@ export interface AdminMutationOptions<TVars, TResult> {
   onSuccess?: (result: TResult, vars: TVars) => void;
 }
 
-export function useAdminMutation<TVars = void, TResult = unknown>({ mutationFn, invalidates, success, failure, onSuccess }: AdminMutationOptions<TVars, TResult>) {
+export function useAdminMutation<TVars = void, TResult = unknown>({
+  mutationFn,
+  invalidates,
+  success,
+  failure,
+  onSuccess,
+}: AdminMutationOptions<TVars, TResult>) {
   const queryClient = useQueryClient();
   return useMutation<TResult, Error, TVars>({
     mutationFn,

@@ -10,14 +10,7 @@ import { ArrowLeft, CircleAlert, LoaderCircle, LockKeyhole } from 'lucide-react'
 import { useEffect, useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
 import { useForm, type FieldValues, type Path, type UseFormRegisterReturn, type UseFormSetFocus } from 'react-hook-form';
 import { confirmSignUp, resendCode, signIn, signUp } from '../../lib/auth/auth.ts';
-import {
-  signInSchema,
-  signUpSchema,
-  verifyEmailSchema,
-  type SignInValues,
-  type SignUpValues,
-  type VerifyEmailValues,
-} from '../../lib/auth/auth.schemas.ts';
+import { signInSchema, signUpSchema, verifyEmailSchema, type SignInValues, type SignUpValues, type VerifyEmailValues } from '../../lib/auth/auth.schemas.ts';
 import { toast, toastOnNextPage } from '../../lib/toast.ts';
 
 type Tab = 'sign-in' | 'sign-up' | 'verify';
@@ -144,7 +137,14 @@ function SignInForm({ ready, handoff, onNeedsVerification }: { ready: boolean; h
 
   return (
     <AuthForm onSubmit={onSubmit} description="Sign in with your admin username and password.">
-      <TextField label="Username" registration={form.register('username')} error={errors.username?.message} autoComplete="username" autoCapitalize="none" spellCheck={false} />
+      <TextField
+        label="Username"
+        registration={form.register('username')}
+        error={errors.username?.message}
+        autoComplete="username"
+        autoCapitalize="none"
+        spellCheck={false}
+      />
       <TextField label="Password" type="password" registration={form.register('password')} error={errors.password?.message} autoComplete="current-password" />
       <FailureAlert message={failure} />
       <SubmitButton ready={ready} pending={pending} pendingLabel="Signing in...">
@@ -179,7 +179,14 @@ function SignUpForm({ ready, onCreated }: { ready: boolean; onCreated: (username
 
   return (
     <AuthForm onSubmit={onSubmit} description="Create an admin account. We will email you a code to verify your address.">
-      <TextField label="Username" registration={form.register('username')} error={errors.username?.message} autoComplete="username" autoCapitalize="none" spellCheck={false} />
+      <TextField
+        label="Username"
+        registration={form.register('username')}
+        error={errors.username?.message}
+        autoComplete="username"
+        autoCapitalize="none"
+        spellCheck={false}
+      />
       <TextField label="Email" type="email" registration={form.register('email')} error={errors.email?.message} autoComplete="email" spellCheck={false} />
       <TextField
         label="Password"
@@ -243,7 +250,14 @@ function VerifyEmailForm({ ready, handoff, onVerified }: { ready: boolean; hando
           {handoff.notice}
         </p>
       )}
-      <TextField label="Username" registration={form.register('username')} error={errors.username?.message} autoComplete="username" autoCapitalize="none" spellCheck={false} />
+      <TextField
+        label="Username"
+        registration={form.register('username')}
+        error={errors.username?.message}
+        autoComplete="username"
+        autoCapitalize="none"
+        spellCheck={false}
+      />
       <TextField
         label="Verification Code"
         registration={form.register('code')}
@@ -273,6 +287,7 @@ function VerifyEmailForm({ ready, handoff, onVerified }: { ready: boolean; hando
 
 /** After a programmatic tab switch, put the keyboard where the user continues (not on page load). */
 function useFocusOnArrival<T extends FieldValues>(setFocus: UseFormSetFocus<T>, field: Path<T> | undefined) {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the form mounts (its tab opened); later changes must not move the focus
   useEffect(() => {
     if (field) setFocus(field);
   }, []); // once: the form mounts when its tab opens

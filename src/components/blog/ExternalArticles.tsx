@@ -9,7 +9,6 @@ import ExternalArticlesEmpty from './ExternalArticlesEmpty.tsx';
 import type { ExternalArticleView } from './external-articles.ts';
 import { SearchFilter } from './search-filter.tsx';
 
-
 function ArticleGrid({ articles }: { articles: ExternalArticleView[] }) {
   return (
     <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
@@ -32,10 +31,7 @@ const text = (a: ExternalArticleView) => `${a.title} ${a.excerpt} ${a.author ?? 
 const sourceOf = (a: ExternalArticleView) => a.sourceName;
 
 function FilteredArticles({ articles }: { articles: ExternalArticleView[] }) {
-  const options = useMemo(
-    () => [...new Set(articles.map(sourceOf))].sort((a, b) => a.localeCompare(b)).map((s) => ({ value: s, label: s })),
-    [articles],
-  );
+  const options = useMemo(() => [...new Set(articles.map(sourceOf))].sort((a, b) => a.localeCompare(b)).map((s) => ({ value: s, label: s })), [articles]);
   return (
     <SearchFilter
       items={articles}

@@ -45,8 +45,7 @@ export default function NewsletterSignup() {
       <div role="status" aria-live="polite" className="mt-3 text-sm">
         {submitted && (
           <p className="rounded-lg border border-border bg-background p-3">
-            Thank you for your interest. Newsletter sign-up is not available yet, so your email address has not been saved. To stay in
-            touch, call us at{' '}
+            Thank you for your interest. Newsletter sign-up is not available yet, so your email address has not been saved. To stay in touch, call us at{' '}
             <a className="font-medium text-primary underline" href={firm.phoneHref}>
               {firm.phone}
             </a>{' '}

@@ -26,7 +26,6 @@ import {
   bookingToasts,
   canContinue,
   consultationTypeOptions,
-  detailFields,
   emptyBookingForm,
   emptyChoice,
   scheduledDateOf,
@@ -90,6 +89,7 @@ export default function BookingModal({ open, onOpenChange, returnFocusTo }: Prop
   const availability = useAvailability(choice.date, choice.consultationType, refresh);
 
   // The firm's today and the picker's range, taken afresh at each opening (a page may stay open overnight).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each opening (`open`) takes a new "now"
   const calendar = useMemo(() => {
     const now = new Date();
     return { now, ...calendarRange(now), initial: firstSelectableDay(now) };
@@ -108,6 +108,7 @@ export default function BookingModal({ open, onOpenChange, returnFocusTo }: Prop
   }, [open]);
 
   // After a step change, the focus goes where the new step starts (the dialog keeps it inside).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs after each step or time message change, which is when the focus has to move
   useEffect(() => {
     const target = focusOnStep.current;
     focusOnStep.current = null;
@@ -210,8 +211,7 @@ export default function BookingModal({ open, onOpenChange, returnFocusTo }: Prop
   const pending = form.formState.isSubmitting;
   const typeLabel = consultationTypeOptions.find((t) => t.value === choice.consultationType)?.label;
   const ready = canContinue(choice) && availability.status === 'ready';
-  const button =
-    'inline-flex min-h-11 items-center justify-center gap-2 rounded-md px-5 text-sm font-semibold disabled:cursor-not-allowed disabled:opacity-60';
+  const button = 'inline-flex min-h-11 items-center justify-center gap-2 rounded-md px-5 text-sm font-semibold disabled:cursor-not-allowed disabled:opacity-60';
   const primary = `${button} bg-primary text-primary-foreground hover:bg-primary/90`;
   const secondary = `${button} border border-border bg-background hover:bg-accent hover:text-accent-foreground`;
   const continueHint = `${formId}-continue-hint`;
@@ -343,7 +343,14 @@ export default function BookingModal({ open, onOpenChange, returnFocusTo }: Prop
             )}
             {step === 3 && (
               <>
-                <button type="button" className={`${secondary} sm:mr-auto`} onClick={() => { reset(); focusOnStep.current = 'heading'; }}>
+                <button
+                  type="button"
+                  className={`${secondary} sm:mr-auto`}
+                  onClick={() => {
+                    reset();
+                    focusOnStep.current = 'heading';
+                  }}
+                >
                   Book Another
                 </button>
                 <button type="button" className={primary} onClick={() => onOpenChange_(false)}>

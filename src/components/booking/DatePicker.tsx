@@ -74,6 +74,7 @@ export default function DatePicker({ value, onChange, now, today, initial, min, 
           <ChevronRight aria-hidden="true" className="size-5" />
         </button>
       </div>
+      {/* biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the APG date picker dialog: a table with role="grid" and arrow-key navigation */}
       <table ref={grid} role="grid" aria-labelledby={`${labelledBy} ${headingId}`} onKeyDown={onKeyDown} className="mt-2 w-full border-collapse text-center">
         <thead>
           <tr>
@@ -88,11 +89,13 @@ export default function DatePicker({ value, onChange, now, today, initial, min, 
           {monthGrid(month).map((week) => (
             <tr key={week.find(Boolean)}>
               {week.map((date, i) => {
+                // biome-ignore lint/suspicious/noArrayIndexKey: an empty cell is known by its place in the week
                 if (!date) return <td key={`empty-${i}`} />;
                 const state = dayState(date, now);
                 const selected = date === value;
                 const name = state.disabled ? `${longDateLabel(date)}, unavailable (${reasonText[state.reason]})` : longDateLabel(date);
                 return (
+                  // biome-ignore lint/a11y/useAriaPropsSupportedByRole: a cell of role="grid" is a gridcell, which supports aria-selected (APG date picker)
                   <td key={date} aria-selected={selected} className="p-0.5">
                     <button
                       type="button"

@@ -59,8 +59,8 @@ export default function DetailsStep({ formId, register, errors, onSubmit, summar
       </FormField>
       <Honeypot />
       <p className="rounded-md border border-border bg-muted p-3 text-sm text-muted-foreground">
-        Booking a consultation does not create an attorney-client relationship. Please do not include confidential information until we have
-        agreed to represent you.
+        Booking a consultation does not create an attorney-client relationship. Please do not include confidential information until we have agreed to represent
+        you.
       </p>
     </form>
   );

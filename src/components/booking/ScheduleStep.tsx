@@ -29,7 +29,17 @@ const option =
   'flex min-h-11 cursor-pointer items-center gap-3 rounded-md border border-border px-3 py-2 text-sm has-[:checked]:border-primary has-[:checked]:bg-accent has-[:checked]:text-accent-foreground has-[:focus-visible]:outline-3 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-ring';
 const radio = 'size-4 shrink-0 accent-primary focus-visible:outline-none';
 
-export default function ScheduleStep({ choice, onTypeChange, onDateChange, onTimeChange, availability, onRetry, timeMessage, timeMessageRef, calendar }: Props) {
+export default function ScheduleStep({
+  choice,
+  onTypeChange,
+  onDateChange,
+  onTimeChange,
+  availability,
+  onRetry,
+  timeMessage,
+  timeMessageRef,
+  calendar,
+}: Props) {
   const id = useId();
   const day = availability.status === 'ready' ? availability.day : availability.status === 'loading' ? availability.previous : null;
 
@@ -122,7 +132,7 @@ export default function ScheduleStep({ choice, onTypeChange, onDateChange, onTim
                       />
                       <span className={slot.available ? 'font-medium' : 'line-through'}>{slot.label}</span>
                       {/* The space keeps "9:00 AM Unavailable" two words in the radio's accessible name. */}
-                      {!slot.available && <span className="w-full pl-7 text-xs">{' '}Unavailable</span>}
+                      {!slot.available && <span className="w-full pl-7 text-xs"> Unavailable</span>}
                     </label>
                   ))}
                 </div>

@@ -106,7 +106,11 @@ describe('step 2 (SPEC §5 Booking form, validated by the API schema)', () => {
 describe('the outcome (SPEC §8 booking toasts)', () => {
   it('has the exact SPEC wording', () => {
     expect(bookingToasts.success).toEqual({ title: 'Consultation Scheduled!', description: "We'll send you a confirmation email with all the details." });
-    expect(bookingToasts.failure).toEqual({ title: 'Booking Failed', description: 'Please try again or call us directly at the office phone number.', variant: 'destructive' });
+    expect(bookingToasts.failure).toEqual({
+      title: 'Booking Failed',
+      description: 'Please try again or call us directly at the office phone number.',
+      variant: 'destructive',
+    });
     expect(bookingToasts.missing).toMatchObject({ title: 'Missing Information', description: 'Please select a date and time for your consultation.' });
   });
 
@@ -116,7 +120,9 @@ describe('the outcome (SPEC §8 booking toasts)', () => {
     expect(bookingFailure(new ApiError(409, 'Conflict'))).toEqual({ kind: 'time', message: taken });
     const past = 'That time has already passed. Please choose a later time.';
     expect(bookingFailure(new ApiError(400, JSON.stringify({ error: 'Invalid', fields: { scheduledDate: past } })))).toEqual({ kind: 'time', message: past });
-    expect(bookingFailure(new ApiError(400, JSON.stringify({ error: 'Invalid', fields: { email: 'Please enter a valid email address', other: 'x' } })))).toEqual({
+    expect(
+      bookingFailure(new ApiError(400, JSON.stringify({ error: 'Invalid', fields: { email: 'Please enter a valid email address', other: 'x' } }))),
+    ).toEqual({
       kind: 'fields',
       fields: [['email', 'Please enter a valid email address']],
     });
@@ -126,7 +132,10 @@ describe('the outcome (SPEC §8 booking toasts)', () => {
 
   it("confirms what the server stored, in the firm's words and zone", () => {
     expect(
-      bookedConsultation({ consultationType: 'family-law', scheduledDate: '2026-12-07T21:30:00.000Z', duration: 45 }, { firstName: 'Ann', lastName: 'Lee', email: 'ann@example.com' }),
+      bookedConsultation(
+        { consultationType: 'family-law', scheduledDate: '2026-12-07T21:30:00.000Z', duration: 45 },
+        { firstName: 'Ann', lastName: 'Lee', email: 'ann@example.com' },
+      ),
     ).toEqual({
       type: 'Family Law Consultation',
       date: 'Monday, December 7, 2026',

@@ -8,7 +8,14 @@ import { ApiError } from '../../lib/api-client.ts';
 import type { ToastOptions } from '../../lib/toast.ts';
 import { bookingMessages } from '../../shared/booking/availability.ts';
 import { FIRM_TIME_ZONE_LABEL, firmDateOf, firmInstant, firmTimeOf, slotLabel, type FirmDate } from '../../shared/booking/firm-time.ts';
-import { bookingPracticeAreas, consultationMinutes, consultationTypeLabel, consultationTypes, practiceAreaLabels, type ConsultationType } from '../../shared/constants.ts';
+import {
+  bookingPracticeAreas,
+  consultationMinutes,
+  consultationTypeLabel,
+  consultationTypes,
+  practiceAreaLabels,
+  type ConsultationType,
+} from '../../shared/constants.ts';
 import type { AppointmentInput } from '../../shared/schemas/appointments.ts';
 import type { BookingFormOutput } from './booking-form.schema.ts';
 import { longDateLabel } from './calendar.ts';

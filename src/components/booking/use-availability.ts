@@ -22,6 +22,7 @@ export function availabilityPath(date: FirmDate, consultationType: string | null
 export function useAvailability(date: FirmDate | null, consultationType: string | null, refresh: number): AvailabilityState {
   const [state, setState] = useState<AvailabilityState>({ status: 'idle' });
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `refresh` is the trigger to fetch the same day again
   useEffect(() => {
     if (!date) {
       setState({ status: 'idle' });

@@ -17,10 +17,11 @@ import { estimateFromFields, INVALID_ESTATE_VALUE, type CalculatorErrors, type C
 
 /** The payload check needs zod: fetched only once an email is typed (or on submit with one). */
 let payloadModule: Promise<typeof import('./calculation-payload.ts')> | undefined;
-const loadPayloadModule = () => (payloadModule ??= import('./calculation-payload.ts').catch((err) => {
-  payloadModule = undefined; // a failed download may be retried
-  throw err;
-}));
+const loadPayloadModule = () =>
+  (payloadModule ??= import('./calculation-payload.ts').catch((err) => {
+    payloadModule = undefined; // a failed download may be retried
+    throw err;
+  }));
 
 interface Props {
   /** Level of the calculator's own heading: 2 on a page with its own h1 (the default). */
@@ -98,9 +99,7 @@ export default function ProbateCalculator({ headingLevel = 2 }: Props) {
           <Heading id={`${id}-title`} className="text-xl font-bold sm:text-2xl">
             Probate vs. Living Trust Cost Calculator
           </Heading>
-          <p className="mt-1 text-sm text-muted-foreground">
-            Compare what probate may cost your family with the cost of a living trust.
-          </p>
+          <p className="mt-1 text-sm text-muted-foreground">Compare what probate may cost your family with the cost of a living trust.</p>
         </div>
       </div>
 
@@ -169,7 +168,9 @@ function Placeholder() {
   return (
     <div data-testid="calculator-placeholder" className="flex h-full min-h-48 flex-col items-center justify-center gap-3 text-center text-muted-foreground">
       <PiggyBank aria-hidden="true" className="size-10" />
-      <p className="max-w-xs text-sm">Enter your estate value and select Calculate Costs to see your estimated probate costs and what a living trust could save.</p>
+      <p className="max-w-xs text-sm">
+        Enter your estate value and select Calculate Costs to see your estimated probate costs and what a living trust could save.
+      </p>
     </div>
   );
 }
@@ -209,8 +210,8 @@ function Results({ estimate, Heading }: { estimate: ProbateEstimate; Heading: 'h
       <div className="space-y-1 text-sm text-muted-foreground">
         <p className="font-semibold text-foreground">Estimate only, not legal advice.</p>
         <p>
-          These figures use the firm's simplified fee schedule. The fees set by the California Probate Code differ, and actual costs
-          depend on your estate and the court.
+          These figures use the firm's simplified fee schedule. The fees set by the California Probate Code differ, and actual costs depend on your estate and
+          the court.
         </p>
       </div>
       <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap">
@@ -290,12 +291,7 @@ const inputClass = (error?: string) =>
  * An amount with thousands separators added while typing; the caret stays after the digit it
  * followed (src/components/calculator/amount-input.ts).
  */
-function AmountField({
-  ref,
-  value,
-  onValue,
-  ...field
-}: FieldProps & { ref?: Ref<HTMLInputElement>; value: string; onValue: (value: string) => void }) {
+function AmountField({ ref, value, onValue, ...field }: FieldProps & { ref?: Ref<HTMLInputElement>; value: string; onValue: (value: string) => void }) {
   const inputId = useId();
   const inner = useRef<HTMLInputElement | null>(null);
   const caret = useRef<number | null>(null);

@@ -61,7 +61,10 @@ export function formatAmountInput(raw: string, caret: number = raw.length): Amou
  */
 export function applyAmountEdit(previous: string, raw: string, caret: number, inputType?: string): AmountEdit {
   const removedOnlySeparator =
-    raw.length === previous.length - 1 && strip(raw) === strip(previous) && previous[caret] === ',' && (inputType === 'deleteContentBackward' || inputType === 'deleteContentForward');
+    raw.length === previous.length - 1 &&
+    strip(raw) === strip(previous) &&
+    previous[caret] === ',' &&
+    (inputType === 'deleteContentBackward' || inputType === 'deleteContentForward');
   if (removedOnlySeparator) {
     if (inputType === 'deleteContentBackward' && caret > 0) {
       return formatAmountInput(raw.slice(0, caret - 1) + raw.slice(caret), caret - 1);

@@ -16,9 +16,7 @@ export default function ThemeToggle() {
 
   return (
     <DropdownMenu.Root>
-      <DropdownMenu.Trigger
-        className="inline-flex size-10 items-center justify-center rounded-md border border-border bg-background text-foreground hover:bg-accent hover:text-accent-foreground"
-      >
+      <DropdownMenu.Trigger className="inline-flex size-10 items-center justify-center rounded-md border border-border bg-background text-foreground hover:bg-accent hover:text-accent-foreground">
         <Sun aria-hidden="true" className="size-5 dark:hidden warm:hidden" />
         <Moon aria-hidden="true" className="hidden size-5 dark:block" />
         <Sunset aria-hidden="true" className="hidden size-5 warm:block" />

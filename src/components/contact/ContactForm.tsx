@@ -80,7 +80,11 @@ export default function ContactForm() {
   };
 
   return (
-    <section data-component="contact_form" aria-labelledby={`${id}-title`} className="rounded-xl border border-border bg-card text-card-foreground p-4 shadow-sm sm:p-6">
+    <section
+      data-component="contact_form"
+      aria-labelledby={`${id}-title`}
+      className="rounded-xl border border-border bg-card text-card-foreground p-4 shadow-sm sm:p-6"
+    >
       <h2 id={`${id}-title`} className="text-xl font-bold sm:text-2xl">
         Request a Consultation
       </h2>
@@ -133,8 +137,8 @@ export default function ContactForm() {
         <Consent registration={field.consent} error={errors.consent?.message} />
 
         <p className="rounded-md border border-border bg-muted p-3 text-sm text-muted-foreground">
-          Sending this form does not create an attorney-client relationship. Please do not include confidential information until we have
-          agreed to represent you.
+          Sending this form does not create an attorney-client relationship. Please do not include confidential information until we have agreed to represent
+          you.
         </p>
 
         {errors.root?.message && (

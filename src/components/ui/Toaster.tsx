@@ -72,10 +72,7 @@ export default function Toaster() {
           </ToastPrimitive.Root>
         );
       })}
-      <ToastPrimitive.Viewport
-        hotkey={TOAST_HOTKEY}
-        className="fixed bottom-0 right-0 z-[100] flex max-h-screen w-full flex-col gap-2 p-4 md:max-w-[420px]"
-      />
+      <ToastPrimitive.Viewport hotkey={TOAST_HOTKEY} className="fixed bottom-0 right-0 z-[100] flex max-h-screen w-full flex-col gap-2 p-4 md:max-w-[420px]" />
     </ToastPrimitive.Provider>
   );
 }

@@ -20,8 +20,36 @@ describe('dayAvailability', () => {
     expect(day.date).toBe(monday);
     expect(day.timeZone).toBe('America/Los_Angeles');
     expect(day.bookable).toBe(true);
-    expect(day.slots.map((s) => s.time)).toEqual(['09:00', '09:30', '10:00', '10:30', '11:00', '11:30', '13:00', '13:30', '14:00', '14:30', '15:00', '15:30', '16:00']);
-    expect(day.slots.map((s) => s.label)).toEqual(['9:00 AM', '9:30 AM', '10:00 AM', '10:30 AM', '11:00 AM', '11:30 AM', '1:00 PM', '1:30 PM', '2:00 PM', '2:30 PM', '3:00 PM', '3:30 PM', '4:00 PM']);
+    expect(day.slots.map((s) => s.time)).toEqual([
+      '09:00',
+      '09:30',
+      '10:00',
+      '10:30',
+      '11:00',
+      '11:30',
+      '13:00',
+      '13:30',
+      '14:00',
+      '14:30',
+      '15:00',
+      '15:30',
+      '16:00',
+    ]);
+    expect(day.slots.map((s) => s.label)).toEqual([
+      '9:00 AM',
+      '9:30 AM',
+      '10:00 AM',
+      '10:30 AM',
+      '11:00 AM',
+      '11:30 AM',
+      '1:00 PM',
+      '1:30 PM',
+      '2:00 PM',
+      '2:30 PM',
+      '3:00 PM',
+      '3:30 PM',
+      '4:00 PM',
+    ]);
     expect(day.slots[0]).toEqual({ time: '09:00', label: '9:00 AM', startsAt: '2030-07-15T16:00:00.000Z', available: true });
     expect(day.slots[12]).toEqual({ time: '16:00', label: '4:00 PM', startsAt: '2030-07-15T23:00:00.000Z', available: true });
     expect(day.slots.every((s) => s.available && s.reason === undefined)).toBe(true);
@@ -83,7 +111,10 @@ describe('dayAvailability', () => {
       const day = dayAvailability({ date, now: fridayBefore, minutes: 30, busy: [] });
       expect(day.bookable, date).toBe(false);
       expect(day.slots).toHaveLength(13);
-      expect(day.slots.every((s) => !s.available && s.reason === 'closed'), date).toBe(true);
+      expect(
+        day.slots.every((s) => !s.available && s.reason === 'closed'),
+        date,
+      ).toBe(true);
     }
     const beyond = dayAvailability({ date: '2031-07-14', now: fridayBefore, minutes: 30, busy: [] }); // today + 367
     expect(beyond.bookable).toBe(false);

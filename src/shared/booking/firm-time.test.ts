@@ -88,7 +88,9 @@ describe('firmInstant', () => {
         expect(behind(addDays(spring, 1)), `${year} Monday after spring-forward ${time}`).toBe(7);
         expect(behind(addDays(fall, -2)), `${year} Friday before fall-back ${time}`).toBe(7);
         expect(behind(addDays(fall, 1)), `${year} Monday after fall-back ${time}`).toBe(8);
-        const [springBefore, springAfter, fallBefore, fallAfter] = [addDays(spring, -2), addDays(spring, 1), addDays(fall, -2), addDays(fall, 1)].map((d) => firmInstant(d, time));
+        const [springBefore, springAfter, fallBefore, fallAfter] = [addDays(spring, -2), addDays(spring, 1), addDays(fall, -2), addDays(fall, 1)].map((d) =>
+          firmInstant(d, time),
+        );
         for (const instant of [springBefore!, springAfter!, fallBefore!, fallAfter!]) expect(firmTimeOf(instant), `${year} ${time}`).toBe(time);
       }
     }
@@ -116,7 +118,8 @@ describe('firmInstant', () => {
   });
 
   it('refuses what is not a date or a 24-hour time', () => {
-    for (const date of ['2030-02-30', '2030-13-01', '2030-1-5', '05/06/2030', '', '2030-02-29']) expect(() => firmInstant(date, '09:00'), date).toThrow(RangeError);
+    for (const date of ['2030-02-30', '2030-13-01', '2030-1-5', '05/06/2030', '', '2030-02-29'])
+      expect(() => firmInstant(date, '09:00'), date).toThrow(RangeError);
     for (const time of ['9:00', '24:00', '09:60', '9 AM', '']) expect(() => firmInstant('2030-05-06', time), time).toThrow(RangeError);
   });
 });
@@ -133,7 +136,7 @@ describe('firmDateOf, firmTimeOf, firmToday', () => {
     expect(firmToday(new Date('2030-01-01T08:00:00Z'))).toBe('2030-01-01');
   });
 
-  it('gives a visitor in Tokyo on Tuesday morning the firm\'s Monday', () => {
+  it("gives a visitor in Tokyo on Tuesday morning the firm's Monday", () => {
     // 08:00 Tuesday 16 July 2030 in Tokyo (UTC+9) is 16:00 Monday 15 July in San Diego.
     const now = new Date('2030-07-16T08:00:00+09:00');
     expect(firmToday(now)).toBe('2030-07-15');
@@ -170,15 +173,38 @@ describe('calendar helpers', () => {
   it('parseFirmDate and isFirmDate accept real calendar days only', () => {
     expect(parseFirmDate('2028-02-29')).toEqual([2028, 2, 29]);
     expect(parseFirmDate('0099-01-01')).toEqual([99, 1, 1]);
-    for (const bad of ['2030-02-29', '2030-02-30', '2030-04-31', '2030-00-10', '2030-13-01', '2030-01-00', '2030-1-1', '20300101', '2030-01-01T00:00', ' 2030-01-01', '']) {
+    for (const bad of [
+      '2030-02-29',
+      '2030-02-30',
+      '2030-04-31',
+      '2030-00-10',
+      '2030-13-01',
+      '2030-01-00',
+      '2030-1-1',
+      '20300101',
+      '2030-01-01T00:00',
+      ' 2030-01-01',
+      '',
+    ]) {
       expect(isFirmDate(bad), bad).toBe(false);
     }
   });
 
   it('slotLabel writes the times as the modal shows them', () => {
     expect(timeSlots.map(slotLabel)).toEqual([
-      '9:00 AM', '9:30 AM', '10:00 AM', '10:30 AM', '11:00 AM', '11:30 AM',
-      '1:00 PM', '1:30 PM', '2:00 PM', '2:30 PM', '3:00 PM', '3:30 PM', '4:00 PM',
+      '9:00 AM',
+      '9:30 AM',
+      '10:00 AM',
+      '10:30 AM',
+      '11:00 AM',
+      '11:30 AM',
+      '1:00 PM',
+      '1:30 PM',
+      '2:00 PM',
+      '2:30 PM',
+      '3:00 PM',
+      '3:30 PM',
+      '4:00 PM',
     ]);
     expect(slotLabel('00:15')).toBe('12:15 AM');
     expect(slotLabel('12:00')).toBe('12:00 PM');

@@ -6,4 +6,3 @@ import { z } from 'zod';
  * accepted and is dropped; the API strips it before anything is stored.
  */
 export const honeypotField = z.string().trim().max(500).optional().catch('filled');
-

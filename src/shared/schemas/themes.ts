@@ -11,23 +11,21 @@ const hslTriplet = /^\d{1,3}(\.\d+)?\s+\d{1,3}(\.\d+)?%\s+\d{1,3}(\.\d+)?%$/;
 const radius = /^(0?\.\d+|0|1)rem$/;
 
 /** Theme variables: every key a known variable with a safe value; colours are HSL triplets. */
-export const themeVariables = z
-  .record(z.string(), z.string())
-  .superRefine((vars, ctx) => {
-    for (const [key, value] of Object.entries(vars)) {
-      if (key === 'radius') {
-        const rem = radius.test(value) ? Number.parseFloat(value) : Number.NaN;
-        if (!(rem >= 0.125 && rem <= 0.875)) ctx.addIssue({ code: 'custom', message: 'radius must be between 0.125rem and 0.875rem', path: [key] });
-      } else if (!(themeColorKeys as readonly string[]).includes(key)) {
-        ctx.addIssue({ code: 'custom', message: `Unknown theme variable "${key.slice(0, 40)}"`, path: [key] });
-      } else if (!hslTriplet.test(value) || !parseHsl(value)) {
-        ctx.addIssue({ code: 'custom', message: `${key} must be an HSL triplet such as "222 47% 11%"`, path: [key] });
-      }
+export const themeVariables = z.record(z.string(), z.string()).superRefine((vars, ctx) => {
+  for (const [key, value] of Object.entries(vars)) {
+    if (key === 'radius') {
+      const rem = radius.test(value) ? Number.parseFloat(value) : Number.NaN;
+      if (!(rem >= 0.125 && rem <= 0.875)) ctx.addIssue({ code: 'custom', message: 'radius must be between 0.125rem and 0.875rem', path: [key] });
+    } else if (!(themeColorKeys as readonly string[]).includes(key)) {
+      ctx.addIssue({ code: 'custom', message: `Unknown theme variable "${key.slice(0, 40)}"`, path: [key] });
+    } else if (!hslTriplet.test(value) || !parseHsl(value)) {
+      ctx.addIssue({ code: 'custom', message: `${key} must be an HSL triplet such as "222 47% 11%"`, path: [key] });
     }
-    for (const key of ['background', 'foreground', 'primary', 'primary-foreground'] as const) {
-      if (!(key in vars)) ctx.addIssue({ code: 'custom', message: `${key} is required`, path: [key] });
-    }
-  });
+  }
+  for (const key of ['background', 'foreground', 'primary', 'primary-foreground'] as const) {
+    if (!(key in vars)) ctx.addIssue({ code: 'custom', message: `${key} is required`, path: [key] });
+  }
+});
 
 /** cssVariables travels as a JSON string (SPEC §7) holding the variables object. */
 export const cssVariablesText = z

@@ -47,7 +47,12 @@ export default function AppointmentDetailsDialog({
   return (
     <Dialog open={a !== null} onOpenChange={(open) => !open && onClose()}>
       {a && (
-        <DialogContent wide onCloseAutoFocus={onCloseAutoFocus} title={fullName(a)} description={`${consultationTypeLabel(a.consultationType)} on ${formatFirmDateTime(a.scheduledDate)}`}>
+        <DialogContent
+          wide
+          onCloseAutoFocus={onCloseAutoFocus}
+          title={fullName(a)}
+          description={`${consultationTypeLabel(a.consultationType)} on ${formatFirmDateTime(a.scheduledDate)}`}
+        >
           <dl className="grid grid-cols-2 gap-x-4 gap-y-3 text-sm sm:gap-x-6">
             <Item term="Status">
               <AppointmentStatusBadge status={a.status} />
@@ -84,7 +89,9 @@ export default function AppointmentDetailsDialog({
               <Trash2 aria-hidden="true" className="size-4" />
               Delete
             </Button>
-            {canChangeStatus(a) && <StatusMenu status={a.status} name={fullName(a)} disabled={busy} onChange={(status, trigger) => onStatusChange(a, status, trigger)} />}
+            {canChangeStatus(a) && (
+              <StatusMenu status={a.status} name={fullName(a)} disabled={busy} onChange={(status, trigger) => onStatusChange(a, status, trigger)} />
+            )}
             {canConfirm(a) && (
               <Button disabled={busy} onClick={(e) => onStatusChange(a, 'confirmed', e.currentTarget)}>
                 <Check aria-hidden="true" className="size-4" />

@@ -207,7 +207,9 @@ export default function AppointmentsScreen() {
             </Select>
           </Field>
           <p role="status" className="text-sm text-muted-foreground">
-            {filter === 'all' ? `${rows.length} ${rows.length === 1 ? 'appointment' : 'appointments'} in total` : `Showing ${shown.length} of ${rows.length} appointments`}
+            {filter === 'all'
+              ? `${rows.length} ${rows.length === 1 ? 'appointment' : 'appointments'} in total`
+              : `Showing ${shown.length} of ${rows.length} appointments`}
           </p>
         </div>
 
@@ -219,7 +221,9 @@ export default function AppointmentsScreen() {
             icon={CalendarX2}
             title="No appointments found"
             description={
-              rows.length === 0 ? 'Consultations booked through the website will appear here.' : `No appointment is ${statusLabels[filter as AppointmentStatus].toLowerCase()}.`
+              rows.length === 0
+                ? 'Consultations booked through the website will appear here.'
+                : `No appointment is ${statusLabels[filter as AppointmentStatus].toLowerCase()}.`
             }
             action={
               filter !== 'all' && rows.length > 0 ? (

@@ -13,7 +13,17 @@ import type { AppointmentStatus } from '../../../shared/constants.ts';
 import { buttonClass } from '../ui/button.tsx';
 import { isAppointmentStatus, statusLabels, statusOrder } from './appointments.ts';
 
-export default function StatusMenu({ status, name, disabled, onChange }: { status: string; name: string; disabled?: boolean; onChange: (status: AppointmentStatus, trigger: HTMLElement | null) => void }) {
+export default function StatusMenu({
+  status,
+  name,
+  disabled,
+  onChange,
+}: {
+  status: string;
+  name: string;
+  disabled?: boolean;
+  onChange: (status: AppointmentStatus, trigger: HTMLElement | null) => void;
+}) {
   const triggerRef = useRef<HTMLButtonElement>(null);
   return (
     <DropdownMenu.Root modal={false}>
@@ -22,7 +32,11 @@ export default function StatusMenu({ status, name, disabled, onChange }: { statu
         <ChevronDown aria-hidden="true" className="size-4" />
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
-        <DropdownMenu.Content align="start" sideOffset={6} className="z-50 min-w-44 rounded-md border border-border bg-popover p-1 text-popover-foreground shadow-lg">
+        <DropdownMenu.Content
+          align="start"
+          sideOffset={6}
+          className="z-50 min-w-44 rounded-md border border-border bg-popover p-1 text-popover-foreground shadow-lg"
+        >
           <DropdownMenu.Label className="px-3 py-1.5 text-xs font-semibold text-muted-foreground">Status</DropdownMenu.Label>
           <DropdownMenu.RadioGroup
             value={status}

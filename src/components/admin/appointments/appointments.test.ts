@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { canChangeStatus, canConfirm, consultationTypeLabel, countByStatus, filterByStatus, splitUpcoming, statusOrder, type Appointment } from './appointments.ts';
+import {
+  canChangeStatus,
+  canConfirm,
+  consultationTypeLabel,
+  countByStatus,
+  filterByStatus,
+  splitUpcoming,
+  statusOrder,
+  type Appointment,
+} from './appointments.ts';
 
 const at = (iso: string, duration = 30, status = 'scheduled') => ({ id: iso, scheduledDate: iso, duration, status }) as Appointment;
 

@@ -160,15 +160,23 @@ function BlogPostForm({ post, onSaved }: { post: BlogPost | null; onSaved: () =>
           render={({ field }) => (
             <div className="space-y-1 sm:pt-7">
               <Switch checked={field.value} onCheckedChange={field.onChange} label="Published" />
-              <p className="text-xs text-muted-foreground">{field.value ? 'Shown on the blog once saved.' : 'A draft: not shown on the site, and has no publish date.'}</p>
+              <p className="text-xs text-muted-foreground">
+                {field.value ? 'Shown on the blog once saved.' : 'A draft: not shown on the site, and has no publish date.'}
+              </p>
             </div>
           )}
         />
         {isPublished && (
-          <Field label="Publish Date" error={errors.publishDate?.message} hint={
+          <Field
+            label="Publish Date"
+            error={errors.publishDate?.message}
+            hint={
               // The server keeps a published post's first date when none is sent (api/blog-posts service).
-              post?.publishedAt ? `${FIRM_TIME_ZONE_LABEL}. Leave empty to keep the date it was first published.` : `${FIRM_TIME_ZONE_LABEL}. Leave empty to use the moment you save.`
-            }>
+              post?.publishedAt
+                ? `${FIRM_TIME_ZONE_LABEL}. Leave empty to keep the date it was first published.`
+                : `${FIRM_TIME_ZONE_LABEL}. Leave empty to use the moment you save.`
+            }
+          >
             <Input type="datetime-local" {...form.register('publishDate')} />
           </Field>
         )}

@@ -69,9 +69,7 @@ export default function BlogPostsScreen() {
                   <Card className="flex flex-col gap-3 p-4 sm:flex-row sm:items-start sm:justify-between sm:p-5">
                     <div className="min-w-0 space-y-1.5">
                       <div className="flex flex-wrap items-center gap-2">
-                        <h3 className="min-w-0 break-words text-base font-semibold">
-                          {p.title}
-                        </h3>
+                        <h3 className="min-w-0 break-words text-base font-semibold">{p.title}</h3>
                         <Badge variant={p.isPublished ? 'success' : 'warning'}>{p.isPublished ? 'Published' : 'Draft'}</Badge>
                       </div>
                       <p className="break-all font-mono text-sm text-muted-foreground">
@@ -116,12 +114,7 @@ export default function BlogPostsScreen() {
         )}
       </ListState>
 
-      <BlogPostDialog
-        open={editor.open}
-        post={editor.row}
-        onOpenChange={setEditorOpen}
-        onCloseAutoFocus={restoreFocus}
-      />
+      <BlogPostDialog open={editor.open} post={editor.row} onOpenChange={setEditorOpen} onCloseAutoFocus={restoreFocus} />
 
       <ConfirmDialog
         open={deleting !== null}

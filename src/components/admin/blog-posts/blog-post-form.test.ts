@@ -29,11 +29,26 @@ const post: BlogPost = {
 
 describe('blog post form values', () => {
   it('starts a new post unpublished, by the firm, with no date (SPEC §5)', () => {
-    expect(blogPostFormValues()).toEqual({ title: '', slug: '', excerpt: '', content: '', category: '', author: firm.name, isPublished: false, publishDate: '' });
+    expect(blogPostFormValues()).toEqual({
+      title: '',
+      slug: '',
+      excerpt: '',
+      content: '',
+      category: '',
+      author: firm.name,
+      isPublished: false,
+      publishDate: '',
+    });
   });
 
   it('starts an edit from the row, its publish date in the firm zone', () => {
-    expect(blogPostFormValues(post)).toMatchObject({ title: 'Trusts 101', slug: 'trusts-101', author: 'Sarah J. Mitchell', isPublished: true, publishDate: '2026-06-01T09:30' });
+    expect(blogPostFormValues(post)).toMatchObject({
+      title: 'Trusts 101',
+      slug: 'trusts-101',
+      author: 'Sarah J. Mitchell',
+      isPublished: true,
+      publishDate: '2026-06-01T09:30',
+    });
   });
 
   it('offers the four categories and the three authors of SPEC §9, the firm first', () => {
@@ -87,7 +102,16 @@ describe('publish date in the firm zone', () => {
 });
 
 describe('the payload (SPEC §4 Blog post on save)', () => {
-  const values = { title: 'T', slug: 't', excerpt: 'E', content: '<p>C</p>', category: 'probate' as const, author: firm.name as typeof firm.name, isPublished: true, publishDate: '' };
+  const values = {
+    title: 'T',
+    slug: 't',
+    excerpt: 'E',
+    content: '<p>C</p>',
+    category: 'probate' as const,
+    author: firm.name as typeof firm.name,
+    isPublished: true,
+    publishDate: '',
+  };
 
   it('a draft sends no date, whatever the form holds', () => {
     expect(blogPostPayload({ ...values, isPublished: false, publishDate: '2026-03-04T10:15' }).publishedAt).toBeNull();

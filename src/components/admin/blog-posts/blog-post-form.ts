@@ -94,7 +94,9 @@ export function blogPostPayload(values: BlogPostFormOutput, original?: BlogPost 
   let publishedAt: string | null = null;
   if (values.isPublished && publishDate) {
     publishedAt =
-      original?.publishedAt && publishDate === toFirmDateTimeInput(original.publishedAt) ? original.publishedAt : fromFirmDateTimeInput(publishDate)!.toISOString();
+      original?.publishedAt && publishDate === toFirmDateTimeInput(original.publishedAt)
+        ? original.publishedAt
+        : fromFirmDateTimeInput(publishDate)!.toISOString();
   }
   return { ...rest, publishedAt };
 }

@@ -163,7 +163,11 @@ export default function ComponentVisibilityScreen() {
                 if (!saving) save.mutate(pending);
               }}
             >
-              {saving ? <LoaderCircle aria-hidden="true" className="size-4 animate-spin motion-reduce:animate-none" /> : <Save aria-hidden="true" className="size-4" />}
+              {saving ? (
+                <LoaderCircle aria-hidden="true" className="size-4 animate-spin motion-reduce:animate-none" />
+              ) : (
+                <Save aria-hidden="true" className="size-4" />
+              )}
               {saving ? 'Saving...' : 'Save Changes'}
             </Button>
           </div>
@@ -173,7 +177,17 @@ export default function ComponentVisibilityScreen() {
   );
 }
 
-function ComponentCardView({ card, pending, disabled, onToggle }: { card: ComponentCard; pending: PendingChanges; disabled: boolean; onToggle: (isVisible: boolean) => void }) {
+function ComponentCardView({
+  card,
+  pending,
+  disabled,
+  onToggle,
+}: {
+  card: ComponentCard;
+  pending: PendingChanges;
+  disabled: boolean;
+  onToggle: (isVisible: boolean) => void;
+}) {
   const visible = displayedVisibility(card.componentKey, pending, card.stored);
   const modified = pending.has(card.componentKey);
   const state = visible ? 'Visible' : 'Hidden';
@@ -193,7 +207,14 @@ function ComponentCardView({ card, pending, disabled, onToggle }: { card: Compon
         </p>
         <div className="mt-auto border-t border-border pt-3">
           {/* The visible word is part of the name (WCAG 2.5.3), and the name says which component. */}
-          <Switch id={switchId(card.componentKey)} checked={visible} onCheckedChange={onToggle} disabled={disabled} label={state} aria-label={`${card.componentName}: ${state}`} />
+          <Switch
+            id={switchId(card.componentKey)}
+            checked={visible}
+            onCheckedChange={onToggle}
+            disabled={disabled}
+            label={state}
+            aria-label={`${card.componentName}: ${state}`}
+          />
         </div>
       </div>
     </Card>

@@ -108,7 +108,9 @@ describe('saveChanges (SPEC §4: one update per changed key, one at a time)', ()
 
   it('stops at a failure with the SPEC §8 text and the status, after reporting what went through', async () => {
     stubFetch((url) =>
-      url.endsWith('contact_form') ? new Response(JSON.stringify({ error: 'Something went wrong' }), { status: 500, statusText: 'Internal Server Error' }) : Response.json(row('probate_calculator', false)),
+      url.endsWith('contact_form')
+        ? new Response(JSON.stringify({ error: 'Something went wrong' }), { status: 500, statusText: 'Internal Server Error' })
+        : Response.json(row('probate_calculator', false)),
     );
     const cards = componentCards([row('probate_calculator', true), row('contact_form', true), row('practice_areas', true)]);
     const saved: string[] = [];
@@ -117,7 +119,9 @@ describe('saveChanges (SPEC §4: one update per changed key, one at a time)', ()
       ['contact_form', false],
       ['practice_areas', false],
     ]);
-    await expect(saveChanges(cards, changes, (r) => saved.push(r.componentKey))).rejects.toThrow('Failed to update component visibility: 500 Something went wrong');
+    await expect(saveChanges(cards, changes, (r) => saved.push(r.componentKey))).rejects.toThrow(
+      'Failed to update component visibility: 500 Something went wrong',
+    );
     expect(saved).toEqual(['probate_calculator']);
   });
 
@@ -136,7 +140,9 @@ describe('saveChanges (SPEC §4: one update per changed key, one at a time)', ()
 
 describe('createDefaultSettings (SPEC §4: the eight defaults, one create call each)', () => {
   it('posts every catalogue component as visible', async () => {
-    const calls = stubFetch((_url, init) => Response.json(row((JSON.parse(String(init.body)) as { componentKey: string }).componentKey, true), { status: 201 }));
+    const calls = stubFetch((_url, init) =>
+      Response.json(row((JSON.parse(String(init.body)) as { componentKey: string }).componentKey, true), { status: 201 }),
+    );
     await createDefaultSettings();
     expect(calls.map((c) => c.method)).toEqual(Array(8).fill('POST'));
     expect(calls.map((c) => c.body)).toEqual(componentCatalogue.map((c) => ({ ...c, isVisible: true })));

@@ -39,9 +39,16 @@ export function componentCards(settings: readonly ComponentSetting[]): Component
   return [
     ...componentCatalogue.map((c) => {
       const stored = byKey.get(c.componentKey);
-      return { componentKey: c.componentKey, componentName: stored?.componentName ?? c.componentName, description: stored?.description || c.description, stored };
+      return {
+        componentKey: c.componentKey,
+        componentName: stored?.componentName ?? c.componentName,
+        description: stored?.description || c.description,
+        stored,
+      };
     }),
-    ...settings.filter((s) => !catalogueKeys.has(s.componentKey)).map((s) => ({ componentKey: s.componentKey, componentName: s.componentName, description: s.description, stored: s })),
+    ...settings
+      .filter((s) => !catalogueKeys.has(s.componentKey))
+      .map((s) => ({ componentKey: s.componentKey, componentName: s.componentName, description: s.description, stored: s })),
   ];
 }
 
@@ -105,7 +112,12 @@ export async function updateComponentVisibility(componentKey: string, isVisible:
 }
 
 /** POST /api/admin/component-visibility */
-export async function createComponentSetting(input: { componentKey: string; componentName: string; description: string; isVisible: boolean }): Promise<ComponentSetting> {
+export async function createComponentSetting(input: {
+  componentKey: string;
+  componentName: string;
+  description: string;
+  isVisible: boolean;
+}): Promise<ComponentSetting> {
   try {
     return await sendJson<ComponentSetting>('POST', '/api/admin/component-visibility', input);
   } catch (err) {

@@ -187,7 +187,9 @@ export default function ContactSubmissionsScreen() {
         // Back to View Details; when a filter has hidden the row meanwhile (New, and now read), to the list.
         onCloseAutoFocus={(event) =>
           detailsFocus.restore(event, () =>
-            lastOpened.current ? (document.querySelector<HTMLElement>(`[data-details-for="${CSS.escape(lastOpened.current)}"]`) ?? headingRef.current) : headingRef.current,
+            lastOpened.current
+              ? (document.querySelector<HTMLElement>(`[data-details-for="${CSS.escape(lastOpened.current)}"]`) ?? headingRef.current)
+              : headingRef.current,
           )
         }
         onMarkRead={(id) => markRead.mutate(id)}

@@ -43,7 +43,12 @@ export default function SubmissionDetailsDialog({
   return (
     <Dialog open={s !== null} onOpenChange={(open) => !open && onClose()}>
       {s && (
-        <DialogContent wide onCloseAutoFocus={onCloseAutoFocus} title={fullName(s)} description={`Contact submission received ${formatFirmDateTime(s.createdAt)}`}>
+        <DialogContent
+          wide
+          onCloseAutoFocus={onCloseAutoFocus}
+          title={fullName(s)}
+          description={`Contact submission received ${formatFirmDateTime(s.createdAt)}`}
+        >
           <div className="flex flex-wrap gap-2">
             <ReadBadge isRead={s.isRead} />
             <ResolvedBadge isResolved={s.isResolved} />

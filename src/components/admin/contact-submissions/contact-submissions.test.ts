@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { excerpt, filtersFromSearch, filtersToSearch, filterSubmissions, hasFilters, noFilters, practiceAreaFilters, statusFilters, type ContactSubmission } from './contact-submissions.ts';
+import {
+  excerpt,
+  filtersFromSearch,
+  filtersToSearch,
+  filterSubmissions,
+  hasFilters,
+  noFilters,
+  practiceAreaFilters,
+  type statusFilters,
+  type ContactSubmission,
+} from './contact-submissions.ts';
 
 let seq = 0;
 const row = (overrides: Partial<ContactSubmission> = {}): ContactSubmission => ({

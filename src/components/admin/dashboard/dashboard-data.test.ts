@@ -22,7 +22,13 @@ const submission = (id: string, createdAt: string, isRead: boolean, isResolved: 
   createdAt,
 });
 
-const post = (slug: string, isPublished: boolean, publishedAt: string | null, createdAt: string) => ({ slug, title: slug.toUpperCase(), isPublished, publishedAt, createdAt });
+const post = (slug: string, isPublished: boolean, publishedAt: string | null, createdAt: string) => ({
+  slug,
+  title: slug.toUpperCase(),
+  isPublished,
+  publishedAt,
+  createdAt,
+});
 
 describe('stat card counts (SPEC §2)', () => {
   it('counts submissions, new (unread) and unresolved', () => {
@@ -74,7 +80,10 @@ describe('links', () => {
 
   it('leaves out admin screens that do not exist yet, and the article when none is published', () => {
     const load = async () => ({ default: () => null });
-    const screens: Record<string, AdminScreen> = { '/admin': { title: 'D', nav: 'Dashboard', load }, '/admin/themes': { title: 'Themes', nav: 'Themes', load } };
+    const screens: Record<string, AdminScreen> = {
+      '/admin': { title: 'D', nav: 'Dashboard', load },
+      '/admin/themes': { title: 'Themes', nav: 'Themes', load },
+    };
     expect(navigationLinks(screens, null).map((l) => l.href)).toEqual(['/admin/themes', '/blog', '/contact']);
     expect(quickActions(screens).map((l) => l.label)).toEqual(['Manage Themes']);
   });

@@ -8,7 +8,7 @@ import { useId, type FocusEvent, type ReactElement } from 'react';
 import { useForm } from 'react-hook-form';
 import { blogSourceDisplayLimit, blogSourceTypes } from '../../../shared/constants.ts';
 import { RequiredFieldsNote } from '../../ui/FormField.tsx';
-import { sendJson, useAdminMutation } from '../admin-api.ts';
+import { useAdminMutation } from '../admin-api.ts';
 import { Dialog, DialogContent, DialogFormFooter, DialogTrigger } from '../ui/dialog.tsx';
 import { Field, Input, Select, Textarea } from '../ui/form.tsx';
 import { BlogSourceTypeHelp } from './BlogSourceTypeHelp.tsx';
@@ -44,7 +44,11 @@ export default function BlogSourceDialog({
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogTrigger asChild>{trigger}</DialogTrigger>
-      <DialogContent wide title="Add Blog Source" description="Articles from this source appear on the blog page and under External Articles. It is fetched at once, then on a schedule.">
+      <DialogContent
+        wide
+        title="Add Blog Source"
+        description="Articles from this source appear on the blog page and under External Articles. It is fetched at once, then on a schedule."
+      >
         <BlogSourceForm create={create} onSaved={() => onOpenChange(false)} />
       </DialogContent>
     </Dialog>
@@ -109,7 +113,16 @@ function BlogSourceForm({ create, onSaved }: { create: (payload: BlogSourcePaylo
       </Field>
       <BlogSourceTypeHelp id={helpId} type={type} />
       <Field label="Configuration (JSON, optional)" error={errors.config?.message}>
-        <Textarea rows={4} aria-describedby={helpId} spellCheck={false} autoCapitalize="off" autoComplete="off" className="font-mono text-sm" placeholder="{}" {...form.register('config')} />
+        <Textarea
+          rows={4}
+          aria-describedby={helpId}
+          spellCheck={false}
+          autoCapitalize="off"
+          autoComplete="off"
+          className="font-mono text-sm"
+          placeholder="{}"
+          {...form.register('config')}
+        />
       </Field>
       <DialogFormFooter save={save} failure={failure} submitLabel="Add Blog Source" />
     </form>

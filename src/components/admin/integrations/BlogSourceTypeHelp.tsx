@@ -12,14 +12,14 @@ const byType: Record<BlogSourceType, ReactNode> = {
   rss: <>An RSS 2.0, RSS 1.0 or Atom feed. No configuration is needed.</>,
   api: (
     <>
-      An address answering with a JSON list of articles (JSON Feed too). <Key>itemsPath</Key> names where the list is (<Key>{'"data.posts"'}</Key>), and <Key>fields</Key> maps
-      article fields to paths (<Key>{'{"title": "headline", "url": "link"}'}</Key>) when the names differ.
+      An address answering with a JSON list of articles (JSON Feed too). <Key>itemsPath</Key> names where the list is (<Key>{'"data.posts"'}</Key>), and{' '}
+      <Key>fields</Key> maps article fields to paths (<Key>{'{"title": "headline", "url": "link"}'}</Key>) when the names differ.
     </>
   ),
   scraper: (
     <>
-      A web page listing articles. <Key>selectors</Key> gives the CSS selectors to read: <Key>item</Key> (default <Key>article</Key>), and inside it <Key>title</Key>,{' '}
-      <Key>link</Key>, <Key>excerpt</Key>, <Key>date</Key>, <Key>image</Key>, <Key>author</Key>.
+      A web page listing articles. <Key>selectors</Key> gives the CSS selectors to read: <Key>item</Key> (default <Key>article</Key>), and inside it{' '}
+      <Key>title</Key>, <Key>link</Key>, <Key>excerpt</Key>, <Key>date</Key>, <Key>image</Key>, <Key>author</Key>.
     </>
   ),
 };
@@ -31,8 +31,8 @@ export function BlogSourceTypeHelp({ id, type }: { id: string; type: BlogSourceT
       <div className="min-w-0 space-y-1 break-words">
         <p>{byType[type]}</p>
         <p>
-          Any type: <Key>headers</Key> to send (<Key>{'{"Authorization": "..."}'}</Key>), or <Key>apiKey</Key> with <Key>apiKeyHeader</Key> (default X-API-Key). Secrets are
-          stored, and never shown again in full.
+          Any type: <Key>headers</Key> to send (<Key>{'{"Authorization": "..."}'}</Key>), or <Key>apiKey</Key> with <Key>apiKeyHeader</Key> (default X-API-Key).
+          Secrets are stored, and never shown again in full.
         </p>
       </div>
     </div>

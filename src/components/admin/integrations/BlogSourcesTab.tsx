@@ -16,7 +16,16 @@ import { formatFirmDateTime } from '../ui/firm-datetime.ts';
 import { useReturnFocus } from '../ui/return-focus.ts';
 import { EmptyState, ListState } from '../ui/states.tsx';
 import BlogSourceDialog, { blogSourceListKeys } from './BlogSourceDialog.tsx';
-import { articlesText, blogSourceTypeText, fetchOutcomeToast, firstFetchPollInterval, integrationKeys, storedArticlesText, type BlogSource, type BlogSourcePayload } from './integrations.ts';
+import {
+  articlesText,
+  blogSourceTypeText,
+  fetchOutcomeToast,
+  firstFetchPollInterval,
+  integrationKeys,
+  storedArticlesText,
+  type BlogSource,
+  type BlogSourcePayload,
+} from './integrations.ts';
 import SectionHeader from './SectionHeader.tsx';
 
 const sourcePath = (id: string) => `/api/admin/blog-sources/${encodeURIComponent(id)}`;
@@ -79,7 +88,9 @@ export default function BlogSourcesTab() {
       <ListState
         query={list}
         what="blog sources"
-        empty={<EmptyState icon={Rss} title="No Blog Sources" description="Add an RSS or Atom feed, a JSON API or a web page to show its articles on the website." />}
+        empty={
+          <EmptyState icon={Rss} title="No Blog Sources" description="Add an RSS or Atom feed, a JSON API or a web page to show its articles on the website." />
+        }
       >
         {(sources) => (
           <ul className="grid gap-4 lg:grid-cols-2" aria-label="Blog sources">
@@ -116,7 +127,17 @@ export default function BlogSourcesTab() {
   );
 }
 
-function SourceCard({ source, fetching, onFetch, onDelete }: { source: BlogSource; fetching: boolean; onFetch: () => void; onDelete: (opener: HTMLElement) => void }) {
+function SourceCard({
+  source,
+  fetching,
+  onFetch,
+  onDelete,
+}: {
+  source: BlogSource;
+  fetching: boolean;
+  onFetch: () => void;
+  onDelete: (opener: HTMLElement) => void;
+}) {
   return (
     <li>
       <Card className="flex h-full flex-col gap-3 p-4 sm:p-5" data-testid="blog-source" data-source-id={source.id}>

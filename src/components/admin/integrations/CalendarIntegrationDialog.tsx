@@ -36,11 +36,23 @@ const fieldNames = ['provider', 'config', 'webhookUrl', 'apiKey'] as const;
 
 export const calendarListKeys = [integrationKeys.calendarSettings, integrationKeys.activeCalendar] as const;
 
-export default function CalendarIntegrationDialog({ open, onOpenChange, trigger }: { open: boolean; onOpenChange: (open: boolean) => void; trigger: ReactElement }) {
+export default function CalendarIntegrationDialog({
+  open,
+  onOpenChange,
+  trigger,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  trigger: ReactElement;
+}) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogTrigger asChild>{trigger}</DialogTrigger>
-      <DialogContent wide title="Add Calendar Integration" description="Consultations booked on the website are sent to the active calendar integration. A new integration starts inactive.">
+      <DialogContent
+        wide
+        title="Add Calendar Integration"
+        description="Consultations booked on the website are sent to the active calendar integration. A new integration starts inactive."
+      >
         <CalendarIntegrationForm onSaved={() => onOpenChange(false)} />
       </DialogContent>
     </Dialog>
@@ -97,9 +109,21 @@ function CalendarIntegrationForm({ onSaved }: { onSaved: () => void }) {
         label="Configuration (JSON)"
         required
         error={errors.config?.message}
-        hint={provider ? 'Prefilled with the provider’s keys: fill in the values. Secrets are stored, and never shown again in full.' : 'Choose a provider to prefill its keys.'}
+        hint={
+          provider
+            ? 'Prefilled with the provider’s keys: fill in the values. Secrets are stored, and never shown again in full.'
+            : 'Choose a provider to prefill its keys.'
+        }
       >
-        <Textarea rows={provider === 'custom' ? 3 : 8} aria-describedby={provider ? helpId : undefined} spellCheck={false} autoCapitalize="off" autoComplete="off" className="font-mono text-sm" {...form.register('config')} />
+        <Textarea
+          rows={provider === 'custom' ? 3 : 8}
+          aria-describedby={provider ? helpId : undefined}
+          spellCheck={false}
+          autoCapitalize="off"
+          autoComplete="off"
+          className="font-mono text-sm"
+          {...form.register('config')}
+        />
       </Field>
       {provider && config !== templateText(provider) && (
         <div>
@@ -125,7 +149,8 @@ function CalendarIntegrationForm({ onSaved }: { onSaved: () => void }) {
           hint={
             signing ? (
               <>
-                The signing secret: every delivery carries an <code>{SIGNATURE_HEADER}</code> header, an HMAC-SHA256 made with it. Stored, never shown again in full.
+                The signing secret: every delivery carries an <code>{SIGNATURE_HEADER}</code> header, an HMAC-SHA256 made with it. Stored, never shown again in
+                full.
               </>
             ) : (
               'Optional. Stored, never shown again in full.'

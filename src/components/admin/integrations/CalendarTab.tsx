@@ -68,9 +68,7 @@ export default function CalendarTab() {
           <CircleCheck aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-emerald-700 dark:text-emerald-400" />
           <p>
             <span className="font-semibold">Active: {calendarProviderLabel(active.provider)}</span>
-            <span className="block text-sm text-muted-foreground">
-              {calendarProviderLabel(active.provider)} is currently syncing appointments.
-            </span>
+            <span className="block text-sm text-muted-foreground">{calendarProviderLabel(active.provider)} is currently syncing appointments.</span>
           </p>
         </div>
       )}
@@ -116,7 +114,11 @@ function IntegrationCard({ row, activating, busy, onActivate }: { row: CalendarI
       <Card className="flex h-full flex-col gap-3 p-4 sm:p-5" data-testid="calendar-integration" data-integration-id={row.id}>
         <div className="flex flex-wrap items-start justify-between gap-2">
           <div className="min-w-0">
-            <h3 id={headingId(row.id)} tabIndex={-1} className="rounded-sm text-base font-semibold focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring">
+            <h3
+              id={headingId(row.id)}
+              tabIndex={-1}
+              className="rounded-sm text-base font-semibold focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+            >
               {label}
             </h3>
             <p className="text-sm text-muted-foreground">
@@ -155,7 +157,9 @@ function IntegrationCard({ row, activating, busy, onActivate }: { row: CalendarI
         <div className="border-t border-border pt-3">
           {row.provider === 'calendly' ? (
             // Calendly is inbound only (api/calendar-sync/calendly.ts): nothing is delivered to it.
-            <p className="text-sm text-muted-foreground">Calendly is inbound only: bookings made at Calendly arrive here by webhook while it is active; nothing is sent to Calendly.</p>
+            <p className="text-sm text-muted-foreground">
+              Calendly is inbound only: bookings made at Calendly arrive here by webhook while it is active; nothing is sent to Calendly.
+            </p>
           ) : (
             <DeliveryLog
               channel="calendar"
@@ -164,7 +168,11 @@ function IntegrationCard({ row, activating, busy, onActivate }: { row: CalendarI
               title="Latest sync deliveries"
               context={`for ${label} added ${added}`}
               headingLevel="h4"
-              empty={row.isActive ? 'Nothing synced yet: the next booking, change or cancellation is sent here.' : 'Nothing synced: an integration syncs only while it is active.'}
+              empty={
+                row.isActive
+                  ? 'Nothing synced yet: the next booking, change or cancellation is sent here.'
+                  : 'Nothing synced: an integration syncs only while it is active.'
+              }
             />
           )}
         </div>

@@ -27,7 +27,9 @@ export default function DevOutbox() {
             <Inbox aria-hidden="true" className="size-5 shrink-0" />
             Development outbox
           </h3>
-          <p className="text-sm text-muted-foreground">Mail kept while email is not configured{query.data ? `: ${messages.length} message${messages.length === 1 ? '' : 's'}` : ''}.</p>
+          <p className="text-sm text-muted-foreground">
+            Mail kept while email is not configured{query.data ? `: ${messages.length} message${messages.length === 1 ? '' : 's'}` : ''}.
+          </p>
         </div>
         <Button variant="ghost" size="sm" className="h-10" disabled={query.isFetching} onClick={() => void query.refetch()}>
           <RefreshCw aria-hidden="true" className={`size-4 ${query.isFetching ? 'motion-safe:animate-spin' : ''}`} />
@@ -63,7 +65,12 @@ export default function DevOutbox() {
                   <summary className="inline-flex min-h-6 cursor-pointer items-center rounded-sm font-medium text-primary focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring">
                     Read message<span className="sr-only">: {m.subject}</span>
                   </summary>
-                  <pre tabIndex={0} className="mt-2 max-h-80 overflow-auto whitespace-pre-wrap break-words rounded-md bg-muted p-3 font-sans text-sm focus-visible:outline-2 focus-visible:outline-ring">{m.text}</pre>
+                  <pre
+                    tabIndex={0}
+                    className="mt-2 max-h-80 overflow-auto whitespace-pre-wrap break-words rounded-md bg-muted p-3 font-sans text-sm focus-visible:outline-2 focus-visible:outline-ring"
+                  >
+                    {m.text}
+                  </pre>
                 </details>
               </li>
             ))}

@@ -86,7 +86,8 @@ function EmailSettingsForm({ onSaved }: { onSaved: () => void }) {
       <Field label="Provider" required error={errors.provider?.message}>
         <Select
           {...form.register('provider', {
-            onChange: (e: ChangeEvent<HTMLSelectElement>) => form.setValue('config', configAfterProviderChange(form.getValues('config'), e.target.value as EmailProvider)),
+            onChange: (e: ChangeEvent<HTMLSelectElement>) =>
+              form.setValue('config', configAfterProviderChange(form.getValues('config'), e.target.value as EmailProvider)),
           })}
         >
           {emailProviders.map((p) => (
@@ -98,7 +99,15 @@ function EmailSettingsForm({ onSaved }: { onSaved: () => void }) {
       </Field>
       <EmailProviderHelp id={helpId} provider={provider} />
       <Field label="Configuration (JSON)" required error={errors.config?.message} hint="Secrets are stored, and never shown again in full.">
-        <Textarea rows={9} aria-describedby={helpId} spellCheck={false} autoCapitalize="off" autoComplete="off" className="font-mono text-sm" {...form.register('config')} />
+        <Textarea
+          rows={9}
+          aria-describedby={helpId}
+          spellCheck={false}
+          autoCapitalize="off"
+          autoComplete="off"
+          className="font-mono text-sm"
+          {...form.register('config')}
+        />
       </Field>
       {config !== templateText(provider) && (
         <div>

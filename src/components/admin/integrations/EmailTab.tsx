@@ -56,8 +56,8 @@ export default function EmailTab() {
           <div className="space-y-1">
             <h3 className="text-lg font-semibold">Email Not Configured</h3>
             <p className="text-sm text-muted-foreground">
-              Without a configuration no e-mail leaves the site: each message is kept in the development outbox below (and written to the server log), never lost. Configure
-              email to send them to clients and the firm.
+              Without a configuration no e-mail leaves the site: each message is kept in the development outbox below (and written to the server log), never
+              lost. Configure email to send them to clients and the firm.
             </p>
           </div>
         </Card>
@@ -99,7 +99,9 @@ function ConfiguredCard({ provider }: { provider: string }) {
             <summary className="inline-flex min-h-6 cursor-pointer items-center rounded-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-current">
               Configuration (secrets hidden)
             </summary>
-            <pre className="mt-2 whitespace-pre-wrap break-all rounded-md bg-white/70 p-3 font-mono text-xs dark:bg-black/30">{prettyConfig(setting.data.config)}</pre>
+            <pre className="mt-2 whitespace-pre-wrap break-all rounded-md bg-white/70 p-3 font-mono text-xs dark:bg-black/30">
+              {prettyConfig(setting.data.config)}
+            </pre>
           </details>
         )}
       </div>

@@ -37,7 +37,11 @@ export default function ManageReviewSourcesDialog({
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogTrigger asChild>{trigger}</DialogTrigger>
-      <DialogContent wide title="Manage Review Sources" description="Choose the platforms reviews come from, and the review pages of each. These settings are kept on this page only.">
+      <DialogContent
+        wide
+        title="Manage Review Sources"
+        description="Choose the platforms reviews come from, and the review pages of each. These settings are kept on this page only."
+      >
         <ReviewSourcesForm
           initial={sources}
           onSave={(next) => {
@@ -87,13 +91,19 @@ function ReviewSourcesForm({ initial, onSave }: { initial: ReviewSources; onSave
             <legend className="px-1 text-base font-semibold">{label}</legend>
             <div className="flex flex-wrap items-center justify-between gap-2">
               <Switch checked={source.enabled} onCheckedChange={(on) => setDraft((d) => setPlatformEnabled(d, key, on))} label="Enabled" />
-              <p className="text-sm text-muted-foreground">{source.enabled ? `Reviews from ${label} are collected.` : `Reviews from ${label} are not collected.`}</p>
+              <p className="text-sm text-muted-foreground">
+                {source.enabled ? `Reviews from ${label} are collected.` : `Reviews from ${label} are not collected.`}
+              </p>
             </div>
             <ul className="space-y-3">
               {source.urls.map((entry, i) => {
                 const name = entry.name.trim() || `URL ${i + 1}`;
                 return (
-                  <li key={entry.id} className="grid gap-3 border-t border-border pt-3 first:border-t-0 first:pt-0 sm:grid-cols-[minmax(0,1fr)_minmax(0,2fr)_auto] sm:items-end sm:border-t-0 sm:pt-0" data-testid="review-url">
+                  <li
+                    key={entry.id}
+                    className="grid gap-3 border-t border-border pt-3 first:border-t-0 first:pt-0 sm:grid-cols-[minmax(0,1fr)_minmax(0,2fr)_auto] sm:items-end sm:border-t-0 sm:pt-0"
+                    data-testid="review-url"
+                  >
                     <Field label="Label">
                       <Input
                         data-url-label={entry.id}
@@ -129,7 +139,11 @@ function ReviewSourcesForm({ initial, onSave }: { initial: ReviewSources; onSave
                         }}
                       >
                         <Trash2 aria-hidden="true" className="size-4" />
-                        Remove<span className="sr-only"> {name} from {label}</span>
+                        Remove
+                        <span className="sr-only">
+                          {' '}
+                          {name} from {label}
+                        </span>
                       </Button>
                     )}
                   </li>

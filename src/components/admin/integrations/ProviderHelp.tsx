@@ -33,11 +33,12 @@ export function CalendarProviderHelp({ id, provider, calendlyWebhookUrl }: { id:
       return (
         <HelpBox id={id}>
           <p>
-            Fill in the Calendly <Key>username</Key>, a <Key>personal_access_token</Key> and the <Key>webhook_signing_key</Key>. While this integration is active,
-            bookings made at Calendly become appointments here (and cancellations there cancel them); changes made here are not sent to Calendly.
+            Fill in the Calendly <Key>username</Key>, a <Key>personal_access_token</Key> and the <Key>webhook_signing_key</Key>. While this integration is
+            active, bookings made at Calendly become appointments here (and cancellations there cancel them); changes made here are not sent to Calendly.
           </p>
           <p>
-            Register this webhook URL at Calendly for the {CALENDLY_EVENTS.map((e, i) => (
+            Register this webhook URL at Calendly for the{' '}
+            {CALENDLY_EVENTS.map((e, i) => (
               <span key={e}>
                 {i > 0 && ' and '}
                 <Key>{e}</Key>
@@ -57,8 +58,8 @@ export function CalendarProviderHelp({ id, provider, calendlyWebhookUrl }: { id:
         <HelpBox id={id}>
           <p>
             Fill in the OAuth client of the firm’s Google Cloud project (<Key>client_id</Key>, <Key>client_secret</Key>, <Key>redirect_uri</Key>) and add a{' '}
-            <Key>{GOOGLE_REFRESH_TOKEN_KEY}</Key> key: a refresh token of the firm’s Google account granted with the <span className="break-all">{GOOGLE_CALENDAR_SCOPE}</span>{' '}
-            scope. <Key>calendar_id</Key> <Key>primary</Key> is the account’s main calendar.
+            <Key>{GOOGLE_REFRESH_TOKEN_KEY}</Key> key: a refresh token of the firm’s Google account granted with the{' '}
+            <span className="break-all">{GOOGLE_CALENDAR_SCOPE}</span> scope. <Key>calendar_id</Key> <Key>primary</Key> is the account’s main calendar.
           </p>
         </HelpBox>
       );
@@ -67,7 +68,8 @@ export function CalendarProviderHelp({ id, provider, calendlyWebhookUrl }: { id:
         <HelpBox id={id}>
           <p>
             Fill in the app registration in Microsoft Entra ID (<Key>client_id</Key>, <Key>client_secret</Key>, <Key>tenant_id</Key>) and add a{' '}
-            <Key>{OUTLOOK_MAILBOX_KEY}</Key> key: the mailbox whose calendar receives the appointments. The app needs the {OUTLOOK_PERMISSION} application permission.
+            <Key>{OUTLOOK_MAILBOX_KEY}</Key> key: the mailbox whose calendar receives the appointments. The app needs the {OUTLOOK_PERMISSION} application
+            permission.
           </p>
         </HelpBox>
       );
@@ -75,9 +77,10 @@ export function CalendarProviderHelp({ id, provider, calendlyWebhookUrl }: { id:
       return (
         <HelpBox id={id}>
           <p>
-            Each booking, change, cancellation and deletion is POSTed as JSON to the Webhook URL, signed with the API Key: the <Key>{SIGNATURE_HEADER}</Key> header reads{' '}
-            <Key>{'t=<unix time>,v1=<hex>'}</Key>, an HMAC-SHA256 of the time, a dot and the raw body, keyed with the API Key. The receiver recomputes it to know the event
-            came from this site, and refuses old times. <Key>{DELIVERY_HEADER}</Key> stays the same when an event is retried. The configuration can stay <Key>{'{}'}</Key>.
+            Each booking, change, cancellation and deletion is POSTed as JSON to the Webhook URL, signed with the API Key: the <Key>{SIGNATURE_HEADER}</Key>{' '}
+            header reads <Key>{'t=<unix time>,v1=<hex>'}</Key>, an HMAC-SHA256 of the time, a dot and the raw body, keyed with the API Key. The receiver
+            recomputes it to know the event came from this site, and refuses old times. <Key>{DELIVERY_HEADER}</Key> stays the same when an event is retried.
+            The configuration can stay <Key>{'{}'}</Key>.
           </p>
         </HelpBox>
       );
@@ -88,15 +91,16 @@ export function EmailProviderHelp({ id, provider }: { id: string; provider: Emai
   return provider === 'sendgrid' ? (
     <HelpBox id={id}>
       <p>
-        <Key>api_key</Key>: a SendGrid API key with the Mail Send permission. <Key>from_email</Key>: a sender address verified at SendGrid. <Key>from_name</Key>: the name
-        recipients see.
+        <Key>api_key</Key>: a SendGrid API key with the Mail Send permission. <Key>from_email</Key>: a sender address verified at SendGrid. <Key>from_name</Key>
+        : the name recipients see.
       </p>
     </HelpBox>
   ) : (
     <HelpBox id={id}>
       <p>
-        <Key>host</Key> and <Key>port</Key> of the mail server (587 with <Key>secure</Key> false uses STARTTLS; 465 with <Key>secure</Key> true uses TLS from the start), and the
-        account in <Key>auth.user</Key> and <Key>auth.pass</Key>. Optional <Key>from_email</Key> and <Key>from_name</Key> set the sender (by default the account, or the firm’s address).
+        <Key>host</Key> and <Key>port</Key> of the mail server (587 with <Key>secure</Key> false uses STARTTLS; 465 with <Key>secure</Key> true uses TLS from
+        the start), and the account in <Key>auth.user</Key> and <Key>auth.pass</Key>. Optional <Key>from_email</Key> and <Key>from_name</Key> set the sender (by
+        default the account, or the firm’s address).
       </p>
     </HelpBox>
   );

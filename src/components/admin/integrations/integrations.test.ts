@@ -66,7 +66,10 @@ describe('SPEC §5 calendar integration', () => {
   });
 
   it('refuses a webhook URL that is not http(s), beside the field', () => {
-    expect(checkCalendarForm({ ...base, webhookUrl: 'ftp://example.com' })).toEqual({ kind: 'invalid', fields: { webhookUrl: 'Webhook URL must be a valid http(s) URL' } });
+    expect(checkCalendarForm({ ...base, webhookUrl: 'ftp://example.com' })).toEqual({
+      kind: 'invalid',
+      fields: { webhookUrl: 'Webhook URL must be a valid http(s) URL' },
+    });
   });
 });
 
@@ -75,7 +78,10 @@ describe('SPEC §5 email configuration', () => {
     expect(checkEmailForm({ provider: 'sendgrid', config: '' }).kind).toBe('missing');
   });
   it('is saved active with the shared schema, which wants a JSON object', () => {
-    expect(checkEmailForm({ provider: 'smtp', config: templateText('smtp') })).toEqual({ kind: 'ok', payload: { provider: 'smtp', isActive: true, config: templateText('smtp') } });
+    expect(checkEmailForm({ provider: 'smtp', config: templateText('smtp') })).toEqual({
+      kind: 'ok',
+      payload: { provider: 'smtp', isActive: true, config: templateText('smtp') },
+    });
     expect(checkEmailForm({ provider: 'sendgrid', config: '{oops' })).toEqual({ kind: 'invalid', fields: { config: 'Configuration must be a JSON object' } });
   });
 });
@@ -99,8 +105,14 @@ describe('SPEC §5 blog source', () => {
       kind: 'ok',
       payload: { name: 'Law news', url: 'https://news.example.com/feed.xml', type: 'rss', displayLimit: 5, config: null, isActive: true },
     });
-    expect(checkBlogSourceForm({ ...values, displayLimit: '0' })).toEqual({ kind: 'invalid', fields: { displayLimit: 'Number of articles must be at least 1' } });
-    expect(checkBlogSourceForm({ ...values, displayLimit: '11' })).toEqual({ kind: 'invalid', fields: { displayLimit: 'Number of articles must be at most 10' } });
+    expect(checkBlogSourceForm({ ...values, displayLimit: '0' })).toEqual({
+      kind: 'invalid',
+      fields: { displayLimit: 'Number of articles must be at least 1' },
+    });
+    expect(checkBlogSourceForm({ ...values, displayLimit: '11' })).toEqual({
+      kind: 'invalid',
+      fields: { displayLimit: 'Number of articles must be at most 10' },
+    });
   });
 
   it('takes an optional JSON object config', () => {
@@ -110,7 +122,10 @@ describe('SPEC §5 blog source', () => {
   });
 
   it('says how Fetch now went, also when the source could not be read', () => {
-    expect(fetchOutcomeToast('Law news', { lastError: null, articleCount: 12 })).toEqual({ title: 'Success', description: 'Law news fetched: 12 articles stored' });
+    expect(fetchOutcomeToast('Law news', { lastError: null, articleCount: 12 })).toEqual({
+      title: 'Success',
+      description: 'Law news fetched: 12 articles stored',
+    });
     expect(fetchOutcomeToast('Law news', { lastError: 'The feed timed out after 10 s', articleCount: 3 })).toEqual({
       title: 'Fetch Failed',
       description: 'Law news: The feed timed out after 10 s',
@@ -150,7 +165,9 @@ describe('lists', () => {
   });
 
   it('builds the delivery log paths', () => {
-    expect(deliveriesKey({ channel: 'calendar', integrationId: 'abc', limit: 5 })).toEqual(['/api/admin/deliveries?channel=calendar&integrationId=abc&limit=5']);
+    expect(deliveriesKey({ channel: 'calendar', integrationId: 'abc', limit: 5 })).toEqual([
+      '/api/admin/deliveries?channel=calendar&integrationId=abc&limit=5',
+    ]);
     expect(deliveriesKey({ channel: 'email', limit: 10 })).toEqual(['/api/admin/deliveries?channel=email&limit=10']);
     expect(isDeliveriesKey(deliveriesKey({ channel: 'email', limit: 10 }))).toBe(true);
     expect(isDeliveriesKey(['/api/admin/blog-sources'])).toBe(false);

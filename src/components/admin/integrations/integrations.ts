@@ -6,8 +6,8 @@
  * non-numeric entry becomes 5), the delivery log's wording and when to poll for a new source's
  * first fetch.
  */
-import { z } from 'zod';
-import { blogSourceDisplayLimit, blogSourceTypes, calendarProviders, emailProviders } from '../../../shared/constants.ts';
+import type { z } from 'zod';
+import { blogSourceDisplayLimit, type blogSourceTypes, calendarProviders, emailProviders } from '../../../shared/constants.ts';
 import type { DeliveryLogEntry } from '../../../shared/schemas/deliveries.ts';
 import { blogSourceInput, calendarSettingInput, customCalendarMessages, emailSettingInput } from '../../../shared/schemas/integrations.ts';
 
@@ -166,7 +166,10 @@ export const EMAIL_CONFIG_REQUIRED_MESSAGE = 'Please provide configuration setti
  * message per missing field for beside the fields; `invalid` is the shared schema refusing a value
  * (shown beside the field); else the payload to send.
  */
-export type FormCheck<T> = { kind: 'missing'; fields: Record<string, string> } | { kind: 'invalid'; fields: Record<string, string> } | { kind: 'ok'; payload: T };
+export type FormCheck<T> =
+  | { kind: 'missing'; fields: Record<string, string> }
+  | { kind: 'invalid'; fields: Record<string, string> }
+  | { kind: 'ok'; payload: T };
 
 function schemaCheck<S extends z.ZodType>(schema: S, input: unknown): FormCheck<z.output<S>> {
   const result = schema.safeParse(input);
@@ -207,7 +210,13 @@ export function checkCalendarForm(values: CalendarFormValues): FormCheck<Calenda
     if (blank(values.apiKey)) missing.apiKey = customCalendarMessages.apiKey;
   }
   if (Object.keys(missing).length) return { kind: 'missing', fields: missing };
-  return schemaCheck(calendarSettingInput, { provider: values.provider, isActive: false, config: values.config, webhookUrl: values.webhookUrl, apiKey: values.apiKey });
+  return schemaCheck(calendarSettingInput, {
+    provider: values.provider,
+    isActive: false,
+    config: values.config,
+    webhookUrl: values.webhookUrl,
+    apiKey: values.apiKey,
+  });
 }
 
 export interface EmailFormValues {
@@ -240,7 +249,13 @@ export function parseDisplayLimit(text: string): number {
   return Number.isNaN(n) ? blogSourceDisplayLimit.default : n;
 }
 
-export const blogSourceFormDefaults = (): BlogSourceFormValues => ({ name: '', url: '', type: 'rss', displayLimit: String(blogSourceDisplayLimit.default), config: '' });
+export const blogSourceFormDefaults = (): BlogSourceFormValues => ({
+  name: '',
+  url: '',
+  type: 'rss',
+  displayLimit: String(blogSourceDisplayLimit.default),
+  config: '',
+});
 
 /** SPEC §5: name and url required; SPEC §7: sent with isActive true. */
 export function checkBlogSourceForm(values: BlogSourceFormValues): FormCheck<BlogSourcePayload> {
@@ -302,7 +317,11 @@ export const FIRST_FETCH_WAIT_MS = 30_000;
  * id -> when it was created, by the browser's clock) has not been fetched yet and is less than 30 s
  * old; otherwise not at all (SPEC §7: no interval refetch).
  */
-export function firstFetchPollInterval(rows: readonly Pick<BlogSource, 'id' | 'lastFetched' | 'lastError'>[] | undefined, watched: ReadonlyMap<string, number>, now: number): number | false {
+export function firstFetchPollInterval(
+  rows: readonly Pick<BlogSource, 'id' | 'lastFetched' | 'lastError'>[] | undefined,
+  watched: ReadonlyMap<string, number>,
+  now: number,
+): number | false {
   if (!rows) return false;
   const waiting = rows.some((r) => {
     const since = watched.get(r.id);

@@ -9,6 +9,7 @@ import { Button } from '../ui/button.tsx';
 
 export default function CodeBlock({ label, code, wrap = false, testId }: { label: string; code: string; wrap?: boolean; testId?: string }) {
   const [copied, setCopied] = useState<'idle' | 'copied' | 'failed'>('idle');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new code to copy resets the Copied state
   useEffect(() => setCopied('idle'), [code]);
 
   async function copy() {

@@ -160,8 +160,8 @@ export default function MigrationScreen() {
             progress={progress('table')}
             description={
               <>
-                Creates the DynamoDB table {status.tableName ? <code className="font-mono text-foreground">{status.tableName}</code> : null} if it does not exist yet
-                (running it again is harmless), and shows its definition as an AWS CLI command and as JSON.
+                Creates the DynamoDB table {status.tableName ? <code className="font-mono text-foreground">{status.tableName}</code> : null} if it does not
+                exist yet (running it again is harmless), and shows its definition as an AWS CLI command and as JSON.
               </>
             }
           >
@@ -211,7 +211,9 @@ export default function MigrationScreen() {
                     : 'Available once the table commands are generated.'}
                 </StepHint>
               )}
-              {can.migrate && canResume(run) && <StepHint id="migrate-resume">The last migration stopped. Start Migration resumes it from where it stopped.</StepHint>}
+              {can.migrate && canResume(run) && (
+                <StepHint id="migrate-resume">The last migration stopped. Start Migration resumes it from where it stopped.</StepHint>
+              )}
             </div>
             {run && <RunProgress run={run} />}
           </WizardStepCard>
@@ -239,8 +241,8 @@ export default function MigrationScreen() {
             {verify.data && <VerificationReport result={verify.data} database={database} />}
             {verify.data && !verify.data.ok && (
               <p className="text-sm text-muted-foreground">
-                Mismatches usually mean the data changed after the migration: generate the table commands again and start the migration again to copy the changes,
-                then verify again.
+                Mismatches usually mean the data changed after the migration: generate the table commands again and start the migration again to copy the
+                changes, then verify again.
               </p>
             )}
           </WizardStepCard>
@@ -251,13 +253,17 @@ export default function MigrationScreen() {
             <div className="flex gap-3 p-4 sm:gap-4 sm:p-6">
               <CircleCheck aria-hidden="true" className="size-9 shrink-0 text-emerald-700 dark:text-emerald-400" />
               <div className="min-w-0 space-y-1">
-                <h2 ref={headingRef('complete')} tabIndex={-1} className="text-lg font-semibold focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring">
+                <h2
+                  ref={headingRef('complete')}
+                  tabIndex={-1}
+                  className="text-lg font-semibold focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+                >
                   Migration Complete
                 </h2>
                 <p className="text-sm text-muted-foreground">
                   All the site&apos;s data is in DynamoDB{status.tableName ? ` table ${status.tableName}` : ''} and matches {database}
-                  {verify.data ? `: ${verify.data.kinds.reduce((sum, k) => sum + k.target, 0).toLocaleString('en-US')} items` : ''}. The site itself keeps running on{' '}
-                  {database}.
+                  {verify.data ? `: ${verify.data.kinds.reduce((sum, k) => sum + k.target, 0).toLocaleString('en-US')} items` : ''}. The site itself keeps
+                  running on {database}.
                 </p>
               </div>
             </div>

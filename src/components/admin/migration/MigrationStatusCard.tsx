@@ -18,8 +18,17 @@ export default function MigrationStatusCard({ status, checking, onCheckAgain }: 
         title="Migration Status"
         description="What the migration reads from and writes to, as the server sees it now."
         actions={
-          <Button variant="outline" aria-disabled={checking || undefined} onClick={checking ? undefined : onCheckAgain} className="aria-disabled:cursor-wait aria-disabled:opacity-60">
-            {checking ? <LoaderCircle aria-hidden="true" className="size-4 animate-spin motion-reduce:animate-none" /> : <RefreshCw aria-hidden="true" className="size-4" />}
+          <Button
+            variant="outline"
+            aria-disabled={checking || undefined}
+            onClick={checking ? undefined : onCheckAgain}
+            className="aria-disabled:cursor-wait aria-disabled:opacity-60"
+          >
+            {checking ? (
+              <LoaderCircle aria-hidden="true" className="size-4 animate-spin motion-reduce:animate-none" />
+            ) : (
+              <RefreshCw aria-hidden="true" className="size-4" />
+            )}
             Check Again
           </Button>
         }

@@ -21,38 +21,43 @@ export default function VerificationReport({ result, database }: { result: Verif
         {result.ok ? 'Every item in DynamoDB matches the source.' : `${verificationFailureMessage(result)}.`}
       </p>
       {/* A data table keeps its columns; on the narrowest phones it scrolls inside this region (WCAG 1.4.10). */}
-      <div role="region" aria-label="Items per kind" tabIndex={0} className="overflow-x-auto rounded-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring">
-      <table className="w-full min-w-64 max-w-3xl text-left text-xs tabular-nums sm:text-sm">
-        <caption className="sr-only">Items per kind of data in {database} and in DynamoDB</caption>
-        <thead>
-          <tr className="border-b border-border text-muted-foreground">
-            <th scope="col" className="py-2 pr-2 font-medium">
-              Data
-            </th>
-            <th scope="col" className="px-2 py-2 text-right font-medium">
-              {database}
-            </th>
-            <th scope="col" className="px-2 py-2 text-right font-medium">
-              DynamoDB
-            </th>
-            <th scope="col" className="py-2 pl-2 text-right font-medium">
-              Mismatches
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {result.kinds.map((k) => (
-            <tr key={k.kind} className="border-b border-border last:border-0" data-kind={k.kind}>
-              <th scope="row" className="py-2 pr-2 font-normal text-foreground">
-                {k.label}
+      <div
+        role="region"
+        aria-label="Items per kind"
+        tabIndex={0}
+        className="overflow-x-auto rounded-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+      >
+        <table className="w-full min-w-64 max-w-3xl text-left text-xs tabular-nums sm:text-sm">
+          <caption className="sr-only">Items per kind of data in {database} and in DynamoDB</caption>
+          <thead>
+            <tr className="border-b border-border text-muted-foreground">
+              <th scope="col" className="py-2 pr-2 font-medium">
+                Data
               </th>
-              <td className="px-2 py-2 text-right">{k.source.toLocaleString('en-US')}</td>
-              <td className="px-2 py-2 text-right">{k.target.toLocaleString('en-US')}</td>
-              <td className={`py-2 pl-2 text-right ${k.mismatches > 0 ? 'font-semibold text-destructive' : ''}`}>{k.mismatches.toLocaleString('en-US')}</td>
+              <th scope="col" className="px-2 py-2 text-right font-medium">
+                {database}
+              </th>
+              <th scope="col" className="px-2 py-2 text-right font-medium">
+                DynamoDB
+              </th>
+              <th scope="col" className="py-2 pl-2 text-right font-medium">
+                Mismatches
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {result.kinds.map((k) => (
+              <tr key={k.kind} className="border-b border-border last:border-0" data-kind={k.kind}>
+                <th scope="row" className="py-2 pr-2 font-normal text-foreground">
+                  {k.label}
+                </th>
+                <td className="px-2 py-2 text-right">{k.source.toLocaleString('en-US')}</td>
+                <td className="px-2 py-2 text-right">{k.target.toLocaleString('en-US')}</td>
+                <td className={`py-2 pl-2 text-right ${k.mismatches > 0 ? 'font-semibold text-destructive' : ''}`}>{k.mismatches.toLocaleString('en-US')}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       </div>
       {result.mismatches.length > 0 && (
         <div className="space-y-2">

@@ -37,7 +37,12 @@ export const useMigrationRun = () =>
  * (destructive, and logged like every admin failure); the success toast is the caller's, as it depends
  * on the answer.
  */
-export function useMigrationAction<TResult>({ mutationFn, failureTitle, onSuccess, onError }: {
+export function useMigrationAction<TResult>({
+  mutationFn,
+  failureTitle,
+  onSuccess,
+  onError,
+}: {
   mutationFn: () => Promise<TResult>;
   failureTitle: 'Migration Failed' | 'Verification Failed';
   onSuccess: (result: TResult) => void | Promise<void>;

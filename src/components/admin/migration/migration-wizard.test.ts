@@ -126,7 +126,9 @@ describe('SPEC §8 setup alert', () => {
     expect(setupAlert(status(true, true))).toEqual({ ready: true, text: 'All systems ready for migration!' });
   });
   it("gives SPEC's text when both are missing", () => {
-    expect(setupAlert(status(false, false)).text).toBe('PostgreSQL not connected. AWS credentials not configured. Please check your environment configuration.');
+    expect(setupAlert(status(false, false)).text).toBe(
+      'PostgreSQL not connected. AWS credentials not configured. Please check your environment configuration.',
+    );
   });
   it('names only what is missing, and the database the site runs on', () => {
     expect(setupAlert(status(false, true)).text).toBe('PostgreSQL not connected. Please check your environment configuration.');
@@ -138,7 +140,9 @@ describe('SPEC §8 setup alert', () => {
 
 describe("SPEC §8 failures carry the error's message", () => {
   it("uses the server's { error } when there is one, else the error's text", () => {
-    expect(errorMessage(new ApiError(502, JSON.stringify({ error: 'DynamoDB did not answer at http://127.0.0.1:8000' })))).toBe('DynamoDB did not answer at http://127.0.0.1:8000');
+    expect(errorMessage(new ApiError(502, JSON.stringify({ error: 'DynamoDB did not answer at http://127.0.0.1:8000' })))).toBe(
+      'DynamoDB did not answer at http://127.0.0.1:8000',
+    );
     expect(errorMessage(new ApiError(500, 'Internal Server Error'))).toBe('500: Internal Server Error');
     expect(errorMessage(new TypeError('Failed to fetch'))).toBe('Failed to fetch');
     expect(errorMessage('nope')).toBe('Something went wrong. Please try again.');

@@ -5,7 +5,13 @@
  * alert, the toasts' words, progress arithmetic and the verification summary.
  */
 import { ApiError } from '../../../lib/api-client.ts';
-import { migrationSetupAlert, type MigrationKindProgress, type MigrationRun, type MigrationStatus, type VerificationResult } from '../../../shared/migration.ts';
+import {
+  migrationSetupAlert,
+  type MigrationKindProgress,
+  type MigrationRun,
+  type MigrationStatus,
+  type VerificationResult,
+} from '../../../shared/migration.ts';
 
 /** SPEC §4: the steps in order. The first four are numbered on the page; complete is the final card. */
 export const wizardSteps = ['setup', 'table', 'migrate', 'verify', 'complete'] as const;
@@ -110,7 +116,8 @@ export function percentDone({ done, total }: Pick<MigrationKindProgress, 'done' 
 }
 
 /** 'done / total' as the page shows it beside each bar. */
-export const progressText = ({ done, total }: Pick<MigrationKindProgress, 'done' | 'total'>) => `${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')}`;
+export const progressText = ({ done, total }: Pick<MigrationKindProgress, 'done' | 'total'>) =>
+  `${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')}`;
 
 export function runTotals(run: Pick<MigrationRun, 'kinds'>): { done: number; total: number } {
   return run.kinds.reduce((sum, k) => ({ done: sum.done + k.done, total: sum.total + k.total }), { done: 0, total: 0 });

@@ -7,6 +7,7 @@ export default function RatingStars({ rating }: { rating: number }) {
     <span className="inline-flex items-center gap-2">
       <span aria-hidden="true" className="flex text-primary">
         {Array.from({ length: MAX_RATING }, (_, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a fixed row of stars, never reordered
           <Star key={i} className="size-4" fill={i < rating ? 'currentColor' : 'none'} strokeWidth={1.75} />
         ))}
       </span>

@@ -13,7 +13,14 @@ import { Button } from '../ui/button.tsx';
 import { Dialog, DialogClose, DialogContent, DialogFooter } from '../ui/dialog.tsx';
 import { Field, Input, Select, Switch, Textarea } from '../ui/form.tsx';
 import { SaveFailed, showServerFieldErrors } from '../ui/server-errors.tsx';
-import { ratingChoices, ratingText, testimonialFormValues, testimonialPracticeAreaOptions, type Testimonial, type TestimonialFormValues } from './testimonial-form.ts';
+import {
+  ratingChoices,
+  ratingText,
+  testimonialFormValues,
+  testimonialPracticeAreaOptions,
+  type Testimonial,
+  type TestimonialFormValues,
+} from './testimonial-form.ts';
 
 type TestimonialPayload = z.output<typeof testimonialInput>;
 
@@ -112,9 +119,7 @@ function TestimonialForm({ testimonial, onSaved }: { testimonial: Testimonial | 
         render={({ field }) => (
           <div className="space-y-1">
             <Switch checked={field.value} onCheckedChange={field.onChange} label="Published" />
-            <p className="text-xs text-muted-foreground">
-              {field.value ? 'Shown on the website.' : 'Saved as a draft: not shown on the website.'}
-            </p>
+            <p className="text-xs text-muted-foreground">{field.value ? 'Shown on the website.' : 'Saved as a draft: not shown on the website.'}</p>
           </div>
         )}
       />

@@ -77,9 +77,7 @@ export default function TestimonialsScreen() {
                   <li key={t.id}>
                     <Card className="flex h-full flex-col gap-3 p-4 sm:p-5">
                       <div className="flex flex-wrap items-start justify-between gap-2">
-                        <h3 className="min-w-0 break-words text-base font-semibold">
-                          {t.clientName}
-                        </h3>
+                        <h3 className="min-w-0 break-words text-base font-semibold">{t.clientName}</h3>
                         <Badge variant={t.isPublished ? 'success' : 'warning'}>{t.isPublished ? 'Published' : 'Draft'}</Badge>
                       </div>
                       <div className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-muted-foreground">
@@ -119,12 +117,7 @@ export default function TestimonialsScreen() {
         )}
       </ListState>
 
-      <TestimonialDialog
-        open={editor.open}
-        testimonial={editor.row}
-        onOpenChange={setEditorOpen}
-        onCloseAutoFocus={restoreFocus}
-      />
+      <TestimonialDialog open={editor.open} testimonial={editor.row} onOpenChange={setEditorOpen} onCloseAutoFocus={restoreFocus} />
 
       <ConfirmDialog
         open={deleting !== null}

@@ -49,7 +49,12 @@ export default function InstalledThemes({
         ) : (
           <>
             {themes.length > 0 && (
-              <ul id={INSTALLED_LIST_ID} tabIndex={-1} aria-label="Installed themes" className="grid gap-4 rounded-lg md:grid-cols-2 focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-ring">
+              <ul
+                id={INSTALLED_LIST_ID}
+                tabIndex={-1}
+                aria-label="Installed themes"
+                className="grid gap-4 rounded-lg md:grid-cols-2 focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-ring"
+              >
                 {themes.map((theme) => {
                   const variables = storedVariables(theme.cssVariables);
                   return (
@@ -88,7 +93,9 @@ export default function InstalledThemes({
                           </Button>
                         )}
                       </div>
-                      {!theme.isDefault && theme.isActive && <p className="text-xs text-muted-foreground">The active theme cannot be deleted; activate another theme first.</p>}
+                      {!theme.isDefault && theme.isActive && (
+                        <p className="text-xs text-muted-foreground">The active theme cannot be deleted; activate another theme first.</p>
+                      )}
                     </li>
                   );
                 })}

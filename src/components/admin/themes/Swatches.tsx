@@ -27,7 +27,11 @@ export function Swatches({ swatches, label, columns = 2 }: { swatches: Swatch[];
 export function RadiusPreview({ radius }: { radius: string | undefined }) {
   return (
     <span className="inline-flex items-center gap-2 text-xs text-muted-foreground">
-      <span aria-hidden="true" className="size-5 border-2 border-foreground/60 bg-muted" style={{ borderRadius: radius && /^[\d.]+rem$/.test(radius) ? radius : undefined }} />
+      <span
+        aria-hidden="true"
+        className="size-5 border-2 border-foreground/60 bg-muted"
+        style={{ borderRadius: radius && /^[\d.]+rem$/.test(radius) ? radius : undefined }}
+      />
       Radius {radius ?? 'not set'}
     </span>
   );

@@ -36,7 +36,10 @@ export default function TemplateGallery(actions: TemplateActions) {
 
   return (
     <Card>
-      <CardHeader title="Theme Templates" description={`${themeTemplates.length} built-in templates. Install one, then activate it to change the public site's colours.`} />
+      <CardHeader
+        title="Theme Templates"
+        description={`${themeTemplates.length} built-in templates. Install one, then activate it to change the public site's colours.`}
+      />
       <CardContent className="space-y-4">
         <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
           <Field label="Search templates" className="sm:flex-1">
@@ -93,7 +96,11 @@ export default function TemplateGallery(actions: TemplateActions) {
         ) : (
           <ul aria-label="Theme templates" className="divide-y divide-border rounded-lg border border-border">
             {shown.map((template) => (
-              <li key={template.name} className="grid gap-3 p-4 md:grid-cols-[minmax(0,14rem)_minmax(0,1fr)_auto] md:items-center" data-template={template.name}>
+              <li
+                key={template.name}
+                className="grid gap-3 p-4 md:grid-cols-[minmax(0,14rem)_minmax(0,1fr)_auto] md:items-center"
+                data-template={template.name}
+              >
                 <div className="min-w-0 space-y-1">
                   <TemplateHeading template={template} />
                   <p className="text-sm text-muted-foreground">{template.description}</p>
@@ -117,7 +124,13 @@ export default function TemplateGallery(actions: TemplateActions) {
 function ViewButton({ current, value, onSelect, icon, label }: { current: View; value: View; onSelect: (v: View) => void; icon: ReactNode; label: string }) {
   const pressed = current === value;
   return (
-    <Button variant={pressed ? 'secondary' : 'ghost'} size="sm" aria-pressed={pressed} onClick={() => onSelect(value)} className={`h-9 ${pressed ? 'ring-1 ring-foreground/40' : ''}`}>
+    <Button
+      variant={pressed ? 'secondary' : 'ghost'}
+      size="sm"
+      aria-pressed={pressed}
+      onClick={() => onSelect(value)}
+      className={`h-9 ${pressed ? 'ring-1 ring-foreground/40' : ''}`}
+    >
       {icon}
       {label}
     </Button>

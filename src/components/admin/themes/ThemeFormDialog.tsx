@@ -61,7 +61,17 @@ export default function ThemeFormDialog({
   );
 }
 
-function ThemeForm({ mode, draft, installedNames, onSaved }: { mode: ThemeDialogMode; draft: ThemeDraft; installedNames: readonly string[]; onSaved: () => void }) {
+function ThemeForm({
+  mode,
+  draft,
+  installedNames,
+  onSaved,
+}: {
+  mode: ThemeDialogMode;
+  draft: ThemeDraft;
+  installedNames: readonly string[];
+  onSaved: () => void;
+}) {
   const id = useId();
   const form = useForm<ThemeDraft, unknown, ThemeOutput>({ resolver, defaultValues: draft });
   const { errors, isSubmitted } = form.formState;
@@ -202,19 +212,31 @@ function ThemePreview({ variables }: { variables: Record<string, string> }) {
   return (
     <section aria-label="Preview" className="space-y-3 rounded-lg border border-border p-3 sm:p-4">
       <h3 className="text-sm font-semibold">Preview</h3>
-      <div className="space-y-2 border p-4" style={{ background: colour('background'), color: colour('foreground'), borderColor: colour('border'), borderRadius: radius }}>
+      <div
+        className="space-y-2 border p-4"
+        style={{ background: colour('background'), color: colour('foreground'), borderColor: colour('border'), borderRadius: radius }}
+      >
         <p className="font-semibold">Estate planning for San Diego families</p>
         <p className="text-sm" style={{ color: colour('muted-foreground') }}>
           Muted text on the page background.
         </p>
         <div className="flex flex-wrap gap-2">
-          <span className="inline-flex h-9 items-center px-3 text-sm font-medium" style={{ background: colour('primary'), color: colour('primary-foreground'), borderRadius: radius }}>
+          <span
+            className="inline-flex h-9 items-center px-3 text-sm font-medium"
+            style={{ background: colour('primary'), color: colour('primary-foreground'), borderRadius: radius }}
+          >
             Primary
           </span>
-          <span className="inline-flex h-9 items-center px-3 text-sm font-medium" style={{ background: colour('secondary'), color: colour('secondary-foreground'), borderRadius: radius }}>
+          <span
+            className="inline-flex h-9 items-center px-3 text-sm font-medium"
+            style={{ background: colour('secondary'), color: colour('secondary-foreground'), borderRadius: radius }}
+          >
             Secondary
           </span>
-          <span className="inline-flex h-9 items-center px-3 text-sm font-medium" style={{ background: colour('accent'), color: colour('accent-foreground'), borderRadius: radius }}>
+          <span
+            className="inline-flex h-9 items-center px-3 text-sm font-medium"
+            style={{ background: colour('accent'), color: colour('accent-foreground'), borderRadius: radius }}
+          >
             Accent
           </span>
         </div>

@@ -5,7 +5,17 @@ export function Card({ className = '', ...props }: HTMLAttributes<HTMLDivElement
   return <div className={`rounded-lg border border-border bg-card text-card-foreground shadow-sm ${className}`} {...props} />;
 }
 
-export function CardHeader({ title, description, actions, as: Heading = 'h2' }: { title: ReactNode; description?: ReactNode; actions?: ReactNode; as?: 'h2' | 'h3' }) {
+export function CardHeader({
+  title,
+  description,
+  actions,
+  as: Heading = 'h2',
+}: {
+  title: ReactNode;
+  description?: ReactNode;
+  actions?: ReactNode;
+  as?: 'h2' | 'h3';
+}) {
   return (
     <div className="flex flex-wrap items-start justify-between gap-3 p-4 pb-2 sm:p-6 sm:pb-2">
       <div className="min-w-0 space-y-1">
@@ -33,5 +43,10 @@ const badgeVariants = {
 export type BadgeVariant = keyof typeof badgeVariants;
 
 export function Badge({ variant = 'default', className = '', ...props }: HTMLAttributes<HTMLSpanElement> & { variant?: BadgeVariant }) {
-  return <span className={`inline-flex items-center whitespace-nowrap rounded-full border px-2.5 py-0.5 text-xs font-semibold ${badgeVariants[variant]} ${className}`} {...props} />;
+  return (
+    <span
+      className={`inline-flex items-center whitespace-nowrap rounded-full border px-2.5 py-0.5 text-xs font-semibold ${badgeVariants[variant]} ${className}`}
+      {...props}
+    />
+  );
 }

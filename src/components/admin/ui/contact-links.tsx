@@ -27,7 +27,8 @@ export function mailtoHref(email: string, subject?: string): string {
   return `mailto:${encodeURIComponent(email).replace(/%40/g, '@')}${query}`;
 }
 
-const linkClass = 'inline-flex min-h-6 items-center gap-1.5 break-all text-primary underline-offset-4 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring rounded-sm';
+const linkClass =
+  'inline-flex min-h-6 items-center gap-1.5 break-all text-primary underline-offset-4 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring rounded-sm';
 
 export function EmailLink({ email, subject, children }: { email: string; subject?: string; children?: ReactNode }) {
   return (

@@ -3,7 +3,16 @@
  * aria-describedby / aria-invalid), Input, Textarea, native Select (keyboard and screen-reader
  * friendly everywhere, phones included) and Switch (role="switch").
  */
-import { cloneElement, forwardRef, useId, type InputHTMLAttributes, type ReactElement, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import {
+  cloneElement,
+  forwardRef,
+  useId,
+  type InputHTMLAttributes,
+  type ReactElement,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from 'react';
 
 const control =
   'block w-full rounded-md border border-input bg-background px-3 text-base text-foreground placeholder:text-muted-foreground sm:text-sm ' +
@@ -13,7 +22,10 @@ export const Input = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputE
   return <input ref={ref} className={`${control} h-11 sm:h-10 ${className}`} {...props} />;
 });
 
-export const Textarea = forwardRef<HTMLTextAreaElement, TextareaHTMLAttributes<HTMLTextAreaElement>>(function Textarea({ className = '', rows = 4, ...props }, ref) {
+export const Textarea = forwardRef<HTMLTextAreaElement, TextareaHTMLAttributes<HTMLTextAreaElement>>(function Textarea(
+  { className = '', rows = 4, ...props },
+  ref,
+) {
   return <textarea ref={ref} rows={rows} className={`${control} py-2 ${className}`} {...props} />;
 });
 
@@ -99,7 +111,10 @@ export function Switch({
         onClick={() => onCheckedChange(!checked)}
         className={`relative inline-flex h-6 w-11 shrink-0 cursor-pointer items-center rounded-full border-2 border-transparent transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring disabled:cursor-not-allowed disabled:opacity-60 ${checked ? 'bg-primary' : 'bg-input'}`}
       >
-        <span aria-hidden="true" className={`pointer-events-none block size-5 rounded-full bg-background shadow transition-transform ${checked ? 'translate-x-5' : 'translate-x-0'}`} />
+        <span
+          aria-hidden="true"
+          className={`pointer-events-none block size-5 rounded-full bg-background shadow transition-transform ${checked ? 'translate-x-5' : 'translate-x-0'}`}
+        />
       </button>
       {label && (
         <label htmlFor={switchId} className="cursor-pointer text-sm font-medium">

@@ -41,7 +41,17 @@ export function ErrorState({ message = 'This list could not be loaded.', onRetry
  * One admin list's states, in one place: loading, failed (with Try Again), empty (`empty`), or the
  * rows. `what` names the list in the failure message ('The blog posts could not be loaded.').
  */
-export function ListState<T>({ query, what, empty, children }: { query: UseQueryResult<T[]>; what: string; empty: ReactNode; children: (rows: T[]) => ReactNode }) {
+export function ListState<T>({
+  query,
+  what,
+  empty,
+  children,
+}: {
+  query: UseQueryResult<T[]>;
+  what: string;
+  empty: ReactNode;
+  children: (rows: T[]) => ReactNode;
+}) {
   if (query.isPending) return <LoadingState />;
   if (query.isError) return <ErrorState message={`The ${what} could not be loaded.`} onRetry={() => void query.refetch()} />;
   if (query.data.length === 0) return <>{empty}</>;
