@@ -18,6 +18,17 @@ import {
   type RateRules,
 } from './http/rate-limit.ts';
 
+/** "a, b,c" to ['a', 'b', 'c']; unset or empty: []. */
+const commaList = z
+  .string()
+  .default('')
+  .transform((v) =>
+    v
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean),
+  );
+
 const flag = z
   .enum(['true', 'false', '1', '0', ''])
   .optional()
@@ -60,15 +71,7 @@ const envSchema = z
     // Secrets at rest (identity signing keys, integration secrets): 32 bytes, base64 or hex. Unset: a key
     // generated on first start into SECRETS_KEY_FILE (0600). Required in production with DATABASE_URL.
     SECRETS_KEY: z.string().optional(),
-    SECRETS_KEY_PREVIOUS: z
-      .string()
-      .default('')
-      .transform((v) =>
-        v
-          .split(',')
-          .map((e) => e.trim())
-          .filter(Boolean),
-      ),
+    SECRETS_KEY_PREVIOUS: commaList,
     SECRETS_KEY_FILE: z.string().min(1).default('data/secrets.key'),
     // Where mail with nowhere else to go is kept (development outbox).
     OUTBOX_DIR: z.string().min(1).default('data/outbox'),
@@ -118,33 +121,19 @@ const envSchema = z
       .optional()
       .transform((v) => v || undefined)
       .refine((v) => v === undefined || (/^rediss?:\/\/[^/]/.test(v) && URL.canParse(v)), 'must be a redis:// or rediss:// URL'),
-    TRUSTED_PROXIES: z
-      .string()
-      .default('')
-      .transform((v, ctx) => {
-        const entries = v
-          .split(',')
-          .map((e) => e.trim())
-          .filter(Boolean);
-        try {
-          trustedProxyList(entries);
-        } catch (err) {
-          ctx.addIssue({ code: 'custom', message: (err as Error).message });
-        }
-        return entries;
-      }),
+    TRUSTED_PROXIES: commaList.superRefine((entries, ctx) => {
+      try {
+        trustedProxyList(entries);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      }
+    }),
     // Issue 15: the CDN in front, purged by what each change touched (api/cdn/cdn-purge.ts).
     CDN_PURGE: z.enum(['none', 'varnish', 'fastly', 'cloudflare', 'cloudfront']).default('none'),
-    CDN_PURGE_URLS: z
-      .string()
-      .default('')
-      .transform((v) =>
-        v
-          .split(',')
-          .map((e) => e.trim())
-          .filter(Boolean),
-      )
-      .refine((urls) => urls.every((u) => /^https?:\/\//.test(u) && URL.canParse(u)), 'must be comma-separated http:// or https:// URLs'),
+    CDN_PURGE_URLS: commaList.refine(
+      (urls) => urls.every((u) => /^https?:\/\//.test(u) && URL.canParse(u)),
+      'must be comma-separated http:// or https:// URLs',
+    ),
     FASTLY_SERVICE_ID: z.string().optional(),
     FASTLY_API_TOKEN: z.string().optional(),
     FASTLY_API_BASE: z.url().default('https://api.fastly.com'),

@@ -50,7 +50,7 @@ test('a published post appears on the home page, /blog, its URL and the feeds; u
     expect(res.status()).toBe(404);
     expect(await res.text()).toContain('Article Not Found');
     expect(await (await request.get('/')).text()).not.toContain(title);
-  }).toPass({ timeout: 1000, intervals: [25] });
+  }).toPass({ timeout: 15_000, intervals: [25] });
   await page.goto(`/blog/${post.slug}`);
   await expect(page.getByText('Article Not Found')).toBeVisible();
   await request.delete(`/api/admin/blog-posts/${post.id}`, { headers });
@@ -66,7 +66,7 @@ test('a renamed post keeps its old URL working (redirect to the new one)', async
     const res = await request.get(`/blog/${post.slug}`, { maxRedirects: 0 });
     expect(res.status()).toBe(301);
     expect(res.headers()['location']).toBe(`/blog/${renamed.slug}`);
-  }).toPass({ timeout: 1000, intervals: [25] });
+  }).toPass({ timeout: 15_000, intervals: [25] });
   await request.delete(`/api/admin/blog-posts/${post.id}`, { headers });
 });
 
@@ -87,7 +87,7 @@ test('activating a theme changes the colours of every page, prerendered ones inc
   const before = await background();
   expect((await request.put(`/api/admin/themes/${theme!.id}/activate`, { headers })).status()).toBe(200);
   await expect(async () => expect(await (await request.get('/theme.css')).text()).toContain(`--background:${template.cssVariables.background}`)).toPass({
-    timeout: 1000,
+    timeout: 15_000,
     intervals: [25],
   });
   await page.goto('/about');

@@ -16,6 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { operatorAdminToken } from '../../bench/identity.ts';
 import { findThemeTemplate } from '../../src/shared/theme-templates.ts';
 import { feedPaths, startFeedServer, type FeedServer } from '../support/feed-server.ts';
 import { serverDatabase, startServerProcess, type ServerDatabase, type ServerProcess } from '../support/server-process.ts';
@@ -66,24 +67,7 @@ beforeAll(async () => {
   [a, b] = await Promise.all([startContainer(), startContainer()]);
   varnish = await startVarnish({ backends: [a.url, b.url], port: varnishPort });
   // An admin, made as the operator would (npm run admin:create), signed in through container A.
-  const admin = { username: `ops-${Date.now()}`, email: 'ops@example.com', password: 'Scale-Demo-2026!' };
-  execFileSync(process.execPath, ['scripts/admins.ts', 'create', '--username', admin.username, '--email', admin.email, '--password', admin.password], {
-    cwd: root,
-    env: { ...process.env, ...database.env, SECRETS_KEY: secretsKey, LOG_QUIET: 'true' },
-    stdio: 'pipe',
-  });
-  const { userPoolClientId } = (await (await fetch(`${a.url}/api/identity/config`)).json()) as { userPoolClientId: string };
-  const res = await fetch(`${a.url}/api/identity/cognito`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AWSCognitoIdentityProviderService.InitiateAuth' },
-    body: JSON.stringify({
-      ClientId: userPoolClientId,
-      AuthFlow: 'USER_PASSWORD_AUTH',
-      AuthParameters: { USERNAME: admin.username, PASSWORD: admin.password },
-    }),
-  });
-  expect(res.status, await res.clone().text()).toBe(200);
-  token = ((await res.json()) as { AuthenticationResult: { AccessToken: string } }).AuthenticationResult.AccessToken;
+  token = await operatorAdminToken(a.url, { ...database.env, SECRETS_KEY: secretsKey });
 }, 300_000);
 
 afterAll(async () => {

@@ -34,6 +34,16 @@ export function watchConsole(page: Page) {
  */
 export async function expectNoAxeViolations(page: Page, { label, fromTop = false }: { label?: string; fromTop?: boolean } = {}) {
   if (fromTop) await page.evaluate(() => window.scrollTo(0, 0));
+  // Colours as a person reads them, not halfway through a fade (a toast sliding in measured 4.08:1
+  // against its final 9:1). Endless animations (spinners) are left running.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().iterations !== Number.POSITIVE_INFINITY)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
   expect(
     violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary}`) })),
