@@ -11,8 +11,9 @@ export default defineConfig({
           setupFiles: ['tests/support/fail-on-console-error.ts'],
         },
       },
-      // Issue 5: the firm's clock must not lean on the process's zone. The booking unit tests (and, since
-      // issue 7, the mail's times and .ics) run again with the zone set far from California
+      // Issue 5: the firm's clock must not lean on the process's zone. Its tests (with every date format
+      // since issue 16), the booking unit tests (and, since issue 7, the mail's times and .ics) run again
+      // with the zone set far from California
       // (npm run test:unit runs every unit* project).
       ...[
         ['unit-tz-tokyo', 'Asia/Tokyo'],
@@ -20,7 +21,7 @@ export default defineConfig({
       ].map(([name, zone]) => ({
         test: {
           name,
-          include: ['src/shared/booking/**/*.test.ts', 'src/components/booking/**/*.test.ts', 'api/mail/**/*.test.ts'],
+          include: ['src/shared/firm-time.test.ts', 'src/shared/booking/**/*.test.ts', 'src/components/booking/**/*.test.ts', 'api/mail/**/*.test.ts'],
           environment: 'node' as const,
           env: { TZ: zone },
           setupFiles: ['tests/support/fail-on-console-error.ts'],

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { addDays, firmInstant, firmToday, isWeekend } from '../src/shared/booking/firm-time.ts';
+import { addDays, firmInstant, firmToday, isWeekend } from '../src/shared/firm-time.ts';
 import { timeSlots } from '../src/shared/constants.ts';
 
 const root = new URL('..', import.meta.url).pathname;

@@ -1,5 +1,6 @@
 import { and, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
+import { isUniqueViolation } from '../../db/driver-errors.ts';
 import { atomically, inTransaction, type Write } from '../../db/transactions.ts';
 
 export type AppointmentValues = {
@@ -33,33 +34,13 @@ export function claimCells(start: Date, minutes: number): Date[] {
 
 /**
  * A claim already held: the database refused a second hold on a cell. Only the claims' primary key
- * counts; any other constraint failure is a real error. Drizzle wraps driver errors, so look at causes.
+ * counts; any other constraint failure is a real error.
  */
-function isClaimTaken(err: unknown): boolean {
-  for (
-    let e = err as { code?: string; constraint?: string; message?: string; cause?: unknown } | undefined, depth = 0;
-    e && depth < 5;
-    e = e.cause as typeof e, depth++
-  ) {
-    if (e.code === '23505' && e.constraint === 'appointment_slot_claims_pkey') return true;
-    if ((e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || e.code === 'SQLITE_CONSTRAINT_UNIQUE') && e.message?.includes('appointment_slot_claims.starts_at'))
-      return true;
-  }
-  return false;
-}
+const isClaimTaken = (err: unknown) => isUniqueViolation(err, { pg: 'appointment_slot_claims_pkey', sqlite: 'appointment_slot_claims.starts_at' });
 
 /** Issue 7: the unique index on externalEventId refused a second appointment for one external event. */
-function isExternalEventIdTaken(err: unknown): boolean {
-  for (
-    let e = err as { code?: string; constraint?: string; message?: string; cause?: unknown } | undefined, depth = 0;
-    e && depth < 5;
-    e = e.cause as typeof e, depth++
-  ) {
-    if (e.code === '23505' && e.constraint === 'appointments_external_event_id_unique') return true;
-    if (e.code === 'SQLITE_CONSTRAINT_UNIQUE' && e.message?.includes('appointments.external_event_id')) return true;
-  }
-  return false;
-}
+const isExternalEventIdTaken = (err: unknown) =>
+  isUniqueViolation(err, { pg: 'appointments_external_event_id_unique', sqlite: 'appointments.external_event_id' });
 
 export function appointmentsRepository(database: Database) {
   const { db, t } = database;

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { bookingMessages, dayAvailability, slotProblem, type DayAvailability } from '../../src/shared/booking/availability.ts';
-import { addDays, firmInstant, isBookableDay } from '../../src/shared/booking/firm-time.ts';
+import { addDays, firmInstant, isBookableDay } from '../../src/shared/firm-time.ts';
 import { consultationMinutes, type AppointmentStatus } from '../../src/shared/constants.ts';
 import type { appointmentInput, availabilityQuery } from '../../src/shared/schemas/appointments.ts';
 import type { Write } from '../../db/transactions.ts';

@@ -1,11 +1,12 @@
 import type { z } from 'zod';
 import type { blogPostInput } from '../../src/shared/schemas/blog-posts.ts';
+import { databaseRefusal } from '../../db/driver-errors.ts';
 import { slugify } from '../../src/shared/slug.ts';
 import type { Deps } from '../deps.ts';
-import { badRequest, conflict, constraintError, notFound } from '../http/errors.ts';
+import { badRequest, conflict, notFound } from '../http/errors.ts';
+import { sanitizeArticleHtml } from '../http/sanitize-html.ts';
 import { isStorableText } from '../http/validate.ts';
 import { blogPostsRepository, type BlogPostValues } from './blog-posts.repository.ts';
-import { sanitizeArticleHtml } from './sanitize.ts';
 
 type BlogPostInput = z.output<typeof blogPostInput>;
 
@@ -35,7 +36,8 @@ export function blogPostsService({ database, events, clock }: Deps) {
     try {
       return await write();
     } catch (err) {
-      if (constraintError(err)?.status === 409) throw conflict('A post with this slug already exists.', { slug: 'This slug is already used by another post' });
+      if (databaseRefusal(err)?.kind === 'unique')
+        throw conflict('A post with this slug already exists.', { slug: 'This slug is already used by another post' });
       throw err;
     }
   }

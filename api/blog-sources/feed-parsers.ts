@@ -20,8 +20,8 @@
  */
 import * as cheerio from 'cheerio';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import sanitizeHtml from 'sanitize-html';
 import type { blogSourceTypes } from '../../src/shared/constants.ts';
+import { sanitizeArticleHtml } from '../http/sanitize-html.ts';
 
 export type BlogSourceType = (typeof blogSourceTypes)[number];
 
@@ -158,74 +158,15 @@ export function httpUrl(raw: unknown, base?: string | null): string | null {
   return url.href.length > MAX_URL ? null : url.href;
 }
 
-const linkAttributes = (href: string | undefined, base: string) =>
-  httpUrl(href, base) ?? (href && /^(mailto|tel):/i.test(href.trim()) ? href.trim() : undefined);
-
 /**
- * Article HTML from a feed: formatting only (as blog posts, api/blog-posts/sanitize.ts), links and
- * images made absolute against the article's address, links opening safely. No script, style,
- * iframe, form or event handler survives.
+ * Article HTML from a feed: the site's one article policy (api/http/sanitize-html.ts), as HTML another
+ * site published: links and images made absolute against the article's address, links opening
+ * safely in a new tab. Null when nothing is left to read or see.
  */
 export function sanitizeFeedHtml(html: string | null | undefined, base: string): string | null {
   if (!html) return null;
-  const out = sanitizeHtml(html.length > MAX_CONTENT_INPUT ? html.slice(0, MAX_CONTENT_INPUT) : html, {
-    allowedTags: [
-      'h2',
-      'h3',
-      'h4',
-      'h5',
-      'h6',
-      'p',
-      'br',
-      'hr',
-      'ul',
-      'ol',
-      'li',
-      'strong',
-      'em',
-      'b',
-      'i',
-      'u',
-      's',
-      'a',
-      'blockquote',
-      'code',
-      'pre',
-      'figure',
-      'figcaption',
-      'img',
-      'table',
-      'thead',
-      'tbody',
-      'tr',
-      'th',
-      'td',
-    ],
-    allowedAttributes: {
-      a: ['href', 'title', 'rel', 'target'],
-      img: ['src', 'alt', 'title', 'width', 'height'],
-      th: ['scope', 'colspan', 'rowspan'],
-      td: ['colspan', 'rowspan'],
-    },
-    allowedSchemes: ['https', 'http', 'mailto', 'tel'],
-    allowedSchemesByTag: { img: ['https'] },
-    allowProtocolRelative: false,
-    disallowedTagsMode: 'discard',
-    transformTags: {
-      a: (tagName, attribs) => {
-        const href = linkAttributes(attribs.href, base);
-        return {
-          tagName,
-          attribs: { ...(href ? { href } : {}), ...(attribs.title ? { title: attribs.title } : {}), rel: 'noopener noreferrer nofollow', target: '_blank' },
-        };
-      },
-      img: (tagName, attribs) => {
-        const src = httpUrl(attribs.src ?? attribs['data-src'], base);
-        return { tagName, attribs: { ...attribs, ...(src ? { src } : { src: '' }) } };
-      },
-      h1: 'h2',
-    },
-    exclusiveFilter: (frame) => frame.tag === 'img' && !frame.attribs.src,
+  const out = sanitizeArticleHtml(html.length > MAX_CONTENT_INPUT ? html.slice(0, MAX_CONTENT_INPUT) : html, {
+    resolveExternalUrl: (address) => httpUrl(address, base),
   });
   const trimmed = clean(out).trim();
   // Markup with nothing left to read or see (it was all script) is no content.

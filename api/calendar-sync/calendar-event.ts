@@ -4,7 +4,6 @@
  * into their event resources. The payload is stored in the delivery row (no foreign key to the
  * appointment), so it holds everything a delete needs once the appointment row is gone.
  */
-import { firmDateOf, firmTimeOf, FIRM_TIME_ZONE } from '../../src/shared/booking/firm-time.ts';
 import { consultationTypeLabel, practiceAreaLabel } from '../../src/shared/constants.ts';
 import { appointmentSnapshot, type AppointmentSnapshot } from '../activity.ts';
 import { PermanentDeliveryError } from '../deliveries/deliveries.ts';
@@ -69,13 +68,3 @@ export function eventDescription(a: AppointmentSnapshot): string {
     `Appointment ${a.id}`,
   ].join('\n');
 }
-
-/**
- * The firm's wall-clock time of an instant, 'YYYY-MM-DDTHH:MM:SS', for APIs that take a local time
- * plus a zone name (Microsoft Graph). The firm's offset is whole hours, so seconds carry over as they are.
- */
-export function firmWallClock(instant: Date): string {
-  return `${firmDateOf(instant)}T${firmTimeOf(instant)}:${String(instant.getUTCSeconds()).padStart(2, '0')}`;
-}
-
-export { FIRM_TIME_ZONE };

@@ -17,9 +17,10 @@
  * rejects old timestamps. Any 2xx is success; anything else, or no answer, is retried with backoff.
  */
 import { createHmac } from 'node:crypto';
+import { FIRM_TIME_ZONE } from '../../src/shared/firm-time.ts';
 import { PermanentDeliveryError, type Delivery, type DeliveryOutcome } from '../deliveries/deliveries.ts';
 import type { Deps } from '../deps.ts';
-import { endOf, FIRM_TIME_ZONE, type CalendarAction, type CalendarPayload } from './calendar-event.ts';
+import { endOf, type CalendarAction, type CalendarPayload } from './calendar-event.ts';
 import type { CalendarSetting } from './calendar-sync.repository.ts';
 import { outbound } from './provider.ts';
 

@@ -6,8 +6,9 @@
  * Config (SPEC §3 template plus the refresh token the server needs to act without a browser):
  *   { "client_id", "client_secret", "redirect_uri", "calendar_id": "primary", "refresh_token" }
  */
+import { FIRM_TIME_ZONE } from '../../src/shared/firm-time.ts';
 import type { Deps } from '../deps.ts';
-import { endOf, eventDescription, eventTitle, FIRM_TIME_ZONE, startOf, type AppointmentSnapshot } from './calendar-event.ts';
+import { endOf, eventDescription, eventTitle, startOf, type AppointmentSnapshot } from './calendar-event.ts';
 import type { CalendarSetting } from './calendar-sync.repository.ts';
 import { credentialsKey, jsonEventsApi, oauthJsonApi, optionalKey, readConfig, requireKey, type CalendarApi, type TokenCache } from './provider.ts';
 

@@ -9,8 +9,9 @@
  * Config (SPEC §3 template plus the mailbox, which app-only access must name):
  *   { "client_id", "client_secret", "tenant_id", "user_email": "calendar@firm.example" }
  */
+import { firmWallClock } from '../../src/shared/firm-time.ts';
 import type { Deps } from '../deps.ts';
-import { endOf, eventDescription, eventTitle, firmWallClock, startOf, type AppointmentSnapshot } from './calendar-event.ts';
+import { endOf, eventDescription, eventTitle, startOf, type AppointmentSnapshot } from './calendar-event.ts';
 import type { CalendarSetting } from './calendar-sync.repository.ts';
 import { credentialsKey, jsonEventsApi, oauthJsonApi, readConfig, requireKey, type CalendarApi, type TokenCache } from './provider.ts';
 

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
+import { databaseRefusal } from '../../db/driver-errors.ts';
 import { componentKeyParam, componentVisibilityInput, componentVisibilityUpdate } from '../../src/shared/schemas/component-visibility.ts';
 import type { Deps } from '../deps.ts';
-import { conflict, constraintError, notFound } from '../http/errors.ts';
+import { conflict, notFound } from '../http/errors.ts';
 import { adminRouter, router, type FeatureRoutes } from '../http/routes.ts';
 import { jsonBody, pathParams } from '../http/validate.ts';
 import { publicCache } from '../http/public-cache.ts';
@@ -36,7 +37,7 @@ export function componentVisibilityRoutes({ database: { db, t }, events }: Deps)
           changed(input.componentKey);
           return c.json(row, 201);
         } catch (err) {
-          if (constraintError(err)?.status === 409)
+          if (databaseRefusal(err)?.kind === 'unique')
             throw conflict('A setting for this component already exists.', { componentKey: 'A setting for this component already exists' });
           throw err;
         }

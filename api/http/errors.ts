@@ -6,6 +6,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ZodError } from 'zod';
+import { databaseRefusal } from '../../db/driver-errors.ts';
 import type { Logger } from '../logger.ts';
 
 export class HttpError extends Error {
@@ -40,22 +41,20 @@ export function validationError(error: Issues): HttpError {
   return badRequest('Please check the highlighted fields.', fieldErrors(error));
 }
 
-/** Unique, foreign-key and check violations raised by either dialect. */
-export function constraintError(err: unknown): HttpError | null {
-  const e = (err as { cause?: unknown })?.cause ?? err;
-  const code = (e as { code?: string })?.code;
-  if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
-    return conflict('A record with the same unique value already exists.');
+/** What the database refused (db/driver-errors.ts), as the answer to the request; null for any other error. */
+function constraintError(err: unknown): HttpError | null {
+  switch (databaseRefusal(err)?.kind) {
+    case 'unique':
+      return conflict('A record with the same unique value already exists.');
+    case 'foreign-key':
+      return conflict('A related record does not exist.');
+    case 'invalid-value':
+      return badRequest('A value is outside the allowed range.');
+    case 'unstorable-text':
+      return badRequest('Text contains characters that cannot be stored.');
+    default:
+      return null;
   }
-  if (code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return conflict('A related record does not exist.');
-  // 22008/22009: a date PostgreSQL cannot hold (year 0, year 10000...). Issue 9: the validators refuse
-  // these first; this keeps any that slip past a 400 instead of a 500.
-  if (code === '23514' || code === 'SQLITE_CONSTRAINT_CHECK' || code === '22003' || code === '22P02' || code === '22008' || code === '22009') {
-    return badRequest('A value is outside the allowed range.');
-  }
-  // 22021: text PostgreSQL cannot store (a NUL character); refused by the validators first (issue 9).
-  if (code === '22021' || code === '22P05') return badRequest('Text contains characters that cannot be stored.');
-  return null;
 }
 
 export function errorBody(c: Context, status: number, message: string, fields?: Record<string, string>) {

@@ -23,6 +23,7 @@ import { eq, lt } from 'drizzle-orm';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Database } from '../../db/client.ts';
+import { isUniqueViolation } from '../../db/driver-errors.ts';
 import { atomically, type Write } from '../../db/transactions.ts';
 import type { Deps } from '../deps.ts';
 import { errorBody } from './errors.ts';
@@ -75,18 +76,8 @@ export async function deleteExpiredIdempotencyKeys(database: Database, now: Date
   return deleted.length;
 }
 
-/** The key's primary key refused a second insert (either dialect; Drizzle wraps driver errors). */
-function isKeyTaken(err: unknown): boolean {
-  for (
-    let e = err as { code?: string; constraint?: string; message?: string; cause?: unknown } | undefined, depth = 0;
-    e && depth < 5;
-    e = e.cause as typeof e, depth++
-  ) {
-    if (e.code === '23505' && e.constraint === 'idempotency_keys_pkey') return true;
-    if ((e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || e.code === 'SQLITE_CONSTRAINT_UNIQUE') && e.message?.includes('idempotency_keys.key')) return true;
-  }
-  return false;
-}
+/** The key's primary key refused a second insert. */
+const isKeyTaken = (err: unknown) => isUniqueViolation(err, { pg: 'idempotency_keys_pkey', sqlite: 'idempotency_keys.key' });
 
 /** Middleware for one public POST, after its rate limit (a 429 never reaches it, so is never kept). */
 export function idempotency({ database, clock, log }: Pick<Deps, 'database' | 'clock' | 'log'>): MiddlewareHandler {

@@ -5,7 +5,7 @@
  */
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
-import { addDays, firmInstant } from '../../src/shared/booking/firm-time.ts';
+import { addDays, firmInstant } from '../../src/shared/firm-time.ts';
 import { buildIcs, escapeText, foldLine, type CalendarEvent } from './ics.ts';
 
 const event = (patch: Partial<CalendarEvent> = {}): CalendarEvent => ({

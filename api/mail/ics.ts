@@ -11,7 +11,7 @@
  * the confirmation, the reminder and a cancellation (METHOD:CANCEL, higher SEQUENCE) all name the
  * same event, so a calendar updates or removes the entry it already has instead of adding another.
  */
-import { firmDateOf, firmTimeOf, FIRM_TIME_ZONE } from '../../src/shared/booking/firm-time.ts';
+import { FIRM_TIME_ZONE, firmWallClock } from '../../src/shared/firm-time.ts';
 
 export const ICS_PRODID = '-//Pacific Crest Law Group//Consultations//EN';
 
@@ -109,13 +109,9 @@ export function foldLine(line: string): string {
   return out.join('\r\n');
 }
 
-const pad = (n: number) => String(n).padStart(2, '0');
-
 /** '20300506T103000': the firm's wall-clock time at `instant` (for a TZID=America/Los_Angeles value). */
-export function firmLocalStamp(instant: Date): string {
-  const date = firmDateOf(instant).replace(/-/g, '');
-  const time = firmTimeOf(instant).replace(':', '');
-  return `${date}T${time}${pad(instant.getUTCSeconds())}`;
+function firmLocalStamp(instant: Date): string {
+  return firmWallClock(instant).replace(/[-:]/g, '');
 }
 
 /** '20300506T173000Z'. */
@@ -153,5 +149,5 @@ export function buildIcs(event: CalendarEvent): string {
     'END:VEVENT',
     'END:VCALENDAR',
   ];
-  return lines.map(foldLine).join('\r\n') + '\r\n';
+  return `${lines.map(foldLine).join('\r\n')}\r\n`;
 }

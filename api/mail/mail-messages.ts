@@ -1,13 +1,13 @@
 /**
  * The texts of the e-mails (issue 7): each message as plain text and simple HTML, the same words in
- * both. Times are the firm's (America/Los_Angeles, named "Pacific Time"), whatever the server's zone
- * or the reader's: a consultation is at the office. Every value a visitor typed is escaped in the
- * HTML and flattened to one line in a subject. Messages to visitors carry the inquiry disclaimer
- * (DOMAIN "Attorney advertising", ABA Formal Op. 10-457) and the firm's name and office address
- * (Cal. RPC 7.2(c)).
+ * both. Times are the firm's, written by src/shared/firm-time.ts ('Monday, May 6, 2030', '10:30 AM
+ * Pacific Time (San Diego)'), whatever the server's zone or the reader's: a consultation is at the
+ * office. Every value a visitor typed is escaped in the HTML and flattened to one line in a subject.
+ * Messages to visitors carry the inquiry disclaimer (DOMAIN "Attorney advertising", ABA Formal Op.
+ * 10-457) and the firm's name and office address (Cal. RPC 7.2(c)).
  */
 import { firm, firmAddressLine } from '../../src/config/firm.ts';
-import { addDays, firmDateOf, firmTimeOf, FIRM_TIME_ZONE, FIRM_TIME_ZONE_LABEL, slotLabel } from '../../src/shared/booking/firm-time.ts';
+import { addDays, firmDateOf, firmTimeOf, longDateLabel, slotLabel, timeWithZoneLabel, whenLabel } from '../../src/shared/firm-time.ts';
 import { consultationTypeLabel, practiceAreaLabel } from '../../src/shared/constants.ts';
 import type { AppointmentSnapshot } from '../activity.ts';
 import { buildIcs } from './ics.ts';
@@ -71,18 +71,6 @@ export function oneLine(value: string, max = 200): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-let dateFormatter: Intl.DateTimeFormat | undefined;
-/** 'Monday, May 6, 2030' in the firm's zone. */
-export function firmLongDate(instant: Date): string {
-  dateFormatter ??= new Intl.DateTimeFormat('en-US', { timeZone: FIRM_TIME_ZONE, weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' });
-  return dateFormatter.format(instant);
-}
-
-/** '10:30 AM Pacific Time (San Diego)'. */
-export function firmTimeWithZone(instant: Date): string {
-  return `${slotLabel(firmTimeOf(instant))} ${FIRM_TIME_ZONE_LABEL}`;
-}
-
 const fullName = (p: { firstName: string; lastName: string }) => `${p.firstName} ${p.lastName}`.trim();
 const minutes = (n: number) => `${n} minutes`;
 const officeLocation = `${firm.name}, ${firmAddressLine}`;
@@ -143,8 +131,8 @@ function appointmentRows(a: AppointmentDetails): Row[] {
   const start = new Date(a.scheduledDate);
   return [
     ['Consultation', consultationTypeLabel(a.consultationType)],
-    ['Date', firmLongDate(start)],
-    ['Time', firmTimeWithZone(start)],
+    ['Date', longDateLabel(start)],
+    ['Time', timeWithZoneLabel(start)],
     ['Duration', minutes(a.duration)],
     ['Practice area', practiceAreaLabel(a.practiceArea)],
     ['Where', officeLocation],
@@ -179,8 +167,6 @@ function calendarFile(a: AppointmentDetails, method: 'REQUEST' | 'CANCEL', now: 
   };
 }
 
-const whenShort = (start: Date) => `${firmLongDate(start)} at ${slotLabel(firmTimeOf(start))}`;
-
 /** To the visitor, at booking: what, when (firm time), where, how to change it; the .ics. */
 export function bookingConfirmation(a: AppointmentDetails, { now }: { now: Date }): OutgoingMail {
   const start = new Date(a.scheduledDate);
@@ -196,7 +182,7 @@ export function bookingConfirmation(a: AppointmentDetails, { now }: { now: Date 
   return {
     to: { email: a.email, name: fullName(a) },
     replyTo: { email: firm.email, name: firm.name },
-    subject: oneLine(`Your consultation with ${firm.name}: ${whenShort(start)} ${FIRM_TIME_ZONE_LABEL}`),
+    subject: oneLine(`Your consultation with ${firm.name}: ${whenLabel(start)}`),
     ...body,
     attachments: [calendarFile(a, 'REQUEST', now)],
   };
@@ -206,10 +192,10 @@ export function bookingConfirmation(a: AppointmentDetails, { now }: { now: Date 
 export function appointmentReminder(a: AppointmentDetails, { now }: { now: Date }): OutgoingMail {
   const start = new Date(a.scheduledDate);
   const day = firmDateOf(start);
-  const relative = day === firmDateOf(now) ? 'today' : day === addDays(firmDateOf(now), 1) ? 'tomorrow' : `on ${firmLongDate(start)}`;
+  const relative = day === firmDateOf(now) ? 'today' : day === addDays(firmDateOf(now), 1) ? 'tomorrow' : `on ${longDateLabel(start)}`;
   const body = render([
     { text: `Dear ${a.firstName},` },
-    { text: `This is a reminder of your consultation with ${firm.name} ${relative} at ${firmTimeWithZone(start)}.` },
+    { text: `This is a reminder of your consultation with ${firm.name} ${relative} at ${timeWithZoneLabel(start)}.` },
     { rows: appointmentRows(a) },
     changePlans,
     ...signature,
@@ -218,7 +204,7 @@ export function appointmentReminder(a: AppointmentDetails, { now }: { now: Date 
   return {
     to: { email: a.email, name: fullName(a) },
     replyTo: { email: firm.email, name: firm.name },
-    subject: oneLine(`Reminder: your consultation ${relative} at ${slotLabel(firmTimeOf(start))} ${FIRM_TIME_ZONE_LABEL}`),
+    subject: oneLine(`Reminder: your consultation ${relative} at ${timeWithZoneLabel(start)}`),
     ...body,
     attachments: [calendarFile(a, 'REQUEST', now)],
   };
@@ -237,7 +223,7 @@ export function appointmentCancellation(
   const contactUrl = adminLink(siteUrl, '/contact');
   const body = render([
     { text: `Dear ${a.firstName},` },
-    { text: `Your ${consultationTypeLabel(a.consultationType)} with ${firm.name} on ${firmLongDate(start)} at ${firmTimeWithZone(start)} has been cancelled.` },
+    { text: `Your ${consultationTypeLabel(a.consultationType)} with ${firm.name} on ${whenLabel(start)} has been cancelled.` },
     {
       text: `To book another time, please call our office at ${firm.phone} (${firm.hours.weekdays}) or schedule online at ${contactUrl}.`,
       html: `To book another time, please call our office at <a href="${escapeHtml(firm.phoneHref)}">${escapeHtml(firm.phone)}</a> (${escapeHtml(firm.hours.weekdays)}) or <a href="${escapeHtml(contactUrl)}">schedule online</a>.`,
@@ -249,7 +235,7 @@ export function appointmentCancellation(
   return {
     to: { email: a.email, name: fullName(a) },
     replyTo: { email: firm.email, name: firm.name },
-    subject: oneLine(`Cancelled: your consultation on ${whenShort(start)} ${FIRM_TIME_ZONE_LABEL}`),
+    subject: oneLine(`Cancelled: your consultation on ${whenLabel(start)}`),
     ...body,
     attachments: withCalendar ? [calendarFile(a, 'CANCEL', now)] : [],
   };
@@ -267,8 +253,8 @@ export function bookingNotification(a: AppointmentDetails, { to, siteUrl }: { to
         ['Email', a.email],
         ['Phone', a.phone ?? 'Not given'],
         ['Consultation', `${consultationTypeLabel(a.consultationType)} (${minutes(a.duration)})`],
-        ['Date', firmLongDate(start)],
-        ['Time', firmTimeWithZone(start)],
+        ['Date', longDateLabel(start)],
+        ['Time', timeWithZoneLabel(start)],
         ['Practice area', practiceAreaLabel(a.practiceArea)],
         ['Notes', a.notes ?? 'None'],
         ['Appointment id', a.id],
@@ -279,7 +265,10 @@ export function bookingNotification(a: AppointmentDetails, { to, siteUrl }: { to
   return {
     to: { email: to, name: firm.name },
     replyTo: { email: a.email, name: fullName(a) },
-    subject: oneLine(`New consultation: ${fullName(a)}, ${consultationTypeLabel(a.consultationType)}, ${whenShort(start)}`),
+    // The firm's own subject leaves out the zone's name: the office reads its own time.
+    subject: oneLine(
+      `New consultation: ${fullName(a)}, ${consultationTypeLabel(a.consultationType)}, ${longDateLabel(start)} at ${slotLabel(firmTimeOf(start))}`,
+    ),
     ...body,
     attachments: [],
   };
@@ -297,7 +286,7 @@ export function contactNotification(s: ContactDetails, { to, siteUrl }: { to: st
         ['Email', s.email],
         ['Phone', s.phone ?? 'Not given'],
         ['Practice area', practiceAreaLabel(s.practiceArea)],
-        ['Received', `${firmLongDate(received)} at ${firmTimeWithZone(received)}`],
+        ['Received', whenLabel(received)],
         ['Message', s.message],
       ],
     },

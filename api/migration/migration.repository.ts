@@ -5,6 +5,7 @@
  */
 import { and, asc, count, desc, eq, getTableColumns, gt, inArray, lt, lte, ne } from 'drizzle-orm';
 import type { Database, Tables } from '../../db/client.ts';
+import { isUniqueViolation } from '../../db/driver-errors.ts';
 import type { MigrationKind, MigrationRun } from '../../src/shared/migration.ts';
 import { mappingOf, type Row } from './items.ts';
 
@@ -65,19 +66,9 @@ export function sourceRepository({ db, t }: Database) {
 
 /**
  * The unique index migration_runs_one_running refused a second 'running' run. Only that index counts;
- * any other failure is a real error. Drizzle wraps driver errors, so look at causes.
+ * any other failure is a real error.
  */
-function isAnotherRunRunning(err: unknown): boolean {
-  for (
-    let e = err as { code?: string; constraint?: string; message?: string; cause?: unknown } | undefined, depth = 0;
-    e && depth < 5;
-    e = e.cause as typeof e, depth++
-  ) {
-    if (e.code === '23505' && e.constraint === 'migration_runs_one_running') return true;
-    if (e.code === 'SQLITE_CONSTRAINT_UNIQUE' && e.message?.includes('migration_runs.state')) return true;
-  }
-  return false;
-}
+const isAnotherRunRunning = (err: unknown) => isUniqueViolation(err, { pg: 'migration_runs_one_running', sqlite: 'migration_runs.state' });
 
 export function migrationRunsRepository({ db, t }: Database) {
   const table = t.migrationRuns;

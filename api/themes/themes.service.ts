@@ -1,8 +1,9 @@
 import type { z } from 'zod';
+import { databaseRefusal } from '../../db/driver-errors.ts';
 import { defaultThemeName, findThemeTemplate } from '../../src/shared/theme-templates.ts';
 import type { themeInput } from '../../src/shared/schemas/themes.ts';
 import type { Deps } from '../deps.ts';
-import { conflict, constraintError, notFound } from '../http/errors.ts';
+import { conflict, notFound } from '../http/errors.ts';
 import { themesRepository } from './themes.repository.ts';
 
 export function themesService({ database, events }: Deps) {
@@ -30,7 +31,7 @@ export function themesService({ database, events }: Deps) {
       try {
         row = await repo.create({ ...input, isActive: false, isDefault: false });
       } catch (err) {
-        if (constraintError(err)?.status === 409)
+        if (databaseRefusal(err)?.kind === 'unique')
           throw conflict('A theme with this name is already installed.', { name: 'A theme with this name is already installed' });
         throw err;
       }

@@ -9,7 +9,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { expect, test, type Locator, type Page, type TestInfo } from '@playwright/test';
-import { addDays, firmToday, isWeekend } from '../../src/shared/booking/firm-time.ts';
+import { addDays, firmToday, isWeekend } from '../../src/shared/firm-time.ts';
 import { bookingButton, bookingDialog, chooseDay, openBooking } from '../support/booking.ts';
 import { expectNoAxeViolations, expectToast, unique, watchConsole } from '../support/e2e.ts';
 

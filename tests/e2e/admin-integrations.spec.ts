@@ -13,7 +13,7 @@
  */
 import type { APIRequestContext, Locator, Page, Request, TestInfo } from '@playwright/test';
 import { templateText, type BlogSource, type CalendarIntegration } from '../../src/components/admin/integrations/integrations.ts';
-import { addDays, firmInstant, firmToday, isWeekend } from '../../src/shared/booking/firm-time.ts';
+import { addDays, firmInstant, firmToday, isWeekend } from '../../src/shared/firm-time.ts';
 import { customCalendarMessages } from '../../src/shared/schemas/integrations.ts';
 import { expect, openAdminScreen, test } from '../support/admin.ts';
 import { startCalendarFakes, verifyTimestampedSignature, type CalendarFakes } from '../support/calendar-fakes.ts';

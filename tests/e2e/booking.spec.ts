@@ -13,8 +13,8 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { expect, test, type Locator, type Page, type TestInfo } from '@playwright/test';
-import { dayState, firstSelectableDay, longDateLabel } from '../../src/components/booking/calendar.ts';
-import { addDays, firmInstant, firmToday, isWeekend } from '../../src/shared/booking/firm-time.ts';
+import { dayState, firstSelectableDay } from '../../src/components/booking/calendar.ts';
+import { addDays, firmInstant, firmToday, isWeekend, longDateLabel } from '../../src/shared/firm-time.ts';
 import { timeSlots } from '../../src/shared/constants.ts';
 import {
   bookingButton as button,

@@ -26,7 +26,7 @@
 import type { Locator, Page, TestInfo } from '@playwright/test';
 import ICAL from 'ical.js';
 import { templateText, type CalendarIntegration } from '../../src/components/admin/integrations/integrations.ts';
-import { addDays, firmInstant, firmToday, isWeekend } from '../../src/shared/booking/firm-time.ts';
+import { addDays, firmInstant, firmToday, isWeekend } from '../../src/shared/firm-time.ts';
 import { timeSlots } from '../../src/shared/constants.ts';
 import { expect, openAdminScreen, test } from '../support/admin.ts';
 import { bookInModal, storedByEmail, type BookingVisitor, type StoredAppointment } from '../support/booking.ts';

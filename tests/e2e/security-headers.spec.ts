@@ -151,9 +151,12 @@ async function watchViolations(page: Page) {
 async function settled(page: Page) {
   await page.waitForLoadState('load');
   await page.evaluate(async () => {
-    for (let y = 0; y < document.documentElement.scrollHeight; y += window.innerHeight / 2) {
+    // Half a screen at a time (at least 200 px, at most 100 steps), a frame after each: a page the
+    // browser does not paint (rAF paused) still moves on after 50 ms.
+    const step = Math.max(200, window.innerHeight / 2);
+    for (let y = 0, i = 0; y < document.documentElement.scrollHeight && i < 100; y += step, i++) {
       window.scrollTo(0, y);
-      await new Promise((resolve) => requestAnimationFrame(resolve));
+      await Promise.race([new Promise((resolve) => requestAnimationFrame(resolve)), new Promise((resolve) => setTimeout(resolve, 50))]);
     }
     window.scrollTo(0, 0);
   });

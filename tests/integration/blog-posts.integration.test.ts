@@ -272,7 +272,8 @@ forEachDialect('blog posts', (ctx) => {
       }),
     );
     expect((await storedPost(ctx(), tricky.id))!.content).toBe(
-      '<p>keep</p><a>a</a><a>b</a><img /><img src="https://cdn.example/ok.png" /><a href="https://x.example" target="_blank" rel="noopener noreferrer">t</a>',
+      // An image left without a usable address (data: here) goes whole (api/http/sanitize-html.ts).
+      '<p>keep</p><a>a</a><a>b</a><img src="https://cdn.example/ok.png" /><a href="https://x.example" target="_blank" rel="noopener noreferrer">t</a>',
     );
 
     // The same on update.

@@ -333,7 +333,8 @@ const checkHealth = (url: string) =>
     req.on('error', (err: NodeJS.ErrnoException) => resolve({ error: err.code ?? err.message }));
   });
 
-const GRACE_MS = 2_000;
+/** Well above the balancer's lag plus a slow health check on a busy machine (2 s failed once in a full run). */
+const GRACE_MS = 4_000;
 /** How long the balancer keeps routing after its first failed check (its unhealthy threshold). */
 const BALANCER_LAG_MS = 600;
 const STREAM_CLIENTS = 8;

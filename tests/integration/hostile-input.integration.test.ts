@@ -20,7 +20,7 @@ import { backgroundFetchesSettled } from '../../api/blog-sources/blog-source-fet
 import { openConfig } from '../../api/integrations/sealed-config.ts';
 import { themeStylesheet } from '../../api/site/theme-css.ts';
 import { blogAuthors } from '../../src/config/firm.ts';
-import { firmInstant } from '../../src/shared/booking/firm-time.ts';
+import { firmInstant } from '../../src/shared/firm-time.ts';
 import {
   appointmentStatuses,
   blogCategories,

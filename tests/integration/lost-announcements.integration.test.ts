@@ -9,7 +9,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { beforeEach, expect, it } from 'vitest';
 import { GRACE_MS, recoverLostAnnouncements, WINDOW_MS } from '../../api/activity-recovery.ts';
 import { appointmentsRepository, claimCells } from '../../api/appointments/appointments.repository.ts';
-import { addDays, firmInstant, firmToday, isWeekend } from '../../src/shared/booking/firm-time.ts';
+import { addDays, firmInstant, firmToday, isWeekend } from '../../src/shared/firm-time.ts';
 import { visitorBooking } from '../support/appointment-requests.ts';
 import { forEachDialect, type TestContext } from '../support/test-app.ts';
 

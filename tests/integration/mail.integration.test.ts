@@ -11,7 +11,7 @@ import type { IntegrationSettings } from '../../api/deps.ts';
 import { RETRY_DELAYS_MS } from '../../api/deliveries/deliveries.ts';
 import type { Logger } from '../../api/logger.ts';
 import { scanReminders } from '../../api/mail/mail.ts';
-import { addDays, firmInstant } from '../../src/shared/booking/firm-time.ts';
+import { addDays, firmInstant } from '../../src/shared/firm-time.ts';
 import { startSendgridReceiver, startSmtpPeer, type HttpReceiver, type ReceivedMail, type SmtpPeer } from '../support/mail-peers.ts';
 import { forEachDialect, NON_ADMIN_TOKEN, type TestContext } from '../support/test-app.ts';
 

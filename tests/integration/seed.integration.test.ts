@@ -5,7 +5,7 @@
  */
 import { eq, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sanitizeArticleHtml } from '../../api/blog-posts/sanitize.ts';
+import { sanitizeArticleHtml } from '../../api/http/sanitize-html.ts';
 import { openDatabase, type Database } from '../../db/client.ts';
 import { seedDatabase, type SeedResult } from '../../db/seed/seed.ts';
 import { firm } from '../../src/config/firm.ts';

@@ -3,7 +3,7 @@
  * slot for each booking that is not about a particular time.
  */
 import type { APIRequestContext } from '@playwright/test';
-import { addDays, firmInstant, firmToday, isWeekend, type FirmDate } from '../../src/shared/booking/firm-time.ts';
+import { addDays, firmInstant, firmToday, isWeekend, type FirmDate } from '../../src/shared/firm-time.ts';
 
 /** The booking modal's payload but for the time (scheduledDate). */
 export const visitorBooking = {

@@ -4,7 +4,7 @@
  * integrations-effects.spec.ts, which book on the public site and then follow the booking).
  */
 import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { addDays, firmInstant, firmToday, isWeekend } from '../../src/shared/booking/firm-time.ts';
+import { addDays, firmInstant, firmToday, isWeekend } from '../../src/shared/firm-time.ts';
 import { consultationTypes, timeSlots } from '../../src/shared/constants.ts';
 import { toasts } from './e2e.ts';
 

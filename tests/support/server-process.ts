@@ -13,7 +13,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { openDatabase, type Database, type Dialect } from '../../db/client.ts';
-import { addDays, firmInstant, firmToday, isWeekend } from '../../src/shared/booking/firm-time.ts';
+import { addDays, firmInstant, firmToday, isWeekend } from '../../src/shared/firm-time.ts';
 import { testDatabaseUrl } from './test-database.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

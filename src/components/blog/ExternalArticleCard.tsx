@@ -3,8 +3,8 @@
  * mount for an image that already failed before the island hydrated (its error event came too early).
  */
 import { useEffect, useRef, useState } from 'react';
+import { dateLabel } from '../../shared/firm-time.ts';
 import type { ExternalArticleView } from './external-articles.ts';
-import { formatDate } from './format.ts';
 
 function ArticleImage({ src }: { src: string }) {
   const [broken, setBroken] = useState(false);
@@ -31,7 +31,7 @@ function ArticleImage({ src }: { src: string }) {
 }
 
 export default function ExternalArticleCard({ article }: { article: ExternalArticleView }) {
-  const date = formatDate(article.publishedAt);
+  const date = dateLabel(article.publishedAt);
   return (
     <article className="relative flex h-full flex-col rounded-lg border border-border bg-card text-card-foreground shadow-sm transition-shadow focus-within:shadow-md hover:shadow-md">
       {article.imageUrl && <ArticleImage src={article.imageUrl} />}

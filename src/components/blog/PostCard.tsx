@@ -2,13 +2,14 @@
  * One internal article in a list (home page, /blog). A React component so the /blog island and the
  * static home page share one markup; on the home page it renders to HTML with no JavaScript.
  */
+import { dateLabel } from '../../shared/firm-time.ts';
 import type { PublicBlogPostSummary } from '../../shared/public-api.ts';
-import { categoryLabel, formatDate } from './format.ts';
+import { categoryLabel } from './format.ts';
 
 export type PostCardPost = Pick<PublicBlogPostSummary, 'id' | 'title' | 'slug' | 'excerpt' | 'category' | 'author' | 'publishedAt'>;
 
 export default function PostCard({ post }: { post: PostCardPost }) {
-  const date = formatDate(post.publishedAt);
+  const date = dateLabel(post.publishedAt);
   return (
     <article className="relative flex h-full flex-col rounded-lg border border-border bg-card text-card-foreground p-5 shadow-sm transition-shadow focus-within:shadow-md hover:shadow-md">
       <p className="mb-3">

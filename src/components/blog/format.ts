@@ -1,17 +1,8 @@
-/** Display helpers shared by the article lists, the article page and the feeds. Browser-safe. */
-import { firm } from '../../config/firm.ts';
+/** Display helpers shared by the article lists, the article page and the feeds (dates: dateLabel in src/shared/firm-time.ts). Browser-safe. */
 import { practiceAreaLabels } from '../../shared/constants.ts';
 
 /** SPEC §9: external excerpts are cut to 200 characters. */
 export const EXTERNAL_EXCERPT_LENGTH = 200;
-
-/** A date in the firm's time zone, so the server's render and the browser's agree. */
-export function formatDate(iso: string | null | undefined): string | null {
-  if (!iso) return null;
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return null;
-  return date.toLocaleDateString('en-US', { timeZone: firm.timeZone, year: 'numeric', month: 'long', day: 'numeric' });
-}
 
 export function categoryLabel(category: string): string {
   return practiceAreaLabels[category] ?? category;

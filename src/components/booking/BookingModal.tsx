@@ -16,7 +16,7 @@ import { useEffect, useId, useMemo, useRef, useState, type BaseSyntheticEvent, t
 import { useForm, type Resolver } from 'react-hook-form';
 import { apiRequest, submissionKey } from '../../lib/api-client.ts';
 import { toast } from '../../lib/toast.ts';
-import type { FirmDate } from '../../shared/booking/firm-time.ts';
+import { firmInstant, whenLabel, type FirmDate } from '../../shared/firm-time.ts';
 import type { ConsultationType } from '../../shared/constants.ts';
 import { honeypotOf } from '../ui/Honeypot.tsx';
 import type { BookingFormOutput } from './booking-form.schema.ts';
@@ -30,7 +30,6 @@ import {
   emptyChoice,
   scheduledDateOf,
   toAppointmentPayload,
-  whenLabel,
   type BookedConsultation,
   type BookingChoice,
   type BookingFormValues,
@@ -295,7 +294,7 @@ export default function BookingModal({ open, onOpenChange, returnFocusTo }: Prop
                       <p>
                         <span className="font-semibold">{typeLabel}</span>
                         <br />
-                        {whenLabel(choice.date, choice.time)}
+                        {whenLabel(firmInstant(choice.date, choice.time))}
                       </p>
                     </div>
                   ) : null

@@ -7,8 +7,8 @@
  */
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import type { FirmDate } from '../../shared/booking/firm-time.ts';
-import { addMonths, dayState, firstOfMonth, lastOfMonth, longDateLabel, monthGrid, monthLabel, monthOf, moveByKey, weekdayNames } from './calendar.ts';
+import { longDateLabel, monthLabel, type FirmDate } from '../../shared/firm-time.ts';
+import { addMonths, dayState, firstOfMonth, lastOfMonth, monthGrid, monthOf, moveByKey, weekdayNames } from './calendar.ts';
 
 interface Props {
   /** The chosen day, if any. */

@@ -5,10 +5,9 @@
  */
 import { CircleAlert, LoaderCircle, RotateCw } from 'lucide-react';
 import { useId, type Ref } from 'react';
-import { FIRM_TIME_ZONE_LABEL, type FirmDate } from '../../shared/booking/firm-time.ts';
+import { FIRM_TIME_ZONE_LABEL, longDateLabel, type FirmDate } from '../../shared/firm-time.ts';
 import type { ConsultationType } from '../../shared/constants.ts';
 import { consultationTypeOptions, type BookingChoice } from './booking-form.ts';
-import { longDateLabel } from './calendar.ts';
 import DatePicker from './DatePicker.tsx';
 import type { AvailabilityState } from './use-availability.ts';
 

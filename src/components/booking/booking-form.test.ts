@@ -12,7 +12,6 @@ import {
   emptyChoice,
   scheduledDateOf,
   toAppointmentPayload,
-  whenLabel,
 } from './booking-form.ts';
 
 const details = {
@@ -55,10 +54,6 @@ describe('step 1 (SPEC §5: Continue waits for type, date and time; SPEC §9 typ
     expect(scheduledDateOf({ consultationType: 'initial', date: '2027-03-15', time: '09:00' })).toBe('2027-03-15T16:00:00.000Z');
     expect(scheduledDateOf({ consultationType: 'initial', date: '2026-06-08', time: null })).toBe('');
     expect(scheduledDateOf(emptyChoice())).toBe('');
-  });
-
-  it('says when, in words and in the firm zone', () => {
-    expect(whenLabel('2026-06-08', '13:30')).toBe('Monday, June 8, 2026 at 1:30 PM Pacific Time (San Diego)');
   });
 });
 

@@ -7,7 +7,7 @@
 import { ApiError } from '../../lib/api-client.ts';
 import type { ToastOptions } from '../../lib/toast.ts';
 import { bookingMessages } from '../../shared/booking/availability.ts';
-import { FIRM_TIME_ZONE_LABEL, firmDateOf, firmInstant, firmTimeOf, slotLabel, type FirmDate } from '../../shared/booking/firm-time.ts';
+import { firmInstant, longDateLabel, timeWithZoneLabel, type FirmDate } from '../../shared/firm-time.ts';
 import {
   bookingPracticeAreas,
   consultationMinutes,
@@ -18,7 +18,6 @@ import {
 } from '../../shared/constants.ts';
 import type { AppointmentInput } from '../../shared/schemas/appointments.ts';
 import type { BookingFormOutput } from './booking-form.schema.ts';
-import { longDateLabel } from './calendar.ts';
 
 /** Step 1: nothing is chosen until the visitor chooses it (SPEC §5: Continue waits for all three). */
 export interface BookingChoice {
@@ -66,11 +65,6 @@ export const bookingPracticeAreaOptions = bookingPracticeAreas.map((value) => ({
 /** The UTC instant of the chosen firm time (issue 5: stored in UTC), or '' while date or time is missing. */
 export function scheduledDateOf(choice: BookingChoice): string {
   return choice.date && choice.time ? firmInstant(choice.date, choice.time).toISOString() : '';
-}
-
-/** 'Monday, June 1, 2026 at 9:00 AM Pacific Time (San Diego)'. */
-export function whenLabel(date: FirmDate, time: string): string {
-  return `${longDateLabel(date)} at ${slotLabel(time)} ${FIRM_TIME_ZONE_LABEL}`;
 }
 
 /** The request body of POST /api/appointments (SPEC §7 lists every field); the duration follows the type. */
@@ -134,8 +128,8 @@ export function bookedConsultation(
   const start = new Date(booked.scheduledDate);
   return {
     type: consultationTypeLabel(booked.consultationType),
-    date: longDateLabel(firmDateOf(start)),
-    time: `${slotLabel(firmTimeOf(start))} ${FIRM_TIME_ZONE_LABEL}`,
+    date: longDateLabel(start),
+    time: timeWithZoneLabel(start),
     duration: `${booked.duration} minutes`,
     name: `${person.firstName} ${person.lastName}`,
     email: person.email,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addMonths, calendarRange, dayOfWeek, dayState, daysInMonth, firstSelectableDay, longDateLabel, monthGrid, monthLabel, moveByKey } from './calendar.ts';
+import { addMonths, calendarRange, dayOfWeek, dayState, daysInMonth, firstSelectableDay, monthGrid, moveByKey } from './calendar.ts';
 
 // 2026-06-03 is a Wednesday; San Diego is on PDT (UTC-7) in June.
 const wednesdayNoon = new Date('2026-06-03T19:00:00Z'); // 12:00 PDT
@@ -31,12 +31,6 @@ describe('calendar arithmetic in firm dates (no time zone involved)', () => {
     expect(addMonths('2026-01-15', -1)).toBe('2025-12-15');
     expect(addMonths('2026-06-10', 12)).toBe('2027-06-10');
     expect(addMonths('2026-06-10', -12)).toBe('2025-06-10');
-  });
-
-  it('writes months and days in words', () => {
-    expect(monthLabel('2026-06')).toBe('June 2026');
-    expect(longDateLabel('2026-06-01')).toBe('Monday, June 1, 2026');
-    expect(longDateLabel('2026-12-31')).toBe('Thursday, December 31, 2026');
   });
 });
 

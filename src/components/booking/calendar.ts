@@ -5,10 +5,7 @@
  * the firm's days (DOMAIN.md Scheduling). Day-of-week and month lengths come from Date.UTC, which
  * involves no zone.
  */
-import { addDays, BOOKING_WINDOW_DAYS, firmToday, isBookableDay, isWeekend, type FirmDate } from '../../shared/booking/firm-time.ts';
-
-/** A calendar month, 'YYYY-MM'. */
-export type FirmMonth = string;
+import { addDays, BOOKING_WINDOW_DAYS, firmToday, isBookableDay, isWeekend, type FirmDate, type FirmMonth } from '../../shared/firm-time.ts';
 
 function parts(date: FirmDate): [number, number, number] {
   const [y = 0, m = 1, d = 1] = date.split('-').map(Number);
@@ -53,22 +50,6 @@ export function monthGrid(month: FirmMonth): (FirmDate | null)[][] {
   const weeks: (FirmDate | null)[][] = [];
   for (let i = 0; i < cells.length; i += 7) weeks.push(cells.slice(i, i + 7));
   return weeks;
-}
-
-const format = (options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat('en-US', { ...options, timeZone: 'UTC' });
-const monthFormat = format({ month: 'long', year: 'numeric' });
-const longDateFormat = format({ weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' });
-
-/** 'June 2026'. */
-export function monthLabel(month: FirmMonth): string {
-  const [y, m] = parts(`${month}-01`);
-  return monthFormat.format(utcNoon(y, m, 1));
-}
-
-/** 'Monday, June 1, 2026'. */
-export function longDateLabel(date: FirmDate): string {
-  const [y, m, d] = parts(date);
-  return longDateFormat.format(utcNoon(y, m, d));
 }
 
 export const weekdayNames = [

@@ -7,7 +7,7 @@
 import { useEffect, useState } from 'react';
 import { apiRequest } from '../../lib/api-client.ts';
 import type { DayAvailability } from '../../shared/booking/availability.ts';
-import type { FirmDate } from '../../shared/booking/firm-time.ts';
+import type { FirmDate } from '../../shared/firm-time.ts';
 
 export type AvailabilityState =
   | { status: 'idle' }

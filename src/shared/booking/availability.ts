@@ -16,7 +16,7 @@ import {
   isWeekend,
   slotLabel,
   type FirmDate,
-} from './firm-time.ts';
+} from '../firm-time.ts';
 
 export interface SlotAvailability {
   /** Firm wall-clock time, '09:00'. */

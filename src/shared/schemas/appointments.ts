@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isFirmDate } from '../booking/firm-time.ts';
+import { isFirmDate } from '../firm-time.ts';
 import { appointmentStatuses, bookingPracticeAreas, consultationTypeValues } from '../constants.ts';
 import { email, optionalText, phone, requiredText } from './fields.ts';
 import { honeypotField } from './honeypot.ts';

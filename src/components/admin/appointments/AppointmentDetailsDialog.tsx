@@ -10,7 +10,7 @@ import type { AppointmentStatus } from '../../../shared/constants.ts';
 import { Button } from '../ui/button.tsx';
 import { EmailLink, PhoneLink } from '../ui/contact-links.tsx';
 import { Dialog, DialogClose, DialogContent, DialogFooter } from '../ui/dialog.tsx';
-import { formatFirmDate, formatFirmDateTime, formatFirmTimeRange } from '../ui/firm-datetime.ts';
+import { formatFirmDate, formatFirmDateTime, formatFirmTimeRange } from '../../../shared/firm-time.ts';
 import AppointmentStatusBadge from './AppointmentStatusBadge.tsx';
 import { canChangeStatus, canConfirm, consultationTypeLabel, fullName, practiceAreaLabel, type Appointment } from './appointments.ts';
 import StatusMenu from './StatusMenu.tsx';

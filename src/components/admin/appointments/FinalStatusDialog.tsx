@@ -6,7 +6,7 @@
 import type { AppointmentStatus } from '../../../shared/constants.ts';
 import { Button } from '../ui/button.tsx';
 import { Dialog, DialogClose, DialogContent, DialogFooter } from '../ui/dialog.tsx';
-import { formatFirmDateTime } from '../ui/firm-datetime.ts';
+import { formatFirmDateTime } from '../../../shared/firm-time.ts';
 import { consultationTypeLabel, fullName, statusLabel, type Appointment } from './appointments.ts';
 
 export interface FinalStatusTarget {

@@ -8,7 +8,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useRef } from 'react';
 import { Controller, useForm, useWatch, type Resolver } from 'react-hook-form';
-import { FIRM_TIME_ZONE_LABEL } from '../../../shared/booking/firm-time.ts';
+import { FIRM_TIME_ZONE_LABEL } from '../../../shared/firm-time.ts';
 import { adminKeys, publicKeys, sendJson, useAdminMutation } from '../admin-api.ts';
 import { Button } from '../ui/button.tsx';
 import { Dialog, DialogClose, DialogContent, DialogFooter } from '../ui/dialog.tsx';

@@ -5,7 +5,8 @@
  * yet' (SPEC §8).
  */
 import { ExternalLink, FileText, Pencil, Plus, Trash } from 'lucide-react';
-import { categoryLabel, formatDate } from '../../blog/format.ts';
+import { dateLabel } from '../../../shared/firm-time.ts';
+import { categoryLabel } from '../../blog/format.ts';
 import AdminPage from '../AdminPage.tsx';
 import { adminKeys, sendJson, useAdminList, useAdminMutation } from '../admin-api.ts';
 import { Button, buttonClass } from '../ui/button.tsx';
@@ -86,7 +87,7 @@ export default function BlogPostsScreen() {
                         </div>
                         <div className="flex gap-1">
                           <dt className="text-muted-foreground">Date:</dt>
-                          <dd>{formatDate(p.publishedAt) ?? 'Draft'}</dd>
+                          <dd>{dateLabel(p.publishedAt) ?? 'Draft'}</dd>
                         </div>
                       </dl>
                     </div>

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { blogAuthors, defaultBlogAuthor } from '../../../config/firm.ts';
-import { firmDateOf, firmInstant, firmTimeOf, isFirmDate } from '../../../shared/booking/firm-time.ts';
+import { firmInstant, firmWallClock, isFirmDate } from '../../../shared/firm-time.ts';
 import { blogCategories, practiceAreaLabels } from '../../../shared/constants.ts';
 import { blogPostInput, type BlogPostInput } from '../../../shared/schemas/blog-posts.ts';
 import { slugify } from '../../../shared/slug.ts';
@@ -61,7 +61,7 @@ export function toFirmDateTimeInput(iso: string | null | undefined): string {
   if (!iso) return '';
   const instant = new Date(iso);
   if (Number.isNaN(instant.getTime())) return '';
-  return `${firmDateOf(instant)}T${firmTimeOf(instant)}`;
+  return firmWallClock(instant).slice(0, 16);
 }
 
 /** A datetime-local value read as the firm's wall-clock time; null when blank or not a real date and time. */

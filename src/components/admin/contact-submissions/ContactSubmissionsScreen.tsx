@@ -11,7 +11,7 @@ import { adminKeys, sendJson, useAdminList, useAdminMutation } from '../admin-ap
 import { Button, buttonClass } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
 import { EmailLink, PhoneLink } from '../ui/contact-links.tsx';
-import { formatFirmDateTime } from '../ui/firm-datetime.ts';
+import { formatFirmDateTime } from '../../../shared/firm-time.ts';
 import { Field, Input, Select } from '../ui/form.tsx';
 import { useReturnFocus } from '../ui/return-focus.ts';
 import { EmptyState, ErrorState, LoadingState } from '../ui/states.tsx';

@@ -10,7 +10,7 @@ import { firm } from '../../../config/firm.ts';
 import { Button, buttonClass } from '../ui/button.tsx';
 import { mailtoHref, telHref, EmailLink, PhoneLink } from '../ui/contact-links.tsx';
 import { Dialog, DialogClose, DialogContent, DialogFooter } from '../ui/dialog.tsx';
-import { formatFirmDateTime } from '../ui/firm-datetime.ts';
+import { formatFirmDateTime } from '../../../shared/firm-time.ts';
 import { fullName, practiceAreaLabel, type ContactSubmission } from './contact-submissions.ts';
 import { ReadBadge, ResolvedBadge } from './SubmissionBadges.tsx';
 

@@ -3,7 +3,7 @@
  * with the empty states of SPEC §8: 'No contact submissions yet', 'No blog posts yet'.
  */
 import type { UseQueryResult } from '@tanstack/react-query';
-import { formatDate } from '../../blog/format.ts';
+import { dateLabel } from '../../../shared/firm-time.ts';
 import type { BlogPost } from '../blog-posts/blog-post-form.ts';
 import { practiceAreaLabel } from '../testimonials/testimonial-form.ts';
 import { ReadBadge, ResolvedBadge } from '../contact-submissions/SubmissionBadges.tsx';
@@ -43,7 +43,7 @@ export function RecentSubmissions({ query, href }: { query: UseQueryResult<Conta
                       </p>
                       <p className="break-all text-xs text-muted-foreground">{s.email}</p>
                       <p className="text-xs text-muted-foreground">
-                        {practiceAreaLabel(s.practiceArea)} · {formatDate(s.createdAt)}
+                        {practiceAreaLabel(s.practiceArea)} · {dateLabel(s.createdAt)}
                       </p>
                     </div>
                     <div className="flex flex-wrap gap-1.5">
@@ -79,7 +79,7 @@ export function RecentPosts({ query, href }: { query: UseQueryResult<BlogPost[]>
                     <div className="min-w-0">
                       <p className="break-words text-sm font-medium">{p.title}</p>
                       <p className="text-xs text-muted-foreground">
-                        {p.author} · {formatDate(p.publishedAt) ?? 'Draft'}
+                        {p.author} · {dateLabel(p.publishedAt) ?? 'Draft'}
                       </p>
                     </div>
                     <Badge variant={p.isPublished ? 'success' : 'warning'}>{p.isPublished ? 'Published' : 'Draft'}</Badge>

@@ -12,7 +12,7 @@ import { sendJson, useAdminMutation } from '../admin-api.ts';
 import { Button } from '../ui/button.tsx';
 import { Badge, Card } from '../ui/card.tsx';
 import { ConfirmDialog } from '../ui/dialog.tsx';
-import { formatFirmDateTime } from '../ui/firm-datetime.ts';
+import { formatFirmDateTime } from '../../../shared/firm-time.ts';
 import { useReturnFocus } from '../ui/return-focus.ts';
 import { EmptyState, ListState } from '../ui/states.tsx';
 import BlogSourceDialog, { blogSourceListKeys } from './BlogSourceDialog.tsx';

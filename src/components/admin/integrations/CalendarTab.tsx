@@ -11,7 +11,7 @@ import { useState } from 'react';
 import { sendJson, useAdminList, useAdminMutation } from '../admin-api.ts';
 import { Button } from '../ui/button.tsx';
 import { Badge, Card } from '../ui/card.tsx';
-import { formatFirmDateTime } from '../ui/firm-datetime.ts';
+import { formatFirmDateTime } from '../../../shared/firm-time.ts';
 import { EmptyState, ListState } from '../ui/states.tsx';
 import CalendarIntegrationDialog, { calendarListKeys } from './CalendarIntegrationDialog.tsx';
 import DeliveryLog from './DeliveryLog.tsx';

@@ -8,7 +8,7 @@ import { useQuery } from '@tanstack/react-query';
 import { RefreshCw } from 'lucide-react';
 import { Button } from '../ui/button.tsx';
 import { Badge, type BadgeVariant } from '../ui/card.tsx';
-import { formatFirmDateTime } from '../ui/firm-datetime.ts';
+import { formatFirmDateTime } from '../../../shared/firm-time.ts';
 import { attemptsText, deliveriesKey, deliveryStatusLabel, purposeLabel, type DeliveryLogEntry } from './integrations.ts';
 
 const statusVariants: Record<string, BadgeVariant> = { sent: 'success', pending: 'warning', sending: 'warning', failed: 'destructive', skipped: 'secondary' };

@@ -8,7 +8,7 @@ import { Inbox, Paperclip, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
-import { formatFirmDateTime } from '../ui/firm-datetime.ts';
+import { formatFirmDateTime } from '../../../shared/firm-time.ts';
 import { integrationKeys, newestFirst, type OutboxMessage } from './integrations.ts';
 
 const SHOWN = 10;

@@ -10,7 +10,7 @@ import { CircleCheck, MailWarning, Settings2 } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
-import { formatFirmDateTime } from '../ui/firm-datetime.ts';
+import { formatFirmDateTime } from '../../../shared/firm-time.ts';
 import { ErrorState, LoadingState } from '../ui/states.tsx';
 import DeliveryLog from './DeliveryLog.tsx';
 import DevOutbox from './DevOutbox.tsx';

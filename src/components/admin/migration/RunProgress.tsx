@@ -5,7 +5,7 @@
  */
 import type { MigrationRun } from '../../../shared/migration.ts';
 import { Badge } from '../ui/card.tsx';
-import { formatFirmDateTime } from '../ui/firm-datetime.ts';
+import { formatFirmDateTime } from '../../../shared/firm-time.ts';
 import { percentDone, progressText, runStateLabels, runTotals } from './migration-wizard.ts';
 
 const stateBadge = { running: 'default', completed: 'success', failed: 'destructive', interrupted: 'warning' } as const;

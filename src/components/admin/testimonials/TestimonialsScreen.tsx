@@ -5,7 +5,7 @@
  * is 'No Testimonials Yet' with 'Add Your First Testimonial' (SPEC §2, §8).
  */
 import { Eye, EyeOff, MessageSquareQuote, Pencil, Plus, Trash } from 'lucide-react';
-import { formatDate } from '../../blog/format.ts';
+import { dateLabel } from '../../../shared/firm-time.ts';
 import AdminPage from '../AdminPage.tsx';
 import { adminKeys, sendJson, useAdminList, useAdminMutation } from '../admin-api.ts';
 import { Button } from '../ui/button.tsx';
@@ -83,7 +83,7 @@ export default function TestimonialsScreen() {
                       <div className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-muted-foreground">
                         <RatingStars rating={t.rating} />
                         <span>{practiceAreaLabel(t.practiceArea)}</span>
-                        <span>Added {formatDate(t.createdAt)}</span>
+                        <span>Added {dateLabel(t.createdAt)}</span>
                       </div>
                       <p className="flex-1 whitespace-pre-line break-words">{t.content}</p>
                       <div className="flex flex-wrap gap-2 border-t border-border pt-3">

@@ -1,24 +1,35 @@
 /**
- * The firm's clock (issue 5 "Time that is right"). These run three times: in the `unit` project (the
+ * The firm's clock (issue 5 "Time that is right") and how its dates read (issue 16). These run three times: in the `unit` project (the
  * machine's zone) and in `unit-tz-tokyo` / `unit-tz-kiritimati` (vitest.config.ts sets TZ), so an
  * answer that leaned on the process's own zone would fail in at least one of them.
  */
 import { describe, expect, it } from 'vitest';
-import { timeSlots } from '../constants.ts';
+import { firm } from '../config/firm.ts';
+import { timeSlots } from './constants.ts';
 import {
   addDays,
   BOOKING_WINDOW_DAYS,
+  dateLabel,
   FIRM_TIME_ZONE,
   FIRM_TIME_ZONE_LABEL,
   firmDateOf,
   firmInstant,
   firmTimeOf,
   firmToday,
+  firmWallClock,
+  formatFirmDate,
+  formatFirmDateTime,
+  formatFirmTime,
+  formatFirmTimeRange,
   isBookableDay,
   isFirmDate,
   isWeekend,
+  longDateLabel,
+  monthLabel,
   parseFirmDate,
   slotLabel,
+  timeWithZoneLabel,
+  whenLabel,
 } from './firm-time.ts';
 
 const HOUR = 3_600_000;
@@ -42,8 +53,9 @@ describe('the zone this run uses', () => {
 });
 
 describe('firm time zone', () => {
-  it('is San Diego, labelled for visitors', () => {
+  it('is San Diego, declared with the firm, labelled for visitors', () => {
     expect(FIRM_TIME_ZONE).toBe('America/Los_Angeles');
+    expect(FIRM_TIME_ZONE).toBe(firm.timeZone);
     expect(FIRM_TIME_ZONE_LABEL).toBe('Pacific Time (San Diego)');
     expect(BOOKING_WINDOW_DAYS).toBe(365);
   });
@@ -241,5 +253,82 @@ describe('isBookableDay', () => {
     expect(isBookableDay('2030-07-16', late)).toBe(true);
     expect(isBookableDay('2031-07-15', late)).toBe(true);
     expect(isBookableDay('2031-07-16', late)).toBe(false);
+  });
+});
+
+describe("how the firm's dates and times read", () => {
+  // 2030: daylight time starts Sunday 10 March at 2:00 AM and ends Sunday 3 November at 2:00 AM.
+  const fridayBeforeSpring = firmInstant('2030-03-08', '09:00'); // 17:00Z (PST)
+  const mondayAfterSpring = firmInstant('2030-03-11', '09:00'); // 16:00Z (PDT)
+
+  it('writes firm dates and months in words (booking modal)', () => {
+    expect(longDateLabel('2026-06-01')).toBe('Monday, June 1, 2026');
+    expect(longDateLabel('2026-12-31')).toBe('Thursday, December 31, 2026');
+    expect(longDateLabel('2028-02-29')).toBe('Tuesday, February 29, 2028');
+    expect(monthLabel('2026-06')).toBe('June 2026');
+    expect(monthLabel('2027-01')).toBe('January 2027');
+    expect(() => longDateLabel('2030-02-30')).toThrow(RangeError);
+  });
+
+  it("writes an instant's day as the firm's day, also when UTC has already moved on", () => {
+    // 11:59 PM on 15 July in San Diego is 06:59Z on the 16th; a minute later it is the 16th at the firm too.
+    expect(longDateLabel(new Date('2030-07-16T06:59:00Z'))).toBe('Monday, July 15, 2030');
+    expect(longDateLabel(new Date('2030-07-16T07:00:00Z'))).toBe('Tuesday, July 16, 2030');
+    // New Year's Eve: 11:59:59 PM PST is 07:59:59Z on 1 January.
+    expect(longDateLabel(new Date('2030-01-01T07:59:59Z'))).toBe('Monday, December 31, 2029');
+    expect(dateLabel('2030-01-01T07:59:59Z')).toBe('December 31, 2029');
+    expect(dateLabel(new Date('2030-01-01T08:00:00Z'))).toBe('January 1, 2030');
+  });
+
+  it('says when a consultation is, with the zone named for visitors (booking modal, e-mails)', () => {
+    expect(whenLabel(firmInstant('2026-06-08', '13:30'))).toBe('Monday, June 8, 2026 at 1:30 PM Pacific Time (San Diego)');
+    expect(timeWithZoneLabel(firmInstant('2026-12-07', '16:00'))).toBe('4:00 PM Pacific Time (San Diego)');
+    // 4:00 PM in winter is already the next day in UTC.
+    expect(whenLabel(new Date('2026-12-08T00:00:00Z'))).toBe('Monday, December 7, 2026 at 4:00 PM Pacific Time (San Diego)');
+  });
+
+  it('keeps 9:00 AM at 9:00 AM on either side of a daylight-saving change', () => {
+    expect(whenLabel(fridayBeforeSpring)).toBe('Friday, March 8, 2030 at 9:00 AM Pacific Time (San Diego)');
+    expect(whenLabel(mondayAfterSpring)).toBe('Monday, March 11, 2030 at 9:00 AM Pacific Time (San Diego)');
+    // The same UTC hour as the Friday's 9:00 is 10:00 at the firm after the change.
+    expect(timeWithZoneLabel(new Date('2030-03-11T17:00:00Z'))).toBe('10:00 AM Pacific Time (San Diego)');
+    expect(formatFirmDateTime(fridayBeforeSpring)).toBe('Fri, Mar 8, 2030 at 9:00 AM PST');
+    expect(formatFirmDateTime(mondayAfterSpring)).toBe('Mon, Mar 11, 2030 at 9:00 AM PDT');
+  });
+
+  it('writes article and list dates, and nothing for a missing or broken one', () => {
+    expect(dateLabel('2026-06-01T16:00:00.000Z')).toBe('June 1, 2026');
+    // 11:30 PM on 31 May in San Diego.
+    expect(dateLabel('2026-06-01T06:30:00.000Z')).toBe('May 31, 2026');
+    for (const missing of [null, undefined, '', 'not a date']) expect(dateLabel(missing), String(missing)).toBeNull();
+  });
+
+  it('shows admin times with PDT in summer and PST in winter', () => {
+    expect(formatFirmDate('2026-07-14T17:30:00.000Z')).toBe('Tue, Jul 14, 2026');
+    expect(formatFirmTime('2026-07-14T17:30:00.000Z')).toBe('10:30 AM PDT');
+    expect(formatFirmTime('2026-12-01T17:30:00.000Z')).toBe('9:30 AM PST');
+    expect(formatFirmDateTime('2026-12-01T17:30:00.000Z')).toBe('Tue, Dec 1, 2026 at 9:30 AM PST');
+    expect(formatFirmDateTime(new Date('2026-12-01T17:30:00.000Z'))).toBe('Tue, Dec 1, 2026 at 9:30 AM PST');
+    // 5:30 PM in San Diego is already the next day in UTC.
+    expect(formatFirmDate('2026-07-15T00:30:00.000Z')).toBe('Tue, Jul 14, 2026');
+    expect(formatFirmDateTime('2026-07-15T00:30:00.000Z')).toBe('Tue, Jul 14, 2026 at 5:30 PM PDT');
+    expect(formatFirmTimeRange('2026-07-14T17:30:00.000Z', 60)).toBe('10:30 AM – 11:30 AM PDT');
+  });
+
+  it('names the zone of each end of a range that crosses a change, and tells the repeated hour apart', () => {
+    // 1:30 AM PST on 10 March 2030 plus an hour is 3:30 AM PDT: 2:30 never happens.
+    expect(formatFirmTimeRange('2030-03-10T09:30:00Z', 60)).toBe('1:30 AM – 3:30 AM PDT');
+    // 3 November 2030: 1:30 AM happens twice, first in PDT, then in PST.
+    expect(formatFirmTime('2030-11-03T08:30:00Z')).toBe('1:30 AM PDT');
+    expect(formatFirmTime('2030-11-03T09:30:00Z')).toBe('1:30 AM PST');
+  });
+
+  it("gives the firm's wall clock for what takes a local time plus a zone (.ics, Graph, datetime-local)", () => {
+    expect(firmWallClock(new Date('2030-05-06T17:30:45Z'))).toBe('2030-05-06T10:30:45');
+    expect(firmWallClock(new Date('2030-01-01T07:59:59Z'))).toBe('2029-12-31T23:59:59');
+    expect(firmWallClock(fridayBeforeSpring)).toBe('2030-03-08T09:00:00');
+    expect(firmWallClock(mondayAfterSpring)).toBe('2030-03-11T09:00:00');
+    expect(firmWallClock(new Date('2030-11-03T08:30:00Z'))).toBe('2030-11-03T01:30:00');
+    expect(firmWallClock(new Date('2030-11-03T09:30:00Z'))).toBe('2030-11-03T01:30:00');
   });
 });

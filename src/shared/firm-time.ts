@@ -1,17 +1,31 @@
 /**
- * The firm's clock (issue 5, DOMAIN "Scheduling"): slots are wall-clock times in San Diego, so "today",
- * "past", "weekend" and "9:00 AM" are judged in America/Los_Angeles whatever the zone of the visitor's
+ * The firm's time: its zone, its clock, and how its dates and times read. Every date or time the site,
+ * the admin portal, the e-mails or the .ics show a person comes from here (issue 16: there were five places).
+ *
+ * The clock (issue 5, DOMAIN "Scheduling"): slots are wall-clock times in San Diego, so "today",
+ * "past", "weekend" and "9:00 AM" are judged in the firm's zone whatever the zone of the visitor's
  * browser or of the server. Browser-safe and dependency-free: Intl only, never the process's own zone
  * (no `getHours()`, `getDay()`, `new Date('2030-01-01')` local parsing). The unit tests run under
  * TZ=UTC, Asia/Tokyo and Pacific/Kiritimati to keep it that way. See docs/decisions/008.
+ *
+ * The formats (at the end): visitors and e-mails read long dates and "Pacific Time (San Diego)"
+ * ('Monday, June 1, 2026 at 9:00 AM Pacific Time (San Diego)'); admin screens read compact dates with
+ * PDT or PST on every time ('Mon, Jun 1, 2026 at 9:00 AM PDT'); article and list dates read
+ * 'June 1, 2026'. Tests and e2e specs assert these strings: change them on purpose only.
  */
-import { timeSlots } from '../constants.ts';
+import { firm } from '../config/firm.ts';
+import { timeSlots } from './constants.ts';
 
-export const FIRM_TIME_ZONE = 'America/Los_Angeles';
+/** America/Los_Angeles: declared once, with the firm's other facts (src/config/firm.ts). */
+export const FIRM_TIME_ZONE = firm.timeZone;
+/** How the zone is named to visitors, next to every time they read. */
 export const FIRM_TIME_ZONE_LABEL = 'Pacific Time (San Diego)';
 
 /** A calendar day in the firm's zone, 'YYYY-MM-DD'. */
 export type FirmDate = string;
+
+/** A calendar month, 'YYYY-MM'. */
+export type FirmMonth = string;
 
 /** How far ahead a visitor may book: days after firm today. */
 export const BOOKING_WINDOW_DAYS = 365;
@@ -142,9 +156,90 @@ export function isBookableDay(date: FirmDate, now: Date): boolean {
   return true;
 }
 
-/** '09:00' -> '9:00 AM', '13:30' -> '1:30 PM', '00:15' -> '12:15 AM'. */
+/**
+ * The firm's wall-clock time at `instant`, '2030-05-06T10:30:00', for what takes a local time plus a
+ * zone name: a TZID value in the .ics (without the punctuation), Microsoft Graph, a datetime-local input.
+ */
+export function firmWallClock(instant: Date): string {
+  const p = firmParts(instant);
+  return `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)}T${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}`;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// How the firm's dates and times read (en-US). Formatters are made on first use and kept: creating
+// them is the slow part.
+
+function lazyFormat(options: Intl.DateTimeFormatOptions): (instant: Date) => string {
+  let format: Intl.DateTimeFormat | undefined;
+  return (instant) => (format ??= new Intl.DateTimeFormat('en-US', options)).format(instant);
+}
+
+// Calendar values ('2026-06-01', '2026-06') are written as UTC days, which no zone can move; instants
+// are written in the firm's zone.
+const calendarLongDate = lazyFormat({ timeZone: 'UTC', weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' });
+const calendarMonth = lazyFormat({ timeZone: 'UTC', month: 'long', year: 'numeric' });
+const firmDay = lazyFormat({ timeZone: FIRM_TIME_ZONE, month: 'long', day: 'numeric', year: 'numeric' });
+const firmShortDate = lazyFormat({ timeZone: FIRM_TIME_ZONE, weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' });
+const firmClock = lazyFormat({ timeZone: FIRM_TIME_ZONE, hour: 'numeric', minute: '2-digit' });
+const firmClockWithZone = lazyFormat({ timeZone: FIRM_TIME_ZONE, hour: 'numeric', minute: '2-digit', timeZoneName: 'short' });
+
+const toDate = (value: string | Date) => (value instanceof Date ? value : new Date(value));
+const calendarDay = (date: FirmDate) => {
+  const [year, month, day] = requireDate(date);
+  return new Date(utcMidnight(year, month, day));
+};
+
+/** '09:00' -> '9:00 AM', '13:30' -> '1:30 PM', '00:15' -> '12:15 AM': a slot, as the booking modal lists it. */
 export function slotLabel(time: string): string {
   const [hour, minute] = parseTime(time);
   const twelve = hour % 12 === 0 ? 12 : hour % 12;
   return `${twelve}:${pad(minute)} ${hour < 12 ? 'AM' : 'PM'}`;
+}
+
+/** 'Monday, June 1, 2026': a firm date, or the firm's day at an instant (booking modal, e-mails). */
+export function longDateLabel(day: FirmDate | Date): string {
+  return calendarLongDate(calendarDay(typeof day === 'string' ? day : firmDateOf(day)));
+}
+
+/** 'June 2026' (the date picker's heading). */
+export function monthLabel(month: FirmMonth): string {
+  return calendarMonth(calendarDay(`${month}-01`));
+}
+
+/** '9:00 AM Pacific Time (San Diego)': the firm's time at an instant, as visitors and e-mails read it. */
+export function timeWithZoneLabel(instant: Date): string {
+  return `${slotLabel(firmTimeOf(instant))} ${FIRM_TIME_ZONE_LABEL}`;
+}
+
+/** 'Monday, June 1, 2026 at 9:00 AM Pacific Time (San Diego)': when a consultation is. */
+export function whenLabel(instant: Date): string {
+  return `${longDateLabel(instant)} at ${timeWithZoneLabel(instant)}`;
+}
+
+/** 'June 1, 2026': an article's date, or a day in a list; null when there is no valid instant. */
+export function dateLabel(value: string | Date | null | undefined): string | null {
+  if (!value) return null;
+  const instant = toDate(value);
+  return Number.isNaN(instant.getTime()) ? null : firmDay(instant);
+}
+
+/** 'Mon, Jun 15, 2026' (admin screens). */
+export function formatFirmDate(value: string | Date): string {
+  return firmShortDate(toDate(value));
+}
+
+/** '10:30 AM PDT' (admin screens: the zone's short name on every time, so nobody reads one an hour off). */
+export function formatFirmTime(value: string | Date): string {
+  return firmClockWithZone(toDate(value));
+}
+
+/** 'Mon, Jun 15, 2026 at 10:30 AM PDT' (admin screens). */
+export function formatFirmDateTime(value: string | Date): string {
+  return `${formatFirmDate(value)} at ${formatFirmTime(value)}`;
+}
+
+/** '10:30 AM – 11:00 AM PDT': a meeting of `minutes` starting at `start` (admin screens). */
+export function formatFirmTimeRange(start: string | Date, minutes: number): string {
+  const from = toDate(start);
+  return `${firmClock(from)} – ${formatFirmTime(new Date(from.getTime() + minutes * MINUTE))}`;
 }
