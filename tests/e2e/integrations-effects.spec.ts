@@ -218,9 +218,8 @@ test.describe('configured through the page, each integration has its effect', ()
   let smtp: SmtpPeer;
   let feeds: FeedServer;
 
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a hook asks for from its first parameter
-  test.beforeAll(async ({}, testInfo) => {
-    test.skip(testInfo.project.name !== 'desktop', 'the effects do not depend on the width; admin-integrations.spec.ts checks the page at 390 and 320 px');
+  // Desktop only (playwright.config.ts): the effects do not depend on the width.
+  test.beforeAll(async () => {
     // Google, Microsoft and the webhook receiver where playwright.config.ts points the server.
     fakes = await startCalendarFakes({ port: fakesPort });
     smtp = await startSmtpPeer({ user: 'office@firm.example', pass: `smtp-pass-${Date.now()}-e2e` });

@@ -14,7 +14,7 @@ import { themeScript } from '../../src/components/chrome/theme-script.ts';
 import { watchConsole } from '../support/e2e.ts';
 import { expect, openAdminScreen, test } from '../support/admin.ts';
 
-const skipPhone = (info: TestInfo) => test.skip(info.project.name === 'phone', 'headers and policy are the same on every screen; desktop covers them');
+// Desktop only (playwright.config.ts): headers and policy are the same on every screen.
 const themeHash = `'sha256-${createHash('sha256').update(themeScript).digest('base64')}'`;
 
 /** The directives of a Content-Security-Policy, by name. */
@@ -67,7 +67,6 @@ function expectPagePolicy(res: APIResponse, label: string) {
 
 test.describe('security headers', () => {
   test('every kind of response carries them: pages, a stored article, the admin shell, a 404, theme.css, static files, the API', async ({ request }, info) => {
-    skipPhone(info);
     const posts = (await (await request.get('/api/blog-posts')).json()) as { slug: string }[];
     expect(posts.length, 'the sample content has published articles').toBeGreaterThan(0);
     const pages: [string, number][] = [
@@ -167,7 +166,6 @@ test.describe('Content-Security-Policy in the browser', () => {
   test('every public route and /login run with no violation; the theme script runs; the booking modal, theme menu and calculator work', async ({
     browser,
   }, info) => {
-    skipPhone(info);
     test.setTimeout(120_000);
     // A visitor, not the signed-in admin of this file's fixture.
     const context = await browser.newContext({ baseURL: info.project.use.baseURL, storageState: undefined });
@@ -216,7 +214,6 @@ test.describe('Content-Security-Policy in the browser', () => {
   });
 
   test('the admin runs with no violation: every screen and a dialog', async ({ page }, info) => {
-    skipPhone(info);
     test.setTimeout(120_000);
     const violations = await watchViolations(page);
     const console = watchConsole(page);
@@ -245,7 +242,6 @@ test.describe('Content-Security-Policy in the browser', () => {
   });
 
   test('a script the build did not emit does not run, inline or as an event handler', async ({ browser }, info) => {
-    skipPhone(info);
     const context = await browser.newContext({ baseURL: info.project.use.baseURL });
     const page = await context.newPage();
     const violations = await watchViolations(page);

@@ -20,7 +20,7 @@ import { freeSlot } from '../support/appointment-requests.ts';
 import { expectToast, watchConsole } from '../support/e2e.ts';
 import { feedPaths, startFeedServer, type FeedServer } from '../support/feed-server.ts';
 
-test.skip(({ isMobile }) => isMobile, 'Desktop only: the same rendering at phone width, on the same shared database.');
+// Desktop only (playwright.config.ts): the same rendering at phone width.
 test.describe.configure({ mode: 'serial' });
 
 const run = (n: number) => `window.__pwned(${n})`;
