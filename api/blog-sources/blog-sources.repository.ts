@@ -178,17 +178,19 @@ export function blogSourcesRepository({ db, t }: Database) {
         byUrl.set(row.url, row);
       }
 
+      /** What a fetch says of an article, as stored. */
+      const fieldsOf = (a: ParsedArticle) => ({
+        title: a.title,
+        url: a.url,
+        excerpt: a.excerpt,
+        content: a.content,
+        author: a.author,
+        publishedAt: a.publishedAt,
+        imageUrl: a.imageUrl,
+      });
+
       const update = async (row: ArticleRow, a: ParsedArticle) => {
-        const next = {
-          title: a.title,
-          url: a.url,
-          excerpt: a.excerpt,
-          content: a.content,
-          author: a.author,
-          publishedAt: a.publishedAt,
-          imageUrl: a.imageUrl,
-          externalId: a.externalId ?? row.externalId,
-        };
+        const next = { ...fieldsOf(a), externalId: a.externalId ?? row.externalId };
         // Another stored article already has this address: keep this one's (the url is unique per source).
         const holder = byUrl.get(next.url);
         if (next.url !== row.url && holder && holder.id !== row.id) next.url = row.url;
@@ -214,18 +216,7 @@ export function blogSourcesRepository({ db, t }: Database) {
         }
         const inserted = await db
           .insert(articles)
-          .values({
-            sourceId,
-            title: a.title,
-            url: a.url,
-            excerpt: a.excerpt,
-            content: a.content,
-            author: a.author,
-            publishedAt: a.publishedAt,
-            imageUrl: a.imageUrl,
-            externalId: a.externalId,
-            fetchedAt: new Date(now.getTime() - i),
-          })
+          .values({ sourceId, ...fieldsOf(a), externalId: a.externalId, fetchedAt: new Date(now.getTime() - i) })
           .onConflictDoNothing({ target: [articles.sourceId, articles.url] })
           .returning();
         if (inserted[0]) {
