@@ -4,6 +4,7 @@
  * its stop() on shutdown: work the features run beyond a request (a migration run) ends with it.
  */
 import { Hono } from 'hono';
+import type { MergeSchemaPath } from 'hono/types';
 import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
 import { appointmentsRoutes } from './appointments/appointments.routes.ts';
@@ -31,7 +32,7 @@ import { themesRoutes } from './themes/themes.routes.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
-const features: ((deps: Deps) => FeatureRoutes)[] = [
+const features = [
   healthRoutes,
   identityRoutes,
   testimonialsRoutes,
@@ -48,7 +49,18 @@ const features: ((deps: Deps) => FeatureRoutes)[] = [
   deliveriesRoutes,
   migrationRoutes,
   publishingRoutes,
-];
+] as const satisfies readonly ((deps: Deps) => FeatureRoutes)[];
+
+type Feature = ReturnType<(typeof features)[number]>;
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+type PublicSchema<F> = F extends { public: Hono<infer _E, infer S, infer _B> } ? MergeSchemaPath<S, '/api'> : never;
+type AdminSchema<F> = F extends { admin: Hono<infer _E, infer S, infer _B> } ? MergeSchemaPath<S, '/api/admin'> : never;
+
+/**
+ * Every route of the API with its input and output types, merged from the features above: the typed
+ * client (src/lib/api.ts) is built from it, so a renamed field fails `npm run typecheck` where it is read.
+ */
+export type ApiRoutes = Hono<ApiEnv, UnionToIntersection<PublicSchema<Feature> | AdminSchema<Feature>>, '/'>;
 
 export type ApiEnv = { Variables: { requestId: string } };
 
@@ -81,7 +93,7 @@ export function createApp(deps: Deps) {
   app.use('/api/admin', adminGuard(deps.verifier));
 
   const stops: (() => Promise<void>)[] = [];
-  for (const feature of features.map((f) => f(deps))) {
+  for (const feature of features.map((f): FeatureRoutes => f(deps))) {
     if (feature.public) app.route('/api', feature.public);
     if (feature.admin) app.route('/api/admin', feature.admin);
     if (feature.stop) stops.push(feature.stop);

@@ -5,7 +5,7 @@ import type { Deps } from '../deps.ts';
 import { honeypot } from '../http/honeypot.ts';
 import { idempotency, storedAnswer } from '../http/idempotency.ts';
 import { rateLimit } from '../http/rate-limit.ts';
-import { adminRouter, router, type FeatureRoutes } from '../http/routes.ts';
+import { adminRouter, router } from '../http/routes.ts';
 import { jsonBody, pathParams, queryParams } from '../http/validate.ts';
 import { appointmentsService } from './appointments.service.ts';
 
@@ -39,7 +39,7 @@ const decoy = ({ consultationType, scheduledDate }: { consultationType: Consulta
   status: 'scheduled',
 });
 
-export function appointmentsRoutes(deps: Deps): FeatureRoutes {
+export function appointmentsRoutes(deps: Deps) {
   const service = appointmentsService(deps);
   return {
     public: router()

@@ -3,13 +3,13 @@ import { idParam } from '../../src/shared/schemas/fields.ts';
 import type { Deps } from '../deps.ts';
 import { notFound } from '../http/errors.ts';
 import { isInternalCall } from '../internal.ts';
-import { adminRouter, router, type FeatureRoutes } from '../http/routes.ts';
+import { adminRouter, router } from '../http/routes.ts';
 import { jsonBody, pathParams } from '../http/validate.ts';
 import { blogPostsService } from './blog-posts.service.ts';
 import { publicCache } from '../http/public-cache.ts';
 import { postKey } from '../cdn/cache-policy.ts';
 
-export function blogPostsRoutes(deps: Deps): FeatureRoutes {
+export function blogPostsRoutes(deps: Deps) {
   const service = blogPostsService(deps);
   return {
     public: router()

@@ -1,7 +1,7 @@
 import { idParam } from '../../src/shared/schemas/fields.ts';
 import { blogSourceInput } from '../../src/shared/schemas/integrations.ts';
 import type { Deps } from '../deps.ts';
-import { adminRouter, router, type FeatureRoutes } from '../http/routes.ts';
+import { adminRouter, router } from '../http/routes.ts';
 import { jsonBody, pathParams } from '../http/validate.ts';
 import { openConfig } from '../integrations/sealed-config.ts';
 import { maskConfig, maskUrl, maskUrlsInText } from '../integrations/secrets.ts';
@@ -10,7 +10,7 @@ import { blogSourcesService } from './blog-sources.service.ts';
 import { publicCache } from '../http/public-cache.ts';
 
 /** Blog sources (admin) and the external articles they bring (public). */
-export function blogSourcesRoutes(deps: Deps): FeatureRoutes {
+export function blogSourcesRoutes(deps: Deps) {
   const service = blogSourcesService(deps);
   const repo = blogSourcesRepository(deps.database);
   // An api-type source's URL often carries its key (?apiKey=...), and a fetch error may quote it:

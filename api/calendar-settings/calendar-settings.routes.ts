@@ -4,13 +4,13 @@ import { idParam } from '../../src/shared/schemas/fields.ts';
 import { calendarSettingInput } from '../../src/shared/schemas/integrations.ts';
 import type { Deps } from '../deps.ts';
 import { badRequest, notFound } from '../http/errors.ts';
-import { adminRouter, router, type FeatureRoutes } from '../http/routes.ts';
+import { adminRouter, router } from '../http/routes.ts';
 import { jsonBody, pathParams } from '../http/validate.ts';
 import { checkOutboundUrl, OutboundError } from '../integrations/safe-fetch.ts';
 import { openConfig, openField, sealConfig, sealField, writeBackErrors, type SecretOwner } from '../integrations/sealed-config.ts';
 import { configKind, maskConfig, maskSecret, maskUrl } from '../integrations/secrets.ts';
 
-export function calendarSettingsRoutes({ database: { db, t, dialect }, integrations, secrets }: Deps): FeatureRoutes {
+export function calendarSettingsRoutes({ database: { db, t, dialect }, integrations, secrets }: Deps) {
   const table = t.calendarSettings;
   type Row = typeof table.$inferSelect;
   const owner = (id: string): SecretOwner => ({ table: 'calendar-settings', id });

@@ -1,9 +1,9 @@
 import type { Deps } from '../deps.ts';
-import { router, type FeatureRoutes } from '../http/routes.ts';
+import { router } from '../http/routes.ts';
 import { CALENDLY_SIGNATURE_HEADER, calendlyWebhooks } from './calendly.ts';
 
 /** Issue 7: what calendar providers call. Public (Calendly signs instead of signing in). */
-export function calendarSyncRoutes(deps: Deps): FeatureRoutes {
+export function calendarSyncRoutes(deps: Deps) {
   const calendly = calendlyWebhooks(deps);
   return {
     public: router().post('/integrations/calendly/webhook', async (c) => {

@@ -3,11 +3,11 @@ import { databaseRefusal } from '../../db/driver-errors.ts';
 import { componentKeyParam, componentVisibilityInput, componentVisibilityUpdate } from '../../src/shared/schemas/component-visibility.ts';
 import type { Deps } from '../deps.ts';
 import { conflict, notFound } from '../http/errors.ts';
-import { adminRouter, router, type FeatureRoutes } from '../http/routes.ts';
+import { adminRouter, router } from '../http/routes.ts';
 import { jsonBody, pathParams } from '../http/validate.ts';
 import { publicCache } from '../http/public-cache.ts';
 
-export function componentVisibilityRoutes({ database: { db, t }, events }: Deps): FeatureRoutes {
+export function componentVisibilityRoutes({ database: { db, t }, events }: Deps) {
   const table = t.componentVisibilitySettings;
   const changed = (key: string) => events.changed({ topic: 'component-visibility', keys: [key] });
   return {

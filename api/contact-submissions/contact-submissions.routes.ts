@@ -5,12 +5,12 @@ import { notFound } from '../http/errors.ts';
 import { honeypot } from '../http/honeypot.ts';
 import { idempotency, storedAnswer } from '../http/idempotency.ts';
 import { rateLimit } from '../http/rate-limit.ts';
-import { adminRouter, router, type FeatureRoutes } from '../http/routes.ts';
+import { adminRouter, router } from '../http/routes.ts';
 import { jsonBody, pathParams } from '../http/validate.ts';
 import { contactSubmissionsRepository } from './contact-submissions.repository.ts';
 
 /** SPEC §4 Contact submission: read and resolved only move forward (no un-read, no re-open). */
-export function contactSubmissionsRoutes(deps: Deps): FeatureRoutes {
+export function contactSubmissionsRoutes(deps: Deps) {
   const { database, clock, activity, log } = deps;
   const repo = contactSubmissionsRepository(database);
   const mark = (flag: 'isRead' | 'isResolved') => async (id: string) => {

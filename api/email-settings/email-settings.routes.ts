@@ -3,7 +3,7 @@ import { desc, eq, notInArray } from 'drizzle-orm';
 import { emailSettingInput } from '../../src/shared/schemas/integrations.ts';
 import type { Deps } from '../deps.ts';
 import { badRequest } from '../http/errors.ts';
-import { adminRouter, router, type FeatureRoutes } from '../http/routes.ts';
+import { adminRouter, router } from '../http/routes.ts';
 import { jsonBody } from '../http/validate.ts';
 import { openConfig, sealConfig, writeBackErrors, type SecretOwner } from '../integrations/sealed-config.ts';
 import { configKind, maskConfig } from '../integrations/secrets.ts';
@@ -11,7 +11,7 @@ import { configKind, maskConfig } from '../integrations/secrets.ts';
 /** GET /api/admin/email-outbox: the newest development-outbox messages, at most this many. */
 export const OUTBOX_LIST_LIMIT = 50;
 
-export function emailSettingsRoutes({ database: { db, t }, outbox, secrets }: Deps): FeatureRoutes {
+export function emailSettingsRoutes({ database: { db, t }, outbox, secrets }: Deps) {
   const table = t.emailSettings;
   const owner = (id: string): SecretOwner => ({ table: 'email-settings', id });
   // Opened only to show the last 4 characters; a value that does not open shows as the mask alone.

@@ -1,12 +1,12 @@
 import type { Deps } from '../deps.ts';
-import { router, type FeatureRoutes } from '../http/routes.ts';
+import { router } from '../http/routes.ts';
 
 /**
  * Whether this process should get traffic, and nothing more: the public may call it, so it names no
  * dialect, host or file. 503 when the database does not answer, and from the start of a shutdown
  * (decision 016: the load balancer stops routing here while requests are still served).
  */
-export function healthRoutes({ database, draining }: Deps): FeatureRoutes {
+export function healthRoutes({ database, draining }: Deps) {
   return {
     public: router().get('/health', async (c) => {
       const ok =

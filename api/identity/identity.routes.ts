@@ -8,12 +8,12 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Deps } from '../deps.ts';
 import { clientOf, rateLimit, trustedProxyList } from '../http/rate-limit.ts';
-import { adminRouter, router, type FeatureRoutes } from '../http/routes.ts';
+import { adminRouter, router } from '../http/routes.ts';
 
 const PREFIX = 'AWSCognitoIdentityProviderService.';
 const AMZ_JSON = 'application/x-amz-json-1.1';
 
-export function identityRoutes(deps: Deps): FeatureRoutes {
+export function identityRoutes(deps: Deps) {
   const { identity, embeddedIdentity, rateLimits } = deps;
   const r = router().get('/identity/config', (c) =>
     c.json({

@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.ts';
-import { adminRouter, type FeatureRoutes } from '../http/routes.ts';
+import { adminRouter } from '../http/routes.ts';
 import { createMigrationService } from './migration.service.ts';
 
 /**
@@ -11,7 +11,7 @@ import { createMigrationService } from './migration.service.ts';
  *   POST /migration/verify        VerificationResult (200 whether it matches or not)
  * Not ready: 503 with SPEC §8's setup message; no table yet: 409; DynamoDB unreachable: 503.
  */
-export function migrationRoutes(deps: Deps): FeatureRoutes {
+export function migrationRoutes(deps: Deps) {
   const service = createMigrationService(deps);
   return {
     admin: adminRouter()

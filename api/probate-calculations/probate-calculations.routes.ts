@@ -6,7 +6,7 @@ import { badRequest } from '../http/errors.ts';
 import { honeypot } from '../http/honeypot.ts';
 import { idempotency, storedAnswer } from '../http/idempotency.ts';
 import { rateLimit } from '../http/rate-limit.ts';
-import { router, type FeatureRoutes } from '../http/routes.ts';
+import { router } from '../http/routes.ts';
 import { jsonBody } from '../http/validate.ts';
 import { probateCalculationsRepository } from './probate-calculations.repository.ts';
 
@@ -29,7 +29,7 @@ function assertMatchesSchedule(calc: Calculation) {
   }
 }
 
-export function probateCalculationsRoutes(deps: Deps): FeatureRoutes {
+export function probateCalculationsRoutes(deps: Deps) {
   const repo = probateCalculationsRepository(deps.database);
   return {
     // Issue 9: limited per client, and a bot's save (the honeypot filled) is answered alike and kept nowhere.

@@ -1,11 +1,11 @@
 import type { Deps } from '../deps.ts';
-import { adminRouter, type FeatureRoutes } from '../http/routes.ts';
+import { adminRouter } from '../http/routes.ts';
 
 /**
  * POST /api/admin/publishing/republish: re-render every published page and the theme stylesheet,
  * for when content changed outside the API (a restored backup, a direct database edit).
  */
-export function publishingRoutes({ events }: Deps): FeatureRoutes {
+export function publishingRoutes({ events }: Deps) {
   return {
     admin: adminRouter().post('/publishing/republish', (c) => {
       events.changed({ topic: 'site' });

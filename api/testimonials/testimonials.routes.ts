@@ -1,12 +1,12 @@
 import { testimonialInput, testimonialUpdate } from '../../src/shared/schemas/testimonials.ts';
 import { idParam } from '../../src/shared/schemas/fields.ts';
 import type { Deps } from '../deps.ts';
-import { adminRouter, router, type FeatureRoutes } from '../http/routes.ts';
+import { adminRouter, router } from '../http/routes.ts';
 import { jsonBody, pathParams } from '../http/validate.ts';
 import { testimonialsService } from './testimonials.service.ts';
 import { publicCache } from '../http/public-cache.ts';
 
-export function testimonialsRoutes(deps: Deps): FeatureRoutes {
+export function testimonialsRoutes(deps: Deps) {
   const service = testimonialsService(deps);
   return {
     public: router().get(

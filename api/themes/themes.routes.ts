@@ -1,12 +1,12 @@
 import { idParam } from '../../src/shared/schemas/fields.ts';
 import { themeInput } from '../../src/shared/schemas/themes.ts';
 import type { Deps } from '../deps.ts';
-import { adminRouter, router, type FeatureRoutes } from '../http/routes.ts';
+import { adminRouter, router } from '../http/routes.ts';
 import { jsonBody, pathParams } from '../http/validate.ts';
 import { themesService } from './themes.service.ts';
 import { publicCache } from '../http/public-cache.ts';
 
-export function themesRoutes(deps: Deps): FeatureRoutes {
+export function themesRoutes(deps: Deps) {
   const service = themesService(deps);
   return {
     public: router().get(

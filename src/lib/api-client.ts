@@ -5,6 +5,9 @@
  * header (ARCHITECTURE: no cookie sessions, so no CSRF surface).
  */
 import { QueryClient, type QueryFunction } from '@tanstack/react-query';
+import { type ClientResponse, hc, type InferResponseType } from 'hono/client';
+import type { SuccessStatusCode } from 'hono/utils/http-status';
+import type { ApiRoutes } from './api-routes.ts';
 
 export class ApiError extends Error {
   readonly status: number;
@@ -62,6 +65,42 @@ export async function apiRequest(method: string, path: string, data?: unknown, o
   await throwIfResNotOk(res);
   return res;
 }
+
+/**
+ * The fetch behind the typed client: the same rules as apiRequest (credentials, the admin token,
+ * a non-OK answer thrown as an ApiError), so a call's result is always the route's success body.
+ */
+async function apiFetch(input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> {
+  const path = new URL(input instanceof Request ? input.url : String(input), 'http://site').pathname;
+  const headers = new Headers(init.headers);
+  for (const [name, value] of Object.entries(await headersFor(path, false))) headers.set(name, value);
+  const res = await fetch(input, { ...init, headers, credentials: 'include' });
+  await throwIfResNotOk(res);
+  return res;
+}
+
+/**
+ * The typed client of the API (Hono's `hc`, typed by api/app.ts's `ApiRoutes`): islands, admin
+ * screens and tests call routes by name (`api.admin.testimonials[':id'].$put(...)`), so a request or
+ * response field the server renames fails `npm run typecheck` where it is sent or read.
+ * `origin`: '' in the browser (same origin); a test gives the server's.
+ */
+export function apiClient(origin = '', fetchImpl: typeof fetch = apiFetch) {
+  return hc<ApiRoutes>(`${origin}/`, { fetch: fetchImpl }).api;
+}
+
+export const api = apiClient();
+
+/** The success body of a typed call (`read(api.testimonials.$get())`); undefined for a 204. */
+export async function read<T, S extends number>(call: Promise<ClientResponse<T, S, 'json'>>): Promise<T>;
+export async function read<S extends number>(call: Promise<ClientResponse<unknown, S, string>>): Promise<undefined>;
+export async function read(call: Promise<ClientResponse<unknown, number, string>>): Promise<unknown> {
+  const res = await call;
+  return res.status === 204 ? undefined : res.json();
+}
+
+/** The success body type of a typed route (`ApiData<typeof api.testimonials.$get>`). */
+export type ApiData<Route> = InferResponseType<Route, SuccessStatusCode>;
 
 /**
  * A form's Idempotency-Key (docs/decisions/016): one per submission. Sending the same body again (the

@@ -7,7 +7,7 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useAdminSession } from './AdminGuard.tsx';
 import SignOutButton from './SignOutButton.tsx';
-import { adminKeys, useAdminList } from './admin-api.ts';
+import { adminQueries, useAdminList } from './admin-api.ts';
 import { adminScreens } from './admin-screens.ts';
 import type { BlogPost } from './blog-posts/blog-post-form.ts';
 import { NavigationList, QuickActions } from './dashboard/DashboardLinks.tsx';
@@ -34,9 +34,9 @@ const screenHref = (path: string) => (path in adminScreens ? path : undefined);
 
 export default function AdminDashboard() {
   const { username } = useAdminSession();
-  const submissions = useAdminList<ContactSubmissionSummary>(adminKeys.contactSubmissions);
-  const posts = useAdminList<BlogPost>(adminKeys.blogPosts);
-  const testimonials = useAdminList<Testimonial>(adminKeys.testimonials);
+  const submissions = useAdminList(adminQueries.contactSubmissions);
+  const posts = useAdminList(adminQueries.blogPosts);
+  const testimonials = useAdminList(adminQueries.testimonials);
   const latestPost = latestPublishedPost(posts.data ?? []);
 
   return (

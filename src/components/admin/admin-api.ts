@@ -3,33 +3,51 @@
  * path the default query fetches), list hooks, and one mutation hook that shows the SPEC §8 toasts
  * and refreshes every list a change can affect. The server republishes the public pages itself.
  */
-import { useMutation, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
-import { apiRequest } from '../../lib/api-client.ts';
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryKey, type UseQueryOptions } from '@tanstack/react-query';
+import { api, apiRequest, read } from '../../lib/api-client.ts';
 import { toast } from '../../lib/toast.ts';
 
-export const adminKeys = {
-  contactSubmissions: ['/api/admin/contact-submissions'],
-  blogPosts: ['/api/admin/blog-posts'],
-  testimonials: ['/api/admin/testimonials'],
-  themes: ['/api/admin/themes'],
-  appointments: ['/api/admin/appointments'],
-  componentVisibility: ['/api/admin/component-visibility'],
-  calendarSettings: ['/api/admin/calendar-settings'],
-  blogSources: ['/api/admin/blog-sources'],
-  migrationStatus: ['/api/admin/migration/status'],
-} as const satisfies Record<string, QueryKey>;
+/**
+ * The admin lists: each query's key is its path (SPEC §7), and its data is fetched through the typed
+ * client, so a screen's rows have the type the route answers.
+ */
+export const adminQueries = {
+  contactSubmissions: queryOptions({ queryKey: ['/api/admin/contact-submissions'], queryFn: () => read(api.admin['contact-submissions'].$get()) }),
+  blogPosts: queryOptions({ queryKey: ['/api/admin/blog-posts'], queryFn: () => read(api.admin['blog-posts'].$get()) }),
+  testimonials: queryOptions({ queryKey: ['/api/admin/testimonials'], queryFn: () => read(api.admin.testimonials.$get()) }),
+  themes: queryOptions({ queryKey: ['/api/admin/themes'], queryFn: () => read(api.admin.themes.$get()) }),
+  appointments: queryOptions({ queryKey: ['/api/admin/appointments'], queryFn: () => read(api.admin.appointments.$get()) }),
+  componentVisibility: queryOptions({ queryKey: ['/api/admin/component-visibility'], queryFn: () => read(api.admin['component-visibility'].$get()) }),
+  calendarSettings: queryOptions({ queryKey: ['/api/admin/calendar-settings'], queryFn: () => read(api.admin['calendar-settings'].$get()) }),
+  blogSources: queryOptions({ queryKey: ['/api/admin/blog-sources'], queryFn: () => read(api.admin['blog-sources'].$get()) }),
+  migrationStatus: queryOptions({ queryKey: ['/api/admin/migration/status'], queryFn: () => read(api.admin.migration.status.$get()) }),
+};
 
 /** SPEC §7: after blog or testimonial changes the public lists are refreshed too. */
-export const publicKeys = {
-  blogPosts: ['/api/blog-posts'],
-  testimonials: ['/api/testimonials'],
-  activeTheme: ['/api/themes/active'],
-  componentVisibility: ['/api/component-visibility'],
-} as const satisfies Record<string, QueryKey>;
+export const publicQueries = {
+  blogPosts: queryOptions({ queryKey: ['/api/blog-posts'], queryFn: () => read(api['blog-posts'].$get()) }),
+  testimonials: queryOptions({ queryKey: ['/api/testimonials'], queryFn: () => read(api.testimonials.$get()) }),
+  activeTheme: queryOptions({ queryKey: ['/api/themes/active'], queryFn: () => read(api.themes.active.$get()) }),
+  componentVisibility: queryOptions({ queryKey: ['/api/component-visibility'], queryFn: () => read(api['component-visibility'].$get()) }),
+};
 
-/** A list from the admin API, with the SPEC §7 defaults of the shared query client. */
-export function useAdminList<T>(key: QueryKey) {
-  return useQuery<T[]>({ queryKey: key });
+const keysOf = <Q extends Record<string, { queryKey: QueryKey }>>(queries: Q) =>
+  Object.fromEntries(Object.entries(queries).map(([name, q]) => [name, q.queryKey])) as { [K in keyof Q]: Q[K]['queryKey'] };
+
+/** The lists' keys, for what a change invalidates. */
+export const adminKeys = keysOf(adminQueries);
+export const publicKeys = keysOf(publicQueries);
+
+/** What a query's fetch resolves to (`QueryData<typeof adminQueries.testimonials>`). */
+// biome-ignore lint/suspicious/noExplicitAny: matches any query function's arguments.
+export type QueryData<Q> = Q extends { queryFn?: infer F } ? (F extends (...args: any[]) => infer R ? Awaited<R> : never) : never;
+
+/** A row of a list query (`Row<typeof adminQueries.testimonials>`). */
+export type Row<Q> = QueryData<Q> extends readonly (infer R)[] ? R : never;
+
+/** A list from the admin API, typed by its route, with the SPEC §7 defaults of the shared query client. */
+export function useAdminList<TData extends readonly unknown[], TKey extends QueryKey>(query: UseQueryOptions<TData, Error, TData, TKey>) {
+  return useQuery(query);
 }
 
 /** Sends a JSON call and returns the parsed answer (undefined for 204). */

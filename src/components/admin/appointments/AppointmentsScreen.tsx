@@ -12,7 +12,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../../lib/api-client.ts';
 import type { AppointmentStatus } from '../../../shared/constants.ts';
 import AdminPage from '../AdminPage.tsx';
-import { adminKeys, sendJson, useAdminList, useAdminMutation } from '../admin-api.ts';
+import { adminQueries, adminKeys, sendJson, useAdminList, useAdminMutation } from '../admin-api.ts';
 import { Button } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
 import { ConfirmDialog } from '../ui/dialog.tsx';
@@ -58,7 +58,7 @@ function filterFromUrl(): StatusFilter {
 }
 
 export default function AppointmentsScreen() {
-  const list = useAdminList<Appointment>(adminKeys.appointments);
+  const list = useAdminList(adminQueries.appointments);
   const queryClient = useQueryClient();
   const [filter, setFilter] = useState<StatusFilter>(filterFromUrl);
   const [openId, setOpenId] = useState<string | null>(null);

@@ -8,7 +8,7 @@ import { ExternalLink, FileText, Pencil, Plus, Trash } from 'lucide-react';
 import { dateLabel } from '../../../shared/firm-time.ts';
 import { categoryLabel } from '../../blog/format.ts';
 import AdminPage from '../AdminPage.tsx';
-import { adminKeys, sendJson, useAdminList, useAdminMutation } from '../admin-api.ts';
+import { adminQueries, adminKeys, sendJson, useAdminList, useAdminMutation } from '../admin-api.ts';
 import { Button, buttonClass } from '../ui/button.tsx';
 import { Badge, Card } from '../ui/card.tsx';
 import { ConfirmDialog } from '../ui/dialog.tsx';
@@ -18,7 +18,7 @@ import BlogPostDialog, { blogPostListKeys } from './BlogPostDialog.tsx';
 import type { BlogPost } from './blog-post-form.ts';
 
 export default function BlogPostsScreen() {
-  const list = useAdminList<BlogPost>(adminKeys.blogPosts);
+  const list = useAdminList(adminQueries.blogPosts);
   const { editor, deleting, mainAction, openNew, openEdit, askDelete, setEditorOpen, closeDelete, restoreFocus } = useListEditor<BlogPost>();
 
   const remove = useAdminMutation<BlogPost>({

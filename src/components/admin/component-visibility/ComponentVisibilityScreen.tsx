@@ -9,7 +9,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Info, LoaderCircle, Save, Undo2 } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import AdminPage from '../AdminPage.tsx';
-import { adminKeys, publicKeys, useAdminList, useAdminMutation } from '../admin-api.ts';
+import { adminQueries, adminKeys, publicKeys, useAdminList, useAdminMutation } from '../admin-api.ts';
 import { Button } from '../ui/button.tsx';
 import { Badge, Card, CardContent, CardHeader } from '../ui/card.tsx';
 import { Switch } from '../ui/form.tsx';
@@ -34,7 +34,7 @@ const noChanges: PendingChanges = new Map();
 
 export default function ComponentVisibilityScreen() {
   const queryClient = useQueryClient();
-  const list = useAdminList<ComponentSetting>(adminKeys.componentVisibility);
+  const list = useAdminList(adminQueries.componentVisibility);
   const [pending, setPending] = useState<PendingChanges>(noChanges);
   // Where focus goes back to once the bar that held it (Cancel, Save Changes) disappears.
   const lastToggled = useRef<string | null>(null);

@@ -7,7 +7,7 @@
 import { Inbox, SearchX } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import AdminPage from '../AdminPage.tsx';
-import { adminKeys, sendJson, useAdminList, useAdminMutation } from '../admin-api.ts';
+import { adminQueries, adminKeys, sendJson, useAdminList, useAdminMutation } from '../admin-api.ts';
 import { Button, buttonClass } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
 import { EmailLink, PhoneLink } from '../ui/contact-links.tsx';
@@ -36,7 +36,7 @@ import SubmissionDetailsDialog from './SubmissionDetailsDialog.tsx';
 const flagPath = (id: string, flag: 'read' | 'resolved') => `/api/admin/contact-submissions/${encodeURIComponent(id)}/${flag}`;
 
 export default function ContactSubmissionsScreen() {
-  const list = useAdminList<ContactSubmission>(adminKeys.contactSubmissions);
+  const list = useAdminList(adminQueries.contactSubmissions);
   const [filters, setFilters] = useState<SubmissionFilters>(() => filtersFromSearch(window.location.search));
   const [openId, setOpenId] = useState<string | null>(null);
   const searchRef = useRef<HTMLInputElement>(null);

@@ -8,7 +8,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { CalendarX2, CircleCheck, Plus, Zap } from 'lucide-react';
 import { useState } from 'react';
-import { sendJson, useAdminList, useAdminMutation } from '../admin-api.ts';
+import { adminQueries, sendJson, useAdminList, useAdminMutation } from '../admin-api.ts';
 import { Button } from '../ui/button.tsx';
 import { Badge, Card } from '../ui/card.tsx';
 import { formatFirmDateTime } from '../../../shared/firm-time.ts';
@@ -21,7 +21,7 @@ import SectionHeader from './SectionHeader.tsx';
 const headingId = (id: string) => `calendar-integration-${id}`;
 
 export default function CalendarTab() {
-  const list = useAdminList<CalendarIntegration>(integrationKeys.calendarSettings);
+  const list = useAdminList(adminQueries.calendarSettings);
   const queryClient = useQueryClient();
   const [adding, setAdding] = useState(false);
 

@@ -7,7 +7,7 @@
 import { Eye, EyeOff, MessageSquareQuote, Pencil, Plus, Trash } from 'lucide-react';
 import { dateLabel } from '../../../shared/firm-time.ts';
 import AdminPage from '../AdminPage.tsx';
-import { adminKeys, sendJson, useAdminList, useAdminMutation } from '../admin-api.ts';
+import { adminQueries, adminKeys, sendJson, useAdminList, useAdminMutation } from '../admin-api.ts';
 import { Button } from '../ui/button.tsx';
 import { Badge, Card } from '../ui/card.tsx';
 import { ConfirmDialog } from '../ui/dialog.tsx';
@@ -18,7 +18,7 @@ import TestimonialDialog, { testimonialListKeys } from './TestimonialDialog.tsx'
 import { practiceAreaLabel, type Testimonial } from './testimonial-form.ts';
 
 export default function TestimonialsScreen() {
-  const list = useAdminList<Testimonial>(adminKeys.testimonials);
+  const list = useAdminList(adminQueries.testimonials);
   const { editor, deleting, mainAction, openNew, openEdit, askDelete, setEditorOpen, closeDelete, restoreFocus } = useListEditor<Testimonial>();
 
   const toggle = useAdminMutation<Testimonial, Testimonial>({

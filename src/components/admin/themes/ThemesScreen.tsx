@@ -9,7 +9,7 @@ import { useRef, useState, type ChangeEvent } from 'react';
 import { toast } from '../../../lib/toast.ts';
 import { defaultThemeName, findThemeTemplate, type ThemeTemplate } from '../../../shared/theme-templates.ts';
 import AdminPage from '../AdminPage.tsx';
-import { adminKeys, publicKeys, sendJson, useAdminList, useAdminMutation } from '../admin-api.ts';
+import { adminQueries, adminKeys, publicKeys, sendJson, useAdminList, useAdminMutation } from '../admin-api.ts';
 import { Button } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
 import { ConfirmDialog } from '../ui/dialog.tsx';
@@ -40,7 +40,7 @@ interface ActiveTheme {
 const afterActivation = [adminKeys.themes, publicKeys.activeTheme] as const;
 
 export default function ThemesScreen() {
-  const themes = useAdminList<AdminTheme>(adminKeys.themes);
+  const themes = useAdminList(adminQueries.themes);
   const active = useQuery<ActiveTheme>({ queryKey: publicKeys.activeTheme });
   const [dialog, setDialog] = useState<{ mode: ThemeDialogMode; draft: ThemeDraft } | null>(null);
   const [toDelete, setToDelete] = useState<AdminTheme | null>(null);
