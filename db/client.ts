@@ -4,7 +4,7 @@
  * typed handle (`db`, `t`) so repositories are written once; see docs/decisions/002-two-dialects.md
  * for the subset of Drizzle they may use.
  */
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
@@ -53,8 +53,19 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   return options.databaseUrl ? openPostgres(options.databaseUrl, options) : openSqlite(options.sqlitePath ?? 'data/site.db', options);
 }
 
+/**
+ * The SQLite file holds clients' messages and the identity service's hashes: readable by this user
+ * only (0600), in a folder of its own (0700 when the server creates it). SQLite gives the -wal and
+ * -shm files the database file's mode; those an older install left are narrowed too.
+ */
+function keepPrivate(path: string) {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  closeSync(openSync(path, 'a', 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600);
+}
+
 function openSqlite(path: string, options: OpenOptions): Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:' && path !== '') keepPrivate(path);
   const client = new BetterSqlite3(path);
   client.pragma('journal_mode = WAL');
   // FULL: a booking that got its 201 survives a power cut, not only a process crash.

@@ -15,7 +15,7 @@
  * pg_restore --list. Exit status: 0 done, 1 failed, 2 usage.
  */
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -77,7 +77,7 @@ export function backupSqlite(sqlitePath: string, argument: string | undefined, i
     io.err(`db:backup: ${destination} exists already; choose another name (a backup never overwrites one).\n`);
     return 1;
   }
-  mkdirSync(dirname(destination), { recursive: true });
+  mkdirSync(dirname(destination), { recursive: true, mode: 0o700 });
   const partial = join(dirname(destination), `.${basename(destination)}.partial`);
   rmSync(partial, { force: true });
   try {
@@ -89,6 +89,7 @@ export function backupSqlite(sqlitePath: string, argument: string | undefined, i
     } finally {
       live.close();
     }
+    chmodSync(partial, 0o600); // a copy of clients' data: this user's only, like the database
     // VACUUM INTO does not sync what it wrote: a backup must survive a power cut too.
     const fd = openSync(partial, 'r+');
     try {
@@ -164,7 +165,7 @@ export function backupPostgres(databaseUrl: string, argument: string | undefined
     io.err(`db:backup: ${destination} exists already; choose another name.\n`);
     return 1;
   }
-  mkdirSync(dirname(destination), { recursive: true });
+  mkdirSync(dirname(destination), { recursive: true, mode: 0o700 });
   io.out(`Running: ${command}\n`);
   const env = { ...process.env, ...(password ? { PGPASSWORD: password } : {}), ...(sslmode ? { PGSSLMODE: sslmode } : {}) };
   const dump = spawnSync('pg_dump', args, { env, encoding: 'utf8' });
@@ -173,6 +174,7 @@ export function backupPostgres(databaseUrl: string, argument: string | undefined
     io.err(`db:backup: pg_dump failed: ${dump.error?.message ?? dump.stderr.trim()}\n`);
     return 1;
   }
+  chmodSync(destination, 0o600);
   const list = spawnSync('pg_restore', ['--list', destination], { encoding: 'utf8' });
   if (list.error || list.status !== 0) {
     io.err(`db:backup: pg_restore --list cannot read the archive: ${list.error?.message ?? list.stderr.trim()}\n`);

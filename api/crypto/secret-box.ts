@@ -100,7 +100,7 @@ export function loadSecretsKey(options: { key?: string; previous?: string[]; fil
       throw new Error(`${options.file} does not hold a 32-byte key (base64): restore it from a backup, or remove it only if nothing was sealed with it`);
     return { current: key, previous };
   }
-  mkdirSync(dirname(options.file), { recursive: true });
+  mkdirSync(dirname(options.file), { recursive: true, mode: 0o700 });
   const key = randomBytes(KEY_BYTES);
   writeFileSync(options.file, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
   return { current: key, previous };

@@ -21,7 +21,7 @@ import type { EmailAllowlist } from '../auth/admin-allowlist.ts';
 import type { AccessTokenVerifier, AdminPrincipal } from '../auth/verifier.ts';
 import { hashPassword, verifyNothing, verifyPassword } from '../crypto/password-hash.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
-import type { Clock } from '../deps.ts';
+import type { Clock } from '../clock.ts';
 import { identityRepository, type CodePurpose, type IdentityUser } from './identity.repository.ts';
 import { passwordProblem } from './password-policy.ts';
 import { ACCESS_TOKEN_SECONDS, signingKeys } from './signing-keys.ts';
@@ -149,8 +149,18 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
   }
   const attemptsExceeded = () => fail('NotAuthorizedException', 'Password attempts exceeded');
 
+  /**
+   * The code-sending actions' common part, for a real user or not: the same limit on sends per username
+   * (so the limit tells nothing), and a fresh count of tries at the code. Only a real user gets a code.
+   */
+  async function sendCodeFor(username: string, user: IdentityUser | null, purpose: CodePurpose) {
+    const key = keyOf(username);
+    await throttle(`send:${key}`, THROTTLE.codeSends, tooManyCodes);
+    await repo.clearAttempts(codeTriesKey(purpose, key));
+    if (user) await sendCode(user, purpose);
+  }
+
   async function sendCode(user: IdentityUser, purpose: CodePurpose) {
-    await throttle(`send:${user.id}`, THROTTLE.codeSends, tooManyCodes);
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const ttl = purpose === 'confirm-sign-up' ? SIGN_UP_CODE_MS : RESET_CODE_MS;
     await repo.putCode({ userId: user.id, purpose, codeHash: codeDigest(user.id, purpose, code), expiresAt: new Date(now().getTime() + ttl) });
@@ -162,24 +172,41 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
     await options.sendCode({ username: user.username, to: user.email, subject, text, code });
   }
 
-  /** What a code-sending action answers, for a real user or not (the same shape either way). */
+  /**
+   * What a code-sending action answers. The destination is made up from the username alone, for real
+   * users too: a masked real address would differ from the made-up one an unknown name gets (and the
+   * admin screens never show it), so it would tell which usernames exist.
+   */
   const delivery = (destination: string) => ({ CodeDeliveryDetails: { AttributeName: 'email', DeliveryMedium: 'EMAIL', Destination: destination } });
   /** A stable made-up destination for an unknown username: it must look like a real one. */
+  const codeTriesKey = (purpose: CodePurpose, usernameKey: string) => `code:${purpose}:${usernameKey}`;
   const madeUpDestination = (username: string) => {
     const letters = secrets.digest(keyOf(username), 'identity-fake-destination').replace(/[^a-z]/g, '');
     return `${letters[0] ?? 'a'}***@${letters[1] ?? 'g'}***`;
   };
 
-  /** Checks a one-time code: tries are counted first, a spent or expired code is gone. */
-  async function spendCode(user: IdentityUser | null, purpose: CodePurpose, code: string, clientAddress: string) {
+  /**
+   * Checks a one-time code: tries are counted first, per username whether or not it exists or has a
+   * code (so the sixth try answers the same for everyone); after CODE_TRIES the code is gone. A right
+   * code is taken only if `accept` (checks that need the account) passes, so a refused new password
+   * does not spend it.
+   */
+  async function spendCode(
+    username: string,
+    user: IdentityUser | null,
+    purpose: CodePurpose,
+    code: string,
+    clientAddress: string,
+    accept: () => void = () => {},
+  ) {
     await throttle(`address:${clientAddress}`, THROTTLE.address, tooManyCodes);
-    if (!user) return codeMismatch();
-    const attempts = await repo.countCodeAttempt(user.id, purpose);
-    if (attempts === null) return codeMismatch();
-    if (attempts > CODE_TRIES) {
-      await repo.deleteCode(user.id, purpose);
+    const triesKey = codeTriesKey(purpose, keyOf(username));
+    const { failures } = await repo.countAttempt(triesKey, now(), THROTTLE.quietMs);
+    if (failures > CODE_TRIES) {
+      if (user) await repo.deleteCode(user.id, purpose);
       return tooManyCodes();
     }
+    if (!user) return codeMismatch();
     const stored = await repo.code(user.id, purpose);
     const digest = codeDigest(user.id, purpose, code.trim());
     if (!stored || !sameText(stored.codeHash, digest)) return codeMismatch();
@@ -187,7 +214,9 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
       await repo.deleteCode(user.id, purpose);
       return fail('ExpiredCodeException', 'Invalid code provided, please request a code again.');
     }
+    accept();
     if (!(await repo.takeCode(user.id, purpose, digest))) codeMismatch(); // used by a parallel request
+    await repo.clearAttempts(triesKey);
     await repo.uncountAttempt(`address:${clientAddress}`);
   }
 
@@ -291,7 +320,7 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
         status: 'UNCONFIRMED',
       });
       if (!user) return fail('UsernameExistsException', 'User already exists');
-      await sendCode(user, 'confirm-sign-up');
+      await sendCodeFor(body.Username, user, 'confirm-sign-up');
       return { UserConfirmed: false, UserSub: user.id, ...delivery(maskAddress(email)) };
     },
 
@@ -299,7 +328,7 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
       checkClient(body.ClientId);
       const user = await repo.userByName(keyOf(body.Username));
       // A confirmed user has no sign-up code: the same answer as an unknown one.
-      await spendCode(user?.status === 'UNCONFIRMED' ? user : null, 'confirm-sign-up', body.ConfirmationCode, ctx.clientAddress);
+      await spendCode(body.Username, user?.status === 'UNCONFIRMED' ? user : null, 'confirm-sign-up', body.ConfirmationCode, ctx.clientAddress);
       await repo.updateUser(user!.id, { status: 'CONFIRMED', emailVerified: true });
       return {};
     },
@@ -307,9 +336,8 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
     async ResendConfirmationCode(body) {
       checkClient(body.ClientId);
       const user = await repo.userByName(keyOf(body.Username));
-      if (!user || user.status !== 'UNCONFIRMED') return delivery(madeUpDestination(body.Username));
-      await sendCode(user, 'confirm-sign-up');
-      return delivery(maskAddress(user.email));
+      await sendCodeFor(body.Username, user?.status === 'UNCONFIRMED' ? user : null, 'confirm-sign-up');
+      return delivery(madeUpDestination(body.Username));
     },
 
     async InitiateAuth(body, ctx) {
@@ -357,18 +385,23 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
       checkClient(body.ClientId);
       const user = await repo.userByName(keyOf(body.Username));
       // Only a confirmed, enabled user with a verified address gets a code; everyone gets this answer.
-      if (!user || user.status !== 'CONFIRMED' || !user.emailVerified || !user.enabled) return delivery(madeUpDestination(body.Username));
-      await sendCode(user, 'reset-password');
-      return delivery(maskAddress(user.email));
+      const eligible = user && user.status === 'CONFIRMED' && user.emailVerified && user.enabled ? user : null;
+      await sendCodeFor(body.Username, eligible, 'reset-password');
+      return delivery(madeUpDestination(body.Username));
     },
 
     async ConfirmForgotPassword(body, ctx) {
       checkClient(body.ClientId);
       if (!body.ConfirmationCode.trim()) invalidParameter('Missing required parameter ConfirmationCode');
       const user = await repo.userByName(keyOf(body.Username));
-      const problem = passwordProblem(body.Password, { username: body.Username, email: user?.email });
+      // What needs no account is checked first; the e-mail rule only once the code is right, so the
+      // answer before that is the same for every username (it would reveal the address otherwise).
+      const problem = passwordProblem(body.Password, { username: body.Username });
       if (problem) fail('InvalidPasswordException', problem);
-      await spendCode(user, 'reset-password', body.ConfirmationCode, ctx.clientAddress);
+      await spendCode(body.Username, user, 'reset-password', body.ConfirmationCode, ctx.clientAddress, () => {
+        const withAddress = passwordProblem(body.Password, { username: body.Username, email: user?.email });
+        if (withAddress) fail('InvalidPasswordException', withAddress);
+      });
       await repo.updateUser(user!.id, { passwordHash: await hashPassword(body.Password) });
       // A reset ends every session: whoever knew the old password is signed out too.
       await repo.revokeUserSessions(user!.id, now());

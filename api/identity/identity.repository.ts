@@ -71,15 +71,6 @@ export function identityRepository({ db, t }: Database) {
         .where(and(eq(t.identityCodes.userId, userId), eq(t.identityCodes.purpose, purpose)));
       return row ?? null;
     },
-    /** Counts one try at the code before it is compared, atomically: parallel guesses each use one. */
-    async countCodeAttempt(userId: string, purpose: CodePurpose): Promise<number | null> {
-      const [row] = await db
-        .update(t.identityCodes)
-        .set({ attempts: sql`${t.identityCodes.attempts} + 1` })
-        .where(and(eq(t.identityCodes.userId, userId), eq(t.identityCodes.purpose, purpose)))
-        .returning({ attempts: t.identityCodes.attempts });
-      return row?.attempts ?? null;
-    },
     /** Single use: true for the one caller that removed it. */
     async takeCode(userId: string, purpose: CodePurpose, codeHash: string): Promise<boolean> {
       const rows = await db

@@ -40,7 +40,7 @@ export interface DevOutbox {
 let sequence = 0;
 
 export function createDevOutbox(dir: string): DevOutbox {
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 }); // the messages hold codes and clients' details
   const names = () =>
     readdirSync(dir)
       .filter((f) => f.endsWith('.json'))

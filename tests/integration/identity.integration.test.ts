@@ -362,7 +362,10 @@ for (const dialect of dialects) {
 
       it('50 guesses at once get no more checks than the free attempts and one spaced try', async () => {
         await identity.admins.create({ username: 'burst.target', email: 'burst@firm.test', password: PASSWORD });
+        // "At once": the clock stands still, so a slow machine's seconds do not earn a second spaced try.
+        frozenAt = Date.now();
         const results = await Promise.all(Array.from({ length: 50 }, (_, i) => signIn('burst.target', `Parallel-Guess-${i}`, `192.0.2.${i}`)));
+        frozenAt = null;
         const checked = results.filter((r) => r.body.message === 'Incorrect username or password.').length;
         expect(checked).toBeLessThanOrEqual(THROTTLE.user.free + 1);
         offset += THROTTLE.user.maxDelayMs + 1000;
@@ -487,6 +490,82 @@ for (const dialect of dialects) {
         const forgot = await gateway('ForgotPassword', { ClientId: identity.clientId, Username: 'known.user' });
         expect(JSON.stringify(forgot.body)).not.toContain('known@firm.test');
         expect(JSON.stringify(forgot.body)).not.toContain('firm.test');
+      });
+
+      it('repeating an action tells a real username from an unknown one in no way: destinations, send limits, tries, password rules', async () => {
+        await identity.admins.create({ username: 'quiet.real', email: 'zelda.quiet@firm.test', password: PASSWORD });
+        const up = await gateway('SignUp', {
+          ClientId: identity.clientId,
+          Username: 'pending.real',
+          Password: PASSWORD,
+          UserAttributes: [{ Name: 'email', Value: 'pending@firm.test' }],
+        });
+        expect(up.status).toBe(200);
+        const answer = (r: { status: number; body: any }) => `${r.status} ${r.body?.__type ?? 'ok'}`;
+        const destination = (r: { body: any }) => r.body?.CodeDeliveryDetails?.Destination as string;
+
+        // a. The same destination from ForgotPassword and ResendConfirmationCode, real or not, and never the real address's.
+        for (const username of ['quiet.real', 'nobody.quiet']) {
+          const forgot = await gateway('ForgotPassword', { ClientId: identity.clientId, Username: username });
+          const resend = await gateway('ResendConfirmationCode', { ClientId: identity.clientId, Username: username });
+          expect(destination(forgot), username).toBe(destination(resend));
+        }
+
+        // b. The limit on code sends answers the same, call by call.
+        const sends = async (username: string) => {
+          const seen: string[] = [];
+          for (let i = 0; i < 8; i++) seen.push(answer(await gateway('ForgotPassword', { ClientId: identity.clientId, Username: username }, `203.0.113.${i}`)));
+          return seen;
+        };
+        await identity.admins.create({ username: 'sends.real', email: 'sends@firm.test', password: PASSWORD });
+        const realSends = await sends('sends.real');
+        expect(realSends).toContain('400 LimitExceededException');
+        expect(await sends('nobody.sends')).toEqual(realSends);
+
+        // c. Tries at a code: the sixth answers the same for a user with a pending code and for an unknown one.
+        const tries = async (action: 'ConfirmForgotPassword' | 'ConfirmSignUp', username: string) => {
+          const seen: string[] = [];
+          for (let i = 0; i < 7; i++)
+            seen.push(
+              answer(
+                await gateway(
+                  action,
+                  { ClientId: identity.clientId, Username: username, ConfirmationCode: '000000', Password: 'Another-Password-55' },
+                  `192.0.2.${i + (action === 'ConfirmSignUp' ? 100 : 0)}`,
+                ),
+              ),
+            );
+          return seen;
+        };
+        const realTries = await tries('ConfirmForgotPassword', 'quiet.real');
+        expect(realTries.at(-1)).toBe('400 LimitExceededException');
+        expect(await tries('ConfirmForgotPassword', 'nobody.tries')).toEqual(realTries);
+        const pendingTries = await tries('ConfirmSignUp', 'pending.real');
+        expect(pendingTries.at(-1)).toBe('400 LimitExceededException');
+        expect(await tries('ConfirmSignUp', 'nobody.pending')).toEqual(pendingTries);
+
+        // d. A new password naming the address is refused only once the code is right, and the code survives it.
+        await identity.admins.create({ username: 'named.real', email: 'yolanda.named@firm.test', password: PASSWORD });
+        await gateway('ForgotPassword', { ClientId: identity.clientId, Username: 'named.real' }, '198.18.0.1');
+        const probe = (username: string) =>
+          gateway('ConfirmForgotPassword', { ClientId: identity.clientId, Username: username, ConfirmationCode: '000000', Password: 'qq-yolanda.named-harp' });
+        expect(answer(await probe('named.real'))).toBe(answer(await probe('nobody.named')));
+        expect((await probe('named.real')).body.__type).toBe('CodeMismatchException');
+        const code = codes.get('named.real')!.at(-1);
+        const naming = await gateway('ConfirmForgotPassword', {
+          ClientId: identity.clientId,
+          Username: 'named.real',
+          ConfirmationCode: code,
+          Password: 'qq-yolanda.named-harp',
+        });
+        expect(naming.body.__type).toBe('InvalidPasswordException');
+        const good = await gateway('ConfirmForgotPassword', {
+          ClientId: identity.clientId,
+          Username: 'named.real',
+          ConfirmationCode: code,
+          Password: 'New-Harbor-Password-7',
+        });
+        expect(good.status, JSON.stringify(good.body)).toBe(200);
       });
 
       it('refuses short, common and name-based passwords in every flow that sets one', async () => {
