@@ -1,432 +1,81 @@
 /**
- * SQLite dialect of the data model (SPEC §3): the embedded default. Kept identical to pg.ts by
- * tests/integration/schema-parity.integration.test.ts; change both together, then `npm run db:generate`.
- * Money is stored as canonical decimal text ("1234.50"), never a float; timestamps are UTC epoch ms.
+ * The SQLite dialect of the data model, the embedded default: the tables of ./model.ts built with
+ * drizzle-orm/sqlite-core (docs/decisions/019-one-schema.md). Every table is exported by name, for
+ * drizzle-kit and db/client.ts. Timestamps are UTC epoch milliseconds, booleans 0-1, money canonical
+ * decimal text ("1234.50").
  */
-import { sql } from 'drizzle-orm';
-import { check, index, integer, sqliteTable, text, unique, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import { firm } from '../../src/config/firm.ts';
+import { type BuildColumns, sql } from 'drizzle-orm';
+import {
+  check,
+  index,
+  integer,
+  type SQLiteBooleanBuilderInitial,
+  type SQLiteIntegerBuilderInitial,
+  type SQLiteTableWithColumns,
+  type SQLiteTextBuilderInitial,
+  type SQLiteTimestampBuilderInitial,
+  sqliteTable,
+  text,
+  unique,
+  uniqueIndex,
+} from 'drizzle-orm/sqlite-core';
+import { build, type Col, type Constraints, type Dialect, type Replay, type TableDef, type TableKeys } from './kit.ts';
+import * as model from './model.ts';
 
-const id = () =>
-  text('id')
-    .primaryKey()
-    .$defaultFn(() => crypto.randomUUID());
-const now = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
-const createdAt = () =>
-  integer('created_at', { mode: 'timestamp_ms' })
-    .notNull()
-    .default(now)
-    .$defaultFn(() => new Date());
-const updatedAt = () =>
-  integer('updated_at', { mode: 'timestamp_ms' })
-    .notNull()
-    .default(now)
-    .$defaultFn(() => new Date())
-    .$onUpdate(() => new Date());
-const bool = (name: string) => integer(name, { mode: 'boolean' });
-const money = (name: string) => text(name).notNull();
-const timestamp = (name: string) => integer(name, { mode: 'timestamp_ms' });
-
-export const users = sqliteTable('users', {
-  id: id(),
-  username: text('username').notNull().unique(),
-  password: text('password').notNull(),
-  role: text('role').notNull().default('admin'),
-  createdAt: createdAt(),
-});
-
-export const testimonials = sqliteTable(
-  'testimonials',
-  {
-    id: id(),
-    clientName: text('client_name').notNull(),
-    rating: integer('rating').notNull().default(5),
-    content: text('content').notNull(),
-    practiceArea: text('practice_area').notNull(),
-    isPublished: bool('is_published').notNull().default(true),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+const sqlite: Dialect = {
+  table: sqliteTable,
+  columns: {
+    text: (name) => text(name),
+    integer: (name) => integer(name),
+    boolean: (name) => integer(name, { mode: 'boolean' }),
+    timestamp: (name) => integer(name, { mode: 'timestamp_ms' }),
+    money: (name) => text(name),
+    identity: (name) => integer(name).primaryKey({ autoIncrement: true }),
   },
-  (t) => [check('testimonials_rating_range', sql`${t.rating} between 1 and 5`), index('testimonials_created_at_idx').on(t.createdAt)],
-);
+  defaultNow: (builder: SQLiteTimestampBuilderInitial<string>) => builder.default(sql`(cast(unixepoch('subsec') * 1000 as integer))`),
+  constraints: { check, index, uniqueIndex, unique } as unknown as Constraints,
+};
 
-export const blogPosts = sqliteTable(
-  'blog_posts',
-  {
-    id: id(),
-    title: text('title').notNull(),
-    slug: text('slug').notNull().unique(),
-    excerpt: text('excerpt').notNull(),
-    content: text('content').notNull(),
-    category: text('category').notNull(),
-    author: text('author').notNull().default(firm.name),
-    isPublished: bool('is_published').notNull().default(false),
-    publishedAt: timestamp('published_at'),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [index('blog_posts_published_idx').on(t.isPublished, t.publishedAt)],
-);
+/** The Drizzle builder each kind starts from (the same calls as `sqlite.columns`). */
+interface Builders<N extends string> {
+  text: SQLiteTextBuilderInitial<N, [string, ...string[]], number | undefined>;
+  integer: SQLiteIntegerBuilderInitial<N>;
+  boolean: SQLiteBooleanBuilderInitial<N>;
+  timestamp: SQLiteTimestampBuilderInitial<N>;
+  money: SQLiteTextBuilderInitial<N, [string, ...string[]], number | undefined>;
+  identity: Replay<SQLiteIntegerBuilderInitial<N>, ['primaryKey']>;
+}
+type BuilderOf<C> = C extends Col<infer K, infer N, infer Ops> ? Replay<Builders<N>[K], Ops, { defaultNow: 'default' }> : never;
+type Tables<M> = {
+  [T in TableKeys<M>]: M[T] extends TableDef<infer N, infer C>
+    ? SQLiteTableWithColumns<{ name: N; schema: undefined; columns: BuildColumns<N, { [K in keyof C]: BuilderOf<C[K]> }, 'sqlite'>; dialect: 'sqlite' }>
+    : never;
+};
 
-/** Old slugs keep working after a rename (DOMAIN.md Publishing): /blog/{old} redirects to the post. */
-export const blogPostRedirects = sqliteTable('blog_post_redirects', {
-  id: id(),
-  oldSlug: text('old_slug').notNull().unique(),
-  postId: text('post_id')
-    .notNull()
-    .references(() => blogPosts.id, { onDelete: 'cascade' }),
-  createdAt: createdAt(),
-});
-
-export const contactSubmissions = sqliteTable(
-  'contact_submissions',
-  {
-    id: id(),
-    firstName: text('first_name').notNull(),
-    lastName: text('last_name').notNull(),
-    email: text('email').notNull(),
-    phone: text('phone'),
-    practiceArea: text('practice_area').notNull(),
-    message: text('message').notNull(),
-    isRead: bool('is_read').notNull().default(false),
-    isResolved: bool('is_resolved').notNull().default(false),
-    createdAt: createdAt(),
-  },
-  (t) => [index('contact_submissions_created_at_idx').on(t.createdAt)],
-);
-
-export const probateCalculations = sqliteTable('probate_calculations', {
-  id: id(),
-  estateValue: money('estate_value'),
-  realEstateValue: money('real_estate_value'),
-  attorneyFees: money('attorney_fees'),
-  executorFees: money('executor_fees'),
-  courtCosts: money('court_costs'),
-  totalProbate: money('total_probate'),
-  trustCost: money('trust_cost'),
-  savings: money('savings'),
-  userEmail: text('user_email'),
-  createdAt: createdAt(),
-});
-
-export const themeSettings = sqliteTable('theme_settings', {
-  id: id(),
-  name: text('name').notNull().unique(),
-  displayName: text('display_name').notNull(),
-  description: text('description').notNull(),
-  cssVariables: text('css_variables').notNull(),
-  isActive: bool('is_active').notNull().default(false),
-  isDefault: bool('is_default').notNull().default(false),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-});
-
-export const appointments = sqliteTable(
-  'appointments',
-  {
-    id: id(),
-    firstName: text('first_name').notNull(),
-    lastName: text('last_name').notNull(),
-    email: text('email').notNull(),
-    phone: text('phone'),
-    consultationType: text('consultation_type').notNull(),
-    scheduledDate: timestamp('scheduled_date').notNull(),
-    duration: integer('duration').notNull().default(30),
-    status: text('status').notNull().default('scheduled'),
-    notes: text('notes'),
-    practiceArea: text('practice_area').notNull(),
-    reminderSent: bool('reminder_sent').notNull().default(false),
-    externalEventId: text('external_event_id'),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [
-    check('appointments_status_values', sql`${t.status} in ('scheduled', 'confirmed', 'cancelled', 'completed')`),
-    check('appointments_duration_positive', sql`${t.duration} > 0`),
-    index('appointments_scheduled_date_idx').on(t.scheduledDate),
-    // Issue 7: one appointment per calendar event (a Calendly webhook delivered twice books once).
-    uniqueIndex('appointments_external_event_id_unique').on(t.externalEventId),
-  ],
-);
-
-/**
- * Issue 5, docs/decisions/008: the 30-minute cells of the firm's day that a booked appointment
- * occupies, one row each, written in the booking's transaction. The primary key is the lock: two
- * bookings cannot both hold a cell, whichever process or connection makes them. Cancelling deletes
- * the appointment's cells (confirmed and completed keep them); deleting the appointment cascades.
- */
-export const appointmentSlotClaims = sqliteTable(
-  'appointment_slot_claims',
-  {
-    startsAt: timestamp('starts_at').primaryKey(),
-    appointmentId: text('appointment_id')
-      .notNull()
-      .references(() => appointments.id, { onDelete: 'cascade' }),
-  },
-  (t) => [index('appointment_slot_claims_appointment_id_idx').on(t.appointmentId)],
-);
-
-export const calendarSettings = sqliteTable(
-  'calendar_settings',
-  {
-    id: id(),
-    provider: text('provider').notNull(),
-    isActive: bool('is_active').notNull().default(false),
-    config: text('config').notNull(),
-    webhookUrl: text('webhook_url'),
-    apiKey: text('api_key'),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [check('calendar_settings_provider_values', sql`${t.provider} in ('calendly', 'google', 'outlook', 'custom')`)],
-);
-
-export const emailSettings = sqliteTable(
-  'email_settings',
-  {
-    id: id(),
-    provider: text('provider').notNull().default('sendgrid'),
-    isActive: bool('is_active').notNull().default(false),
-    config: text('config').notNull(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [check('email_settings_provider_values', sql`${t.provider} in ('sendgrid', 'smtp')`)],
-);
-
-export const blogSources = sqliteTable(
-  'blog_sources',
-  {
-    id: id(),
-    name: text('name').notNull(),
-    url: text('url').notNull(),
-    type: text('type').notNull().default('rss'),
-    isActive: bool('is_active').notNull().default(true),
-    displayLimit: integer('display_limit').notNull().default(5),
-    config: text('config'),
-    lastFetched: timestamp('last_fetched'),
-    lastError: text('last_error'),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [
-    check('blog_sources_type_values', sql`${t.type} in ('rss', 'api', 'scraper')`),
-    check('blog_sources_display_limit_range', sql`${t.displayLimit} between 1 and 10`),
-  ],
-);
-
-export const externalBlogArticles = sqliteTable(
-  'external_blog_articles',
-  {
-    id: id(),
-    sourceId: text('source_id')
-      .notNull()
-      .references(() => blogSources.id, { onDelete: 'cascade' }),
-    title: text('title').notNull(),
-    url: text('url').notNull(),
-    excerpt: text('excerpt'),
-    content: text('content'),
-    author: text('author'),
-    publishedAt: timestamp('published_at'),
-    imageUrl: text('image_url'),
-    isVisible: bool('is_visible').notNull().default(true),
-    externalId: text('external_id'),
-    fetchedAt: integer('fetched_at', { mode: 'timestamp_ms' })
-      .notNull()
-      .default(now)
-      .$defaultFn(() => new Date()),
-    createdAt: createdAt(),
-  },
-  (t) => [unique('external_blog_articles_source_url_unique').on(t.sourceId, t.url)],
-);
-
-/**
- * Issue 7, docs/decisions/010: the outbox of work for the outside world (e-mails, calendar events).
- * A row is written when something happens (a booking, a message) and a worker delivers it, retrying
- * with backoff; the row is the delivery log. `dedupeKey` makes "exactly once" a database rule (one
- * reminder per appointment). No foreign key to appointments: a deleted appointment's calendar event
- * must still be deleted, so the payload carries what the delivery needs.
- */
-export const deliveries = sqliteTable(
-  'deliveries',
-  {
-    id: id(),
-    channel: text('channel').notNull(),
-    purpose: text('purpose').notNull(),
-    appointmentId: text('appointment_id'),
-    integrationId: text('integration_id'),
-    recipient: text('recipient'),
-    payload: text('payload').notNull(),
-    dedupeKey: text('dedupe_key').unique(),
-    status: text('status').notNull().default('pending'),
-    attempts: integer('attempts').notNull().default(0),
-    nextAttemptAt: timestamp('next_attempt_at').notNull(),
-    leaseExpiresAt: timestamp('lease_expires_at'),
-    lastError: text('last_error'),
-    externalRef: text('external_ref'),
-    sentAt: timestamp('sent_at'),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [
-    check('deliveries_channel_values', sql`${t.channel} in ('email', 'calendar')`),
-    check('deliveries_status_values', sql`${t.status} in ('pending', 'sending', 'sent', 'failed', 'skipped')`),
-    index('deliveries_due_idx').on(t.status, t.nextAttemptAt),
-    index('deliveries_appointment_idx').on(t.appointmentId),
-    index('deliveries_created_at_idx').on(t.createdAt),
-  ],
-);
-
-export const componentVisibilitySettings = sqliteTable('component_visibility_settings', {
-  id: id(),
-  componentKey: text('component_key').notNull().unique(),
-  componentName: text('component_name').notNull(),
-  description: text('description').notNull(),
-  isVisible: bool('is_visible').notNull().default(true),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-});
-
-/**
- * Issue 8, docs/decisions/011: one row per run of the one-way migration to DynamoDB. `progress` is JSON
- * text: per kind, done and total and the checkpoint (the last id written with every id before it), so
- * a run resumes where it stopped and the wizard's progress bars survive a reload. `owner` and the
- * lease say which process is running it; a 'running' run whose lease ran out was interrupted. At most one run is 'running'.
- */
-export const migrationRuns = sqliteTable(
-  'migration_runs',
-  {
-    id: id(),
-    tableName: text('table_name').notNull(),
-    state: text('state').notNull().default('running'),
-    progress: text('progress').notNull(),
-    error: text('error'),
-    owner: text('owner'),
-    leaseExpiresAt: timestamp('lease_expires_at'),
-    startedAt: timestamp('started_at').notNull(),
-    finishedAt: timestamp('finished_at'),
-    updatedAt: updatedAt(),
-  },
-  (t) => [
-    check('migration_runs_state_values', sql`${t.state} in ('running', 'completed', 'failed', 'interrupted')`),
-    index('migration_runs_started_at_idx').on(t.startedAt),
-    // At most one run copies at a time, whichever process starts it: two starts at the same instant
-    // cannot both insert (or resume) a running run (docs/decisions/011).
-    uniqueIndex('migration_runs_one_running').on(t.state).where(sql`${t.state} = 'running'`),
-  ],
-);
-
-/**
- * The embedded identity service (docs/decisions/014): a Cognito-compatible user pool kept in the
- * site's own database, so every container shares its users, keys, sessions and lockouts. Nothing
- * secret is stored in the clear: passwords and codes are scrypt/HMAC hashes, refresh tokens are
- * hashed, signing keys are encrypted with the install's secrets key.
- */
-export const identityPools = sqliteTable('identity_pools', {
-  id: text('id').primaryKey(),
-  clientId: text('client_id').notNull().unique(),
-  createdAt: createdAt(),
-});
-
-export const identitySigningKeys = sqliteTable('identity_signing_keys', {
-  kid: text('kid').primaryKey(),
-  publicJwk: text('public_jwk').notNull(),
-  privateKey: text('private_key').notNull(),
-  createdAt: createdAt(),
-  retiredAt: timestamp('retired_at'),
-});
-
-export const identityUsers = sqliteTable(
-  'identity_users',
-  {
-    id: id(),
-    username: text('username').notNull(),
-    usernameKey: text('username_key').notNull().unique(),
-    email: text('email').notNull(),
-    emailVerified: bool('email_verified').notNull().default(false),
-    passwordHash: text('password_hash').notNull(),
-    status: text('status').notNull().default('UNCONFIRMED'),
-    enabled: bool('enabled').notNull().default(true),
-    isAdmin: bool('is_admin').notNull().default(false),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [check('identity_users_status_values', sql`${t.status} in ('UNCONFIRMED', 'CONFIRMED')`)],
-);
-
-export const identityCodes = sqliteTable(
-  'identity_codes',
-  {
-    userId: text('user_id')
-      .notNull()
-      .references(() => identityUsers.id, { onDelete: 'cascade' }),
-    purpose: text('purpose').notNull(),
-    codeHash: text('code_hash').notNull(),
-    attempts: integer('attempts').notNull().default(0),
-    expiresAt: timestamp('expires_at').notNull(),
-    createdAt: createdAt(),
-  },
-  (t) => [
-    unique('identity_codes_user_purpose').on(t.userId, t.purpose),
-    check('identity_codes_purpose_values', sql`${t.purpose} in ('confirm-sign-up', 'reset-password')`),
-  ],
-);
-
-export const identitySessions = sqliteTable(
-  'identity_sessions',
-  {
-    id: id(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => identityUsers.id, { onDelete: 'cascade' }),
-    clientId: text('client_id').notNull(),
-    refreshHash: text('refresh_hash').notNull(),
-    expiresAt: timestamp('expires_at').notNull(),
-    revokedAt: timestamp('revoked_at'),
-    createdAt: createdAt(),
-  },
-  (t) => [index('identity_sessions_user_idx').on(t.userId), index('identity_sessions_expires_idx').on(t.expiresAt)],
-);
-
-export const identityThrottles = sqliteTable('identity_throttles', {
-  key: text('key').primaryKey(),
-  failures: integer('failures').notNull().default(0),
-  lockedUntil: timestamp('locked_until'),
-  windowStartedAt: timestamp('window_started_at').notNull(),
-  updatedAt: updatedAt(),
-});
-
-/**
- * A public POST's answer, kept under the Idempotency-Key the island sent, so a retry after a lost
- * answer gets the first answer instead of a second row (docs/decisions/016).
- */
-export const idempotencyKeys = sqliteTable(
-  'idempotency_keys',
-  {
-    key: text('key').primaryKey(),
-    fingerprint: text('fingerprint').notNull(),
-    statusCode: integer('status_code'),
-    responseBody: text('response_body'),
-    createdAt: createdAt(),
-  },
-  (t) => [index('idempotency_keys_created_at_idx').on(t.createdAt)],
-);
-
-/**
- * Every public content change, numbered (issue 15, docs/decisions/017): containers sharing the database
- * announce each other's changes with LISTEN/NOTIFY, and one that missed some reads them here.
- * Kept for a day (housekeeping). SQLite is one process: the table is there for parity.
- */
-export const contentChanges = sqliteTable(
-  'content_changes',
-  {
-    id: integer('id').primaryKey({ autoIncrement: true }),
-    topic: text('topic').notNull(),
-    /** JSON array of the slugs or keys the change touched, or null. */
-    keys: text('keys'),
-    /** The process that made the change (it announced it to itself already). */
-    origin: text('origin').notNull(),
-    createdAt: createdAt(),
-  },
-  (t) => [index('content_changes_created_at_idx').on(t.createdAt)],
-);
+const tables = build(sqlite, model) as Tables<typeof model>;
+export const {
+  users,
+  testimonials,
+  blogPosts,
+  blogPostRedirects,
+  contactSubmissions,
+  probateCalculations,
+  themeSettings,
+  appointments,
+  appointmentSlotClaims,
+  calendarSettings,
+  emailSettings,
+  blogSources,
+  externalBlogArticles,
+  deliveries,
+  componentVisibilitySettings,
+  migrationRuns,
+  identityPools,
+  identitySigningKeys,
+  identityUsers,
+  identityCodes,
+  identitySessions,
+  identityThrottles,
+  idempotencyKeys,
+  contentChanges,
+} = tables;

@@ -1,0 +1,449 @@
+/**
+ * The data model (SPEC §3), written once for both dialects (docs/decisions/019-one-schema.md): the
+ * builders come from ./kit.ts, and pg.ts and sqlite.ts build these tables with their own Drizzle
+ * column types. Queries import the dialect modules (through db/client.ts), never this one. After a
+ * change, `npm run db:generate` writes a migration for each dialect.
+ *
+ * Kinds per dialect: timestamps are timestamptz / UTC epoch milliseconds, booleans boolean / 0-1,
+ * money numeric(12,2) / canonical decimal text ("1234.50", never a float).
+ */
+import { sql } from 'drizzle-orm';
+import { firm } from '../../src/config/firm.ts';
+import {
+  appointmentStatuses,
+  blogSourceDisplayLimit,
+  blogSourceTypes,
+  calendarProviders,
+  defaultAppointmentMinutes,
+  emailProviders,
+} from '../../src/shared/constants.ts';
+import { boolean, identity, integer, isBetween, isOneOf, money as moneyColumn, table, text, timestamp } from './kit.ts';
+
+/** Lists not in src/shared/constants.ts: the services that write these columns type them with the same values. */
+const testimonialRating = { min: 1, max: 5 };
+const deliveryChannels = ['email', 'calendar'] as const;
+const deliveryStatuses = ['pending', 'sending', 'sent', 'failed', 'skipped'] as const;
+const migrationRunStates = ['running', 'completed', 'failed', 'interrupted'] as const;
+const identityUserStatuses = ['UNCONFIRMED', 'CONFIRMED'] as const;
+const identityCodePurposes = ['confirm-sign-up', 'reset-password'] as const;
+
+const id = () =>
+  text('id')
+    .primaryKey()
+    .$defaultFn(() => crypto.randomUUID());
+const createdAt = () =>
+  timestamp('created_at')
+    .notNull()
+    .defaultNow()
+    .$defaultFn(() => new Date());
+const updatedAt = () =>
+  timestamp('updated_at')
+    .notNull()
+    .defaultNow()
+    .$defaultFn(() => new Date())
+    .$onUpdate(() => new Date());
+const money = <N extends string>(name: N) => moneyColumn(name).notNull();
+
+export const users = table('users', {
+  id: id(),
+  username: text('username').notNull().unique(),
+  password: text('password').notNull(),
+  role: text('role').notNull().default('admin'),
+  createdAt: createdAt(),
+});
+
+export const testimonials = table(
+  'testimonials',
+  {
+    id: id(),
+    clientName: text('client_name').notNull(),
+    rating: integer('rating').notNull().default(5),
+    content: text('content').notNull(),
+    practiceArea: text('practice_area').notNull(),
+    isPublished: boolean('is_published').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t, { check, index }) => [check('testimonials_rating_range', isBetween(t.rating, testimonialRating)), index('testimonials_created_at_idx').on(t.createdAt)],
+);
+
+export const blogPosts = table(
+  'blog_posts',
+  {
+    id: id(),
+    title: text('title').notNull(),
+    slug: text('slug').notNull().unique(),
+    excerpt: text('excerpt').notNull(),
+    content: text('content').notNull(),
+    category: text('category').notNull(),
+    author: text('author').notNull().default(firm.name),
+    isPublished: boolean('is_published').notNull().default(false),
+    publishedAt: timestamp('published_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t, { index }) => [index('blog_posts_published_idx').on(t.isPublished, t.publishedAt)],
+);
+
+/** Old slugs keep working after a rename (DOMAIN.md Publishing): /blog/{old} redirects to the post. */
+export const blogPostRedirects = table('blog_post_redirects', {
+  id: id(),
+  oldSlug: text('old_slug').notNull().unique(),
+  postId: text('post_id')
+    .notNull()
+    .references(() => blogPosts.id, { onDelete: 'cascade' }),
+  createdAt: createdAt(),
+});
+
+export const contactSubmissions = table(
+  'contact_submissions',
+  {
+    id: id(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    email: text('email').notNull(),
+    phone: text('phone'),
+    practiceArea: text('practice_area').notNull(),
+    message: text('message').notNull(),
+    isRead: boolean('is_read').notNull().default(false),
+    isResolved: boolean('is_resolved').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t, { index }) => [index('contact_submissions_created_at_idx').on(t.createdAt)],
+);
+
+export const probateCalculations = table('probate_calculations', {
+  id: id(),
+  estateValue: money('estate_value'),
+  realEstateValue: money('real_estate_value'),
+  attorneyFees: money('attorney_fees'),
+  executorFees: money('executor_fees'),
+  courtCosts: money('court_costs'),
+  totalProbate: money('total_probate'),
+  trustCost: money('trust_cost'),
+  savings: money('savings'),
+  userEmail: text('user_email'),
+  createdAt: createdAt(),
+});
+
+export const themeSettings = table('theme_settings', {
+  id: id(),
+  name: text('name').notNull().unique(),
+  displayName: text('display_name').notNull(),
+  description: text('description').notNull(),
+  cssVariables: text('css_variables').notNull(),
+  isActive: boolean('is_active').notNull().default(false),
+  isDefault: boolean('is_default').notNull().default(false),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const appointments = table(
+  'appointments',
+  {
+    id: id(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    email: text('email').notNull(),
+    phone: text('phone'),
+    consultationType: text('consultation_type').notNull(),
+    scheduledDate: timestamp('scheduled_date').notNull(),
+    duration: integer('duration').notNull().default(defaultAppointmentMinutes),
+    status: text('status').notNull().default('scheduled'),
+    notes: text('notes'),
+    practiceArea: text('practice_area').notNull(),
+    reminderSent: boolean('reminder_sent').notNull().default(false),
+    externalEventId: text('external_event_id'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t, { check, index, uniqueIndex }) => [
+    check('appointments_status_values', isOneOf(t.status, appointmentStatuses)),
+    check('appointments_duration_positive', sql`${t.duration} > 0`),
+    index('appointments_scheduled_date_idx').on(t.scheduledDate),
+    // Issue 7: one appointment per calendar event (a Calendly webhook delivered twice books once).
+    uniqueIndex('appointments_external_event_id_unique').on(t.externalEventId),
+  ],
+);
+
+/**
+ * Issue 5, docs/decisions/008: the 30-minute cells of the firm's day that a booked appointment
+ * occupies, one row each, written in the booking's transaction. The primary key is the lock: two
+ * bookings cannot both hold a cell, whichever process or connection makes them. Cancelling deletes
+ * the appointment's cells (confirmed and completed keep them); deleting the appointment cascades.
+ */
+export const appointmentSlotClaims = table(
+  'appointment_slot_claims',
+  {
+    startsAt: timestamp('starts_at').primaryKey(),
+    appointmentId: text('appointment_id')
+      .notNull()
+      .references(() => appointments.id, { onDelete: 'cascade' }),
+  },
+  (t, { index }) => [index('appointment_slot_claims_appointment_id_idx').on(t.appointmentId)],
+);
+
+export const calendarSettings = table(
+  'calendar_settings',
+  {
+    id: id(),
+    provider: text('provider').notNull(),
+    isActive: boolean('is_active').notNull().default(false),
+    config: text('config').notNull(),
+    webhookUrl: text('webhook_url'),
+    apiKey: text('api_key'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t, { check }) => [check('calendar_settings_provider_values', isOneOf(t.provider, calendarProviders))],
+);
+
+export const emailSettings = table(
+  'email_settings',
+  {
+    id: id(),
+    provider: text('provider').notNull().default('sendgrid'),
+    isActive: boolean('is_active').notNull().default(false),
+    config: text('config').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t, { check }) => [check('email_settings_provider_values', isOneOf(t.provider, emailProviders))],
+);
+
+export const blogSources = table(
+  'blog_sources',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    url: text('url').notNull(),
+    type: text('type').notNull().default('rss'),
+    isActive: boolean('is_active').notNull().default(true),
+    displayLimit: integer('display_limit').notNull().default(blogSourceDisplayLimit.default),
+    config: text('config'),
+    lastFetched: timestamp('last_fetched'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t, { check }) => [
+    check('blog_sources_type_values', isOneOf(t.type, blogSourceTypes)),
+    check('blog_sources_display_limit_range', isBetween(t.displayLimit, blogSourceDisplayLimit)),
+  ],
+);
+
+export const externalBlogArticles = table(
+  'external_blog_articles',
+  {
+    id: id(),
+    sourceId: text('source_id')
+      .notNull()
+      .references(() => blogSources.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    url: text('url').notNull(),
+    excerpt: text('excerpt'),
+    content: text('content'),
+    author: text('author'),
+    publishedAt: timestamp('published_at'),
+    imageUrl: text('image_url'),
+    isVisible: boolean('is_visible').notNull().default(true),
+    externalId: text('external_id'),
+    fetchedAt: timestamp('fetched_at')
+      .notNull()
+      .defaultNow()
+      .$defaultFn(() => new Date()),
+    createdAt: createdAt(),
+  },
+  (t, { unique }) => [unique('external_blog_articles_source_url_unique').on(t.sourceId, t.url)],
+);
+
+/**
+ * Issue 7, docs/decisions/010: the outbox of work for the outside world (e-mails, calendar events).
+ * A row is written when something happens (a booking, a message) and a worker delivers it, retrying
+ * with backoff; the row is the delivery log. `dedupeKey` makes "exactly once" a database rule (one
+ * reminder per appointment). No foreign key to appointments: a deleted appointment's calendar event
+ * must still be deleted, so the payload carries what the delivery needs.
+ */
+export const deliveries = table(
+  'deliveries',
+  {
+    id: id(),
+    channel: text('channel').notNull(),
+    purpose: text('purpose').notNull(),
+    appointmentId: text('appointment_id'),
+    integrationId: text('integration_id'),
+    recipient: text('recipient'),
+    payload: text('payload').notNull(),
+    dedupeKey: text('dedupe_key').unique(),
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at').notNull(),
+    leaseExpiresAt: timestamp('lease_expires_at'),
+    lastError: text('last_error'),
+    externalRef: text('external_ref'),
+    sentAt: timestamp('sent_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t, { check, index }) => [
+    check('deliveries_channel_values', isOneOf(t.channel, deliveryChannels)),
+    check('deliveries_status_values', isOneOf(t.status, deliveryStatuses)),
+    index('deliveries_due_idx').on(t.status, t.nextAttemptAt),
+    index('deliveries_appointment_idx').on(t.appointmentId),
+    index('deliveries_created_at_idx').on(t.createdAt),
+  ],
+);
+
+export const componentVisibilitySettings = table('component_visibility_settings', {
+  id: id(),
+  componentKey: text('component_key').notNull().unique(),
+  componentName: text('component_name').notNull(),
+  description: text('description').notNull(),
+  isVisible: boolean('is_visible').notNull().default(true),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * Issue 8, docs/decisions/011: one row per run of the one-way migration to DynamoDB. `progress` is JSON
+ * text: per kind, done and total and the checkpoint (the last id written with every id before it), so
+ * a run resumes where it stopped and the wizard's progress bars survive a reload. `owner` and the
+ * lease say which process is running it; a 'running' run whose lease ran out was interrupted. At most one run is 'running'.
+ */
+export const migrationRuns = table(
+  'migration_runs',
+  {
+    id: id(),
+    tableName: text('table_name').notNull(),
+    state: text('state').notNull().default('running'),
+    progress: text('progress').notNull(),
+    error: text('error'),
+    owner: text('owner'),
+    leaseExpiresAt: timestamp('lease_expires_at'),
+    startedAt: timestamp('started_at').notNull(),
+    finishedAt: timestamp('finished_at'),
+    updatedAt: updatedAt(),
+  },
+  (t, { check, index, uniqueIndex }) => [
+    check('migration_runs_state_values', isOneOf(t.state, migrationRunStates)),
+    index('migration_runs_started_at_idx').on(t.startedAt),
+    // At most one run copies at a time, whichever process starts it: two starts at the same instant
+    // cannot both insert (or resume) a running run (docs/decisions/011).
+    uniqueIndex('migration_runs_one_running').on(t.state).where(sql`${t.state} = 'running'`),
+  ],
+);
+
+/**
+ * The embedded identity service (docs/decisions/014): a Cognito-compatible user pool kept in the
+ * site's own database, so every container shares its users, keys, sessions and lockouts. Nothing
+ * secret is stored in the clear: passwords and codes are scrypt/HMAC hashes, refresh tokens are
+ * hashed, signing keys are encrypted with the install's secrets key.
+ */
+export const identityPools = table('identity_pools', {
+  id: text('id').primaryKey(),
+  clientId: text('client_id').notNull().unique(),
+  createdAt: createdAt(),
+});
+
+export const identitySigningKeys = table('identity_signing_keys', {
+  kid: text('kid').primaryKey(),
+  publicJwk: text('public_jwk').notNull(),
+  privateKey: text('private_key').notNull(),
+  createdAt: createdAt(),
+  retiredAt: timestamp('retired_at'),
+});
+
+export const identityUsers = table(
+  'identity_users',
+  {
+    id: id(),
+    username: text('username').notNull(),
+    usernameKey: text('username_key').notNull().unique(),
+    email: text('email').notNull(),
+    emailVerified: boolean('email_verified').notNull().default(false),
+    passwordHash: text('password_hash').notNull(),
+    status: text('status').notNull().default('UNCONFIRMED'),
+    enabled: boolean('enabled').notNull().default(true),
+    isAdmin: boolean('is_admin').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t, { check }) => [check('identity_users_status_values', isOneOf(t.status, identityUserStatuses))],
+);
+
+export const identityCodes = table(
+  'identity_codes',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => identityUsers.id, { onDelete: 'cascade' }),
+    purpose: text('purpose').notNull(),
+    codeHash: text('code_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: timestamp('expires_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (t, { check, unique }) => [
+    unique('identity_codes_user_purpose').on(t.userId, t.purpose),
+    check('identity_codes_purpose_values', isOneOf(t.purpose, identityCodePurposes)),
+  ],
+);
+
+export const identitySessions = table(
+  'identity_sessions',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => identityUsers.id, { onDelete: 'cascade' }),
+    clientId: text('client_id').notNull(),
+    refreshHash: text('refresh_hash').notNull(),
+    expiresAt: timestamp('expires_at').notNull(),
+    revokedAt: timestamp('revoked_at'),
+    createdAt: createdAt(),
+  },
+  (t, { index }) => [index('identity_sessions_user_idx').on(t.userId), index('identity_sessions_expires_idx').on(t.expiresAt)],
+);
+
+export const identityThrottles = table('identity_throttles', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  lockedUntil: timestamp('locked_until'),
+  windowStartedAt: timestamp('window_started_at').notNull(),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * A public POST's answer, kept under the Idempotency-Key the island sent, so a retry after a lost
+ * answer gets the first answer instead of a second row (docs/decisions/016).
+ */
+export const idempotencyKeys = table(
+  'idempotency_keys',
+  {
+    key: text('key').primaryKey(),
+    fingerprint: text('fingerprint').notNull(),
+    statusCode: integer('status_code'),
+    responseBody: text('response_body'),
+    createdAt: createdAt(),
+  },
+  (t, { index }) => [index('idempotency_keys_created_at_idx').on(t.createdAt)],
+);
+
+/**
+ * Every public content change, numbered (issue 15, docs/decisions/017): containers sharing the database
+ * announce each other's changes with LISTEN/NOTIFY, and one that missed some reads them here.
+ * Kept for a day (housekeeping). SQLite is one process: there the table is kept for parity.
+ */
+export const contentChanges = table(
+  'content_changes',
+  {
+    id: identity('id'),
+    topic: text('topic').notNull(),
+    /** JSON array of the slugs or keys the change touched, or null. */
+    keys: text('keys'),
+    /** The process that made the change (it announced it to itself already). */
+    origin: text('origin').notNull(),
+    createdAt: createdAt(),
+  },
+  (t, { index }) => [index('content_changes_created_at_idx').on(t.createdAt)],
+);
