@@ -260,8 +260,10 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
 
   /** The session a refresh token belongs to, if it is live; null for anything else. */
   async function refreshSession(token: string) {
-    const [id, secret] = token.split('.');
-    if (!id || !secret || !/^[0-9a-f-]{36}$/.test(id)) return null;
+    // Exactly "id.secret": a token with anything more (a trailing ".") is not the one handed out.
+    const parts = token.split('.');
+    const [id, secret] = parts;
+    if (parts.length !== 2 || !id || !secret || !/^[0-9a-f-]{36}$/.test(id)) return null;
     const found = await repo.sessionWithUser(id);
     if (!found || !sameText(found.session.refreshHash, sha256(secret))) return null;
     return found;

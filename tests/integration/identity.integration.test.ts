@@ -593,6 +593,20 @@ for (const dialect of dialects) {
     });
 
     describe('4. sign-out signs out', () => {
+      it('a refresh token with anything added is not the one handed out: it neither refreshes nor revokes', async () => {
+        const tokens = await tokensOf('ana.partner');
+        for (const padded of [`${tokens.RefreshToken}.`, `${tokens.RefreshToken}.x`]) {
+          const refreshed = await gateway('InitiateAuth', {
+            ClientId: identity.clientId,
+            AuthFlow: 'REFRESH_TOKEN_AUTH',
+            AuthParameters: { REFRESH_TOKEN: padded },
+          });
+          expect(refreshed.body.__type).toBe('NotAuthorizedException');
+          await gateway('RevokeToken', { ClientId: identity.clientId, Token: padded });
+        }
+        expect(await adminCall(tokens.AccessToken)).toBe(200);
+      });
+
       it('after RevokeToken the access token and the refresh token are refused at once', async () => {
         const tokens = await tokensOf('ana.partner');
         expect(await adminCall(tokens.AccessToken)).toBe(200);
