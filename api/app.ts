@@ -18,7 +18,6 @@ import { contactSubmissionsRoutes } from './contact-submissions/contact-submissi
 import { deliveriesRoutes } from './deliveries/deliveries.routes.ts';
 import type { Deps } from './deps.ts';
 import { emailSettingsRoutes } from './email-settings/email-settings.routes.ts';
-import { loadEnv, rateLimitSettings } from './env.ts';
 import { healthRoutes } from './health/health.routes.ts';
 import { identityRoutes } from './identity/identity.routes.ts';
 import { errorBody, handleError } from './http/errors.ts';
@@ -65,7 +64,6 @@ export type ApiRoutes = Hono<ApiEnv, UnionToIntersection<PublicSchema<Feature> |
 export type ApiEnv = { Variables: { requestId: string } };
 
 export function createApp(deps: Deps) {
-  deps.rateLimits ??= rateLimitSettings(loadEnv()); // issue 9: the operator's limits unless the caller gave some
   const app = new Hono<ApiEnv>();
   app.use('*', requestId());
   // Issue 9: nosniff, CSP, frame and referrer rules on every answer, errors included (decision 012).

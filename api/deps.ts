@@ -6,6 +6,7 @@
  */
 import type { Database } from '../db/client.ts';
 import type { ActivityEvents } from './activity.ts';
+import type { Clock } from './clock.ts';
 import type { AccessTokenVerifier } from './auth/verifier.ts';
 import type { SecretBox } from './crypto/secret-box.ts';
 import type { EmbeddedIdentity } from './identity/embedded-identity.ts';
@@ -15,12 +16,6 @@ import type { Logger } from './logger.ts';
 import type { DevOutbox } from './mail/dev-outbox.ts';
 import type { RateLimitSettings } from './http/rate-limit.ts';
 import type { MigrationTuning } from './migration/migration-tuning.ts';
-
-export interface Clock {
-  now(): Date;
-}
-
-export const systemClock: Clock = { now: () => new Date() };
 
 export interface MigrationSettings {
   awsRegion: string | null;
@@ -81,10 +76,10 @@ export interface Deps {
   /** Seals secrets the database must hold (integration keys and passwords) with the install's key. */
   secrets: SecretBox;
   /**
-   * Issue 9: per-client limits of the public calls (api/http/rate-limit.ts). Unset: createApp reads
-   * the operator's (RATE_LIMIT_*, TRUSTED_PROXIES); tests give their own (off unless a test turns them on).
+   * Issue 9: per-client limits of the public calls (api/http/rate-limit.ts): the operator's
+   * (RATE_LIMIT_*, TRUSTED_PROXIES, read by api/server.ts); tests give their own (off unless a test turns them on).
    */
-  rateLimits?: RateLimitSettings;
+  rateLimits: RateLimitSettings;
   /**
    * True once a SIGTERM's shutdown has begun (api/server.ts): /api/health answers 503 so the load
    * balancer stops sending requests here while they are still served. Unset: never.

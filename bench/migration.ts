@@ -13,7 +13,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { systemClock } from '../api/deps.ts';
+import { systemClock } from '../api/clock.ts';
 import { createLogger } from '../api/logger.ts';
 import { dynamoTarget } from '../api/migration/dynamodb.ts';
 import { kindMappings, toItem, type Item } from '../api/migration/items.ts';

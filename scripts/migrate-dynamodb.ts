@@ -8,7 +8,7 @@
  * Exit status: 0 done (verify: no mismatch), 1 failed (verify: mismatches), 2 usage, 130 interrupted.
  */
 import { parseArgs } from 'node:util';
-import { systemClock } from '../api/deps.ts';
+import { systemClock } from '../api/clock.ts';
 import { EnvError, loadEnv, migrationSettings } from '../api/env.ts';
 import { HttpError } from '../api/http/errors.ts';
 import { createLogger } from '../api/logger.ts';

@@ -5,7 +5,7 @@
  */
 import { parseAllowlist } from '../api/auth/admin-allowlist.ts';
 import { createSecretBox, loadSecretsKey } from '../api/crypto/secret-box.ts';
-import { systemClock } from '../api/deps.ts';
+import { systemClock } from '../api/clock.ts';
 import type { Env } from '../api/env.ts';
 import { startEmbeddedIdentity, type Message } from '../api/identity/embedded-identity.ts';
 import { openDatabase } from '../db/client.ts';

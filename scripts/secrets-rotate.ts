@@ -15,7 +15,9 @@ import { createSecretBox, loadSecretsKey, type SecretBox } from '../api/crypto/s
 import { EnvError, loadEnv } from '../api/env.ts';
 import { identityRepository } from '../api/identity/identity.repository.ts';
 import { resealSigningKeys } from '../api/identity/signing-keys.ts';
-import { resealBlogSources, resealCalendarSettings, resealEmailSettings } from '../api/integrations/secrets-rotation.ts';
+import { resealBlogSources } from '../api/blog-sources/blog-sources.repository.ts';
+import { resealCalendarSettings } from '../api/calendar-settings/calendar-settings.repository.ts';
+import { resealEmailSettings } from '../api/email-settings/email-settings.repository.ts';
 import { openDatabase, type Database } from '../db/client.ts';
 
 const USAGE = `Usage: npm run secrets:rotate

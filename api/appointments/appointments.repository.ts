@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/driver-errors.ts';
 import { atomically, inTransaction, type Write } from '../../db/transactions.ts';
@@ -155,6 +155,21 @@ export function appointmentsRepository(database: Database) {
         if (isExternalEventIdTaken(err)) return null;
         throw err;
       }
+    },
+    /** Appointments in these statuses starting in (from, to] whose reminder is not settled yet, soonest first. */
+    dueForReminder: (from: Date, to: Date, statuses: readonly string[], limit: number) =>
+      db
+        .select({ id: table.id, email: table.email })
+        .from(table)
+        .where(and(eq(table.reminderSent, false), inArray(table.status, [...statuses]), gt(table.scheduledDate, from), lte(table.scheduledDate, to)))
+        .orderBy(asc(table.scheduledDate))
+        .limit(limit),
+    /** Sets reminderSent; conditional, so it never undoes anything. */
+    async markReminderSent(id: string) {
+      await db
+        .update(table)
+        .set({ reminderSent: true })
+        .where(and(eq(table.id, id), eq(table.reminderSent, false)));
     },
     /** The deleted appointment, or null when there was none. The claims go with it (on delete cascade). */
     async remove(id: string) {

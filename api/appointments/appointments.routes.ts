@@ -39,7 +39,7 @@ const decoy = ({ consultationType, scheduledDate }: { consultationType: Consulta
   status: 'scheduled',
 });
 
-export function appointmentsRoutes(deps: Deps) {
+export function appointmentsRoutes(deps: Pick<Deps, 'database' | 'clock' | 'activity' | 'log' | 'rateLimits'>) {
   const service = appointmentsService(deps);
   return {
     public: router()

@@ -4,6 +4,7 @@ import { addDays, firmInstant, isBookableDay } from '../../src/shared/firm-time.
 import { consultationMinutes, type AppointmentStatus } from '../../src/shared/constants.ts';
 import type { appointmentInput, availabilityQuery } from '../../src/shared/schemas/appointments.ts';
 import type { Write } from '../../db/transactions.ts';
+import type { AppointmentRow } from '../activity.ts';
 import type { Deps } from '../deps.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { appointmentsRepository, CLAIM_MINUTES, claimCells, type AppointmentValues } from './appointments.repository.ts';
@@ -11,10 +12,22 @@ import { appointmentsRepository, CLAIM_MINUTES, claimCells, type AppointmentValu
 /** SPEC §4 Appointment status: completed and cancelled are terminal. */
 const terminal: readonly string[] = ['completed', 'cancelled'] satisfies AppointmentStatus[];
 
-export function appointmentsService({ database, clock, activity }: Deps) {
+/**
+ * Ids written by an inbound calendar (a Calendly invitee URI) are URLs; the ids Google and Outlook
+ * give their events never are. Outbound sync must not overwrite the inbound one: the cancellation
+ * webhook finds its appointment by it.
+ */
+export const isInboundRef = (externalEventId: string | null | undefined) => Boolean(externalEventId && /^https?:\/\//i.test(externalEventId));
+
+/** Booked through an external scheduler (a Calendly invitee), which mails the visitor itself. */
+export const bookedExternally = (appointment: Pick<AppointmentRow, 'externalEventId'>) => isInboundRef(appointment.externalEventId);
+
+export function appointmentsService({ database, clock, activity }: Pick<Deps, 'database' | 'clock' | 'activity'>) {
   const repo = appointmentsRepository(database);
   return {
     listAll: repo.listAll,
+    findById: repo.findById,
+    findByExternalEventId: repo.findByExternalEventId,
 
     /**
      * Issue 5 "The server decides": whatever the modal allowed, the time must be one of SPEC §9's slots
@@ -69,6 +82,88 @@ export function appointmentsService({ database, clock, activity }: Deps) {
       const row = await repo.remove(id);
       if (!row) throw notFound('Appointment not found');
       await activity.emit({ type: 'appointment-deleted', appointment: row });
+    },
+
+    /**
+     * Issue 7: an appointment booked elsewhere (a Calendly invitee). It already happened there, so it
+     * is recorded whatever the grid says (the repository claims only the cells still free), once per
+     * external event (the unique index decides), and announced as a booking made here is. `created`
+     * false: it was recorded already (`row` null when that record is gone again).
+     */
+    async recordExternalBooking(values: AppointmentValues & { externalEventId: string }): Promise<{ created: boolean; row: AppointmentRow | null }> {
+      const row = await repo.createFromExternalCalendar(values, claimCells(values.scheduledDate, values.duration));
+      // The same event, delivered at the same moment, got there first.
+      if (!row) return { created: false, row: await repo.findByExternalEventId(values.externalEventId) };
+      await activity.emit({ type: 'appointment-booked', appointment: row });
+      return { created: true, row };
+    },
+
+    /**
+     * Records the event a calendar provider made for the appointment, unless the appointment came
+     * from an inbound calendar: its reference is how that calendar's cancellation finds it.
+     */
+    async recordProviderEvent(appointment: Pick<AppointmentRow, 'id' | 'externalEventId'>, eventId: string): Promise<void> {
+      if (!isInboundRef(appointment.externalEventId)) await repo.setExternalEventId(appointment.id, eventId);
+    },
+  };
+}
+
+/**
+ * Consultation reminders (issue 7): about 24 hours before each scheduled or confirmed appointment,
+ * once, never after a cancellation (DOMAIN "Scheduling": reminders sent after a cancellation are a
+ * top complaint about schedulers). Mail queues them (api/mail/reminders.ts); these are the rules.
+ * - Due: scheduled or confirmed, reminderSent false, starting within the next 24 hours but not
+ *   started yet. A server that was down catches up: an appointment 3 hours away still gets its reminder.
+ * - No reminder for an appointment booked less than 26 hours before it starts: its confirmation has
+ *   just gone out with the same details, and a reminder would follow within two hours of it. The
+ *   booking sets reminderSent at once for those (decided at booking, on the injected clock).
+ * - No reminder either for a booking made through an external scheduler (Calendly, recognised by its
+ *   inbound event reference): the scheduler mails its invitee itself, and our reminder's calendar
+ *   file would add a second event to the visitor's calendar. Also settled at booking.
+ * - Whether to send is decided again at send time: a reminder for an appointment cancelled,
+ *   completed, deleted or already started meanwhile is skipped.
+ */
+export const REMINDER_LEAD_MS = 24 * 60 * 60_000;
+/** A reminder must come at least this long after the confirmation to be worth sending. */
+export const REMINDER_MIN_GAP_AFTER_BOOKING_MS = 2 * 60 * 60_000;
+/** Statuses that still get a reminder; cancelled and completed never do. */
+export const REMINDABLE_STATUSES = ['scheduled', 'confirmed'] as const;
+/** At most this many reminders are found due by one scan. */
+const REMINDER_SCAN_LIMIT = 500;
+
+export function appointmentReminders({ database, clock }: Pick<Deps, 'database' | 'clock'>) {
+  const repo = appointmentsRepository(database);
+  return {
+    /**
+     * At booking: a consultation that starts within 26 hours (the confirmation is its reminder), or
+     * one booked through an external scheduler, will get no reminder; the flag is set so no scan
+     * picks it up. Conditional, so it never undoes anything. True when it settled it.
+     */
+    async settleAtBooking(appointment: AppointmentRow): Promise<boolean> {
+      const lead = appointment.scheduledDate.getTime() - clock.now().getTime();
+      const wanted = !bookedExternally(appointment) && lead >= REMINDER_LEAD_MS + REMINDER_MIN_GAP_AFTER_BOOKING_MS;
+      if (appointment.reminderSent || wanted) return false;
+      await repo.markReminderSent(appointment.id);
+      return true;
+    },
+
+    /** The appointments whose reminder is due now (id and address), soonest first. */
+    due() {
+      const now = clock.now();
+      return repo.dueForReminder(now, new Date(now.getTime() + REMINDER_LEAD_MS), REMINDABLE_STATUSES, REMINDER_SCAN_LIMIT);
+    },
+
+    /** The reminder is settled (queued); it is not due again. */
+    markSent: (id: string) => repo.markReminderSent(id),
+
+    /** At send time: the appointment as it is now, or why its reminder is no longer sent. */
+    async toSend(id: string, now = clock.now()): Promise<{ appointment: AppointmentRow } | { skip: string }> {
+      const row = await repo.findById(id);
+      if (!row) return { skip: 'The appointment was deleted' };
+      if (bookedExternally(row)) return { skip: 'Booked through an external scheduler, which sends its own reminders' };
+      if (!(REMINDABLE_STATUSES as readonly string[]).includes(row.status)) return { skip: `The appointment is ${row.status}` };
+      if (row.scheduledDate.getTime() <= now.getTime()) return { skip: 'The appointment has already started' };
+      return { appointment: row };
     },
   };
 }

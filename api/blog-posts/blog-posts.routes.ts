@@ -9,7 +9,7 @@ import { blogPostsService } from './blog-posts.service.ts';
 import { publicCache } from '../http/public-cache.ts';
 import { postKey } from '../cdn/cache-policy.ts';
 
-export function blogPostsRoutes(deps: Deps) {
+export function blogPostsRoutes(deps: Pick<Deps, 'database' | 'events' | 'clock'>) {
   const service = blogPostsService(deps);
   return {
     public: router()

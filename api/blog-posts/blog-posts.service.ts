@@ -13,7 +13,7 @@ type BlogPostInput = z.output<typeof blogPostInput>;
 /** Longer than any slug the schema accepts, so it cannot name a post. */
 const MAX_SLUG = 200;
 
-export function blogPostsService({ database, events, clock }: Deps) {
+export function blogPostsService({ database, events, clock }: Pick<Deps, 'database' | 'events' | 'clock'>) {
   const repo = blogPostsRepository(database);
 
   /** SPEC §4 Blog post, on save: empty slug from the title; published gets a date; unpublished loses it. */

@@ -1,6 +1,6 @@
 /**
  * Fetching blog sources (issue 7 item 4): when one is created (in the background), when the admin
- * asks ("Fetch now") and on a schedule (api/integrations/background.ts calls fetchDueSources every
+ * asks ("Fetch now") and on a schedule (api/composition.ts calls fetchDueSources every
  * minute; a source is due `blogSourceRefreshMinutes` after its last attempt). Every request goes
  * through safeFetch, so a slow, huge or hostile source is cut off (10 s, 2 MB) and private or
  * loopback addresses are refused unless deps.integrations.allowPrivateNetworks; the answer is read
@@ -11,9 +11,12 @@
  * stored once (see blog-sources.repository.ts storeArticles).
  */
 import type { Deps } from '../deps.ts';
-import { OutboundError, safeFetch } from '../integrations/safe-fetch.ts';
-import { openConfig, UnreadableSecretError } from '../integrations/sealed-config.ts';
-import { maskUrlsInText } from '../integrations/secrets.ts';
+
+/** What fetching a source uses. */
+export type FetchDeps = Pick<Deps, 'database' | 'clock' | 'events' | 'integrations' | 'secrets' | 'log'>;
+import { OutboundError, safeFetch } from '../http/outbound-fetch.ts';
+import { openConfig, UnreadableSecretError } from '../crypto/sealed-config.ts';
+import { maskUrlsInText } from '../crypto/secret-masking.ts';
 import { blogSourcesRepository, type BlogSourceRow } from './blog-sources.repository.ts';
 import { parseInWorker } from './feed-parse-pool.ts';
 import { decodeBody, FeedError, parseSourceConfig, type BlogSourceType } from './feed-parsers.ts';
@@ -58,7 +61,7 @@ function describe(err: unknown): string {
 }
 
 /** Downloads and parses one source: its articles, or a FeedError / OutboundError. */
-async function download(deps: Deps, source: BlogSourceRow, limits: FetchLimits) {
+async function download(deps: FetchDeps, source: BlogSourceRow, limits: FetchLimits) {
   // Its secrets (headers, API key) opened for this request only; one that does not open fails closed.
   let opened: string | null;
   try {
@@ -94,7 +97,7 @@ async function download(deps: Deps, source: BlogSourceRow, limits: FetchLimits) 
  * One attempt at one source. Never throws: a failure becomes the source's lastError. Returns null
  * when the source no longer exists (deleted meanwhile).
  */
-async function attempt(deps: Deps, source: BlogSourceRow, startedAt: Date, limits: FetchLimits): Promise<FetchOutcome | null> {
+async function attempt(deps: FetchDeps, source: BlogSourceRow, startedAt: Date, limits: FetchLimits): Promise<FetchOutcome | null> {
   const repo = blogSourcesRepository(deps.database);
   let added = 0;
   let updated = 0;
@@ -124,7 +127,7 @@ async function attempt(deps: Deps, source: BlogSourceRow, startedAt: Date, limit
 }
 
 /** Fetches one source now (on creation, "Fetch now"), whether due or not. Null when it does not exist. */
-export async function fetchSource(deps: Deps, sourceId: string, limits: FetchLimits = defaultFetchLimits): Promise<FetchOutcome | null> {
+export async function fetchSource(deps: FetchDeps, sourceId: string, limits: FetchLimits = defaultFetchLimits): Promise<FetchOutcome | null> {
   const source = await blogSourcesRepository(deps.database).findById(sourceId);
   if (!source) return null;
   return attempt(deps, source, deps.clock.now(), limits);
@@ -135,7 +138,7 @@ export async function fetchSource(deps: Deps, sourceId: string, limits: FetchLim
  * was never fetched); returns how many this call fetched. A source another server (or an
  * overlapping run) has just claimed is left to it.
  */
-export async function fetchDueSources(deps: Deps, limits: FetchLimits = defaultFetchLimits): Promise<number> {
+export async function fetchDueSources(deps: FetchDeps, limits: FetchLimits = defaultFetchLimits): Promise<number> {
   const repo = blogSourcesRepository(deps.database);
   const now = deps.clock.now();
   const dueBefore = new Date(now.getTime() - deps.integrations.blogSourceRefreshMinutes * 60_000);
@@ -159,13 +162,13 @@ export async function fetchDueSources(deps: Deps, limits: FetchLimits = defaultF
   return fetched;
 }
 
-const backgroundFetches = new WeakMap<Deps, Set<Promise<unknown>>>();
+const backgroundFetches = new WeakMap<FetchDeps, Set<Promise<unknown>>>();
 
 /**
  * Starts a source's fetch without waiting for it (a new source: the admin gets the 201 at once).
  * Nothing it does can fail the caller or reach the process as an unhandled rejection.
  */
-export function fetchInBackground(deps: Deps, sourceId: string): void {
+export function fetchInBackground(deps: FetchDeps, sourceId: string): void {
   let running = backgroundFetches.get(deps);
   if (!running) backgroundFetches.set(deps, (running = new Set()));
   const job: Promise<unknown> = fetchSource(deps, sourceId)
@@ -175,7 +178,7 @@ export function fetchInBackground(deps: Deps, sourceId: string): void {
 }
 
 /** Resolves when the background fetches started with these deps have finished (tests, shutdown). */
-export async function backgroundFetchesSettled(deps: Deps): Promise<void> {
+export async function backgroundFetchesSettled(deps: FetchDeps): Promise<void> {
   const running = backgroundFetches.get(deps);
   while (running?.size) await Promise.allSettled([...running]);
 }

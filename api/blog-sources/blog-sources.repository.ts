@@ -1,5 +1,8 @@
 import { and, asc, desc, eq, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
+import { lostRace, resealConfig, sameValue, unchangedColumn } from '../crypto/reseal.ts';
+import type { SecretBox } from '../crypto/secret-box.ts';
+import { configIsCurrent, type SecretOwner } from '../crypto/sealed-config.ts';
 import type { ParsedArticle } from './feed-parsers.ts';
 
 /** Articles kept per source: the newest; older ones go when a feed keeps bringing new addresses. */
@@ -241,3 +244,24 @@ export function blogSourcesRepository({ db, t }: Database) {
 
 export type BlogSourcesRepository = ReturnType<typeof blogSourcesRepository>;
 export type BlogSourceRow = Awaited<ReturnType<BlogSourcesRepository['create']>>;
+
+/** This table's part of `npm run secrets:rotate` (api/crypto/reseal.ts): the rows it rewrote. */
+export async function resealBlogSources({ db, t }: Database, box: SecretBox): Promise<number> {
+  const table = t.blogSources;
+  let count = 0;
+  for (const row of await db.select({ id: table.id, config: table.config }).from(table)) {
+    const owner: SecretOwner = { table: 'blog-sources', id: row.id };
+    if (configIsCurrent(box, row.config, 'blog-source')) continue;
+    const written = await db
+      .update(table)
+      .set({ config: resealConfig(box, row.config, 'blog-source', owner), updatedAt: unchangedColumn(table.updatedAt) })
+      .where(and(eq(table.id, row.id), sameValue(table.config, row.config)))
+      .returning({ id: table.id });
+    if (written.length) count++;
+    else {
+      const [now] = await db.select({ config: table.config }).from(table).where(eq(table.id, row.id));
+      if (now && !configIsCurrent(box, now.config, 'blog-source')) lostRace(owner);
+    }
+  }
+  return count;
+}

@@ -1,16 +1,16 @@
 import { idParam } from '../../src/shared/schemas/fields.ts';
 import { blogSourceInput } from '../../src/shared/schemas/integrations.ts';
-import type { Deps } from '../deps.ts';
 import { adminRouter, router } from '../http/routes.ts';
 import { jsonBody, pathParams } from '../http/validate.ts';
-import { openConfig } from '../integrations/sealed-config.ts';
-import { maskConfig, maskUrl, maskUrlsInText } from '../integrations/secrets.ts';
+import { openConfig } from '../crypto/sealed-config.ts';
+import { maskConfig, maskUrl, maskUrlsInText } from '../crypto/secret-masking.ts';
+import type { FetchDeps } from './blog-source-fetcher.ts';
 import { blogSourcesRepository } from './blog-sources.repository.ts';
 import { blogSourcesService } from './blog-sources.service.ts';
 import { publicCache } from '../http/public-cache.ts';
 
 /** Blog sources (admin) and the external articles they bring (public). */
-export function blogSourcesRoutes(deps: Deps) {
+export function blogSourcesRoutes(deps: FetchDeps) {
   const service = blogSourcesService(deps);
   const repo = blogSourcesRepository(deps.database);
   // An api-type source's URL often carries its key (?apiKey=...), and a fetch error may quote it:

@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { blogSourceInput } from '../../src/shared/schemas/integrations.ts';
-import type { Deps } from '../deps.ts';
 import { badRequest, notFound } from '../http/errors.ts';
-import { checkOutboundUrl, OutboundError } from '../integrations/safe-fetch.ts';
-import { sealConfig, writeBackErrors } from '../integrations/sealed-config.ts';
-import { fetchInBackground, fetchSource } from './blog-source-fetcher.ts';
+import { checkOutboundUrl, OutboundError } from '../http/outbound-fetch.ts';
+import { sealConfig, writeBackErrors } from '../crypto/sealed-config.ts';
+import { fetchInBackground, fetchSource, type FetchDeps } from './blog-source-fetcher.ts';
 import { blogSourcesRepository } from './blog-sources.repository.ts';
 
 type BlogSourceInput = z.output<typeof blogSourceInput>;
 
-export function blogSourcesService(deps: Deps) {
+export function blogSourcesService(deps: FetchDeps) {
   const { database, events, integrations, clock, secrets } = deps;
   const repo = blogSourcesRepository(database);
 
@@ -25,7 +24,7 @@ export function blogSourcesService(deps: Deps) {
      * addresses, which only a fetch can find out.
      */
     async create(input: BlogSourceInput) {
-      // Nothing shown masked may come back as the secret (api/integrations/sealed-config.ts).
+      // Nothing shown masked may come back as the secret (api/crypto/sealed-config.ts).
       const writeBack = writeBackErrors({ url: ['URL', input.url], config: ['Configuration', input.config] });
       if (writeBack) throw badRequest('Please check the highlighted fields.', writeBack);
       let refused: string | null = null;

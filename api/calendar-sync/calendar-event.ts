@@ -37,13 +37,6 @@ export function readPayload(raw: unknown): CalendarPayload {
   return p as CalendarPayload;
 }
 
-/**
- * Ids written by an inbound calendar (a Calendly invitee URI) are URLs; the ids Google and Outlook
- * give their events never are. Outbound sync must not overwrite the inbound one: the cancellation
- * webhook finds its appointment by it.
- */
-export const isInboundRef = (externalEventId: string | null | undefined) => Boolean(externalEventId && /^https?:\/\//i.test(externalEventId));
-
 export const startOf = (a: AppointmentSnapshot) => new Date(a.scheduledDate);
 export const endOf = (a: AppointmentSnapshot) => new Date(new Date(a.scheduledDate).getTime() + a.duration * 60_000);
 

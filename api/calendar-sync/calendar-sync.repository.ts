@@ -2,7 +2,7 @@
 import { and, desc, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { Database, Tables } from '../../db/client.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
-import { openConfig, openField } from '../integrations/sealed-config.ts';
+import { openConfig, openField } from '../crypto/sealed-config.ts';
 
 export type CalendarSetting = Tables['calendarSettings']['$inferSelect'];
 

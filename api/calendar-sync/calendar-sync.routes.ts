@@ -1,9 +1,8 @@
-import type { Deps } from '../deps.ts';
 import { router } from '../http/routes.ts';
-import { CALENDLY_SIGNATURE_HEADER, calendlyWebhooks } from './calendly.ts';
+import { CALENDLY_SIGNATURE_HEADER, type CalendlyDeps, calendlyWebhooks } from './calendly.ts';
 
 /** Issue 7: what calendar providers call. Public (Calendly signs instead of signing in). */
-export function calendarSyncRoutes(deps: Deps) {
+export function calendarSyncRoutes(deps: CalendlyDeps) {
   const calendly = calendlyWebhooks(deps);
   return {
     public: router().post('/integrations/calendly/webhook', async (c) => {

@@ -12,17 +12,17 @@
  * the appointment, active or not, so switching provider leaves no stale consultations behind.
  */
 import type { ActivityListener, AppointmentRow } from '../activity.ts';
-import { appointmentsRepository } from '../appointments/appointments.repository.ts';
+import { appointmentsService } from '../appointments/appointments.service.ts';
 import { PermanentDeliveryError, type Delivery, type DeliveryHandler, type DeliveryOutcome } from '../deliveries/deliveries.ts';
 import type { Deps } from '../deps.ts';
-import { UnreadableSecretError } from '../integrations/sealed-config.ts';
-import { isInboundRef, purposeOf, readPayload, snapshot, type CalendarAction, type CalendarPayload } from './calendar-event.ts';
+import { UnreadableSecretError } from '../crypto/sealed-config.ts';
+import { purposeOf, readPayload, snapshot, type CalendarAction, type CalendarPayload } from './calendar-event.ts';
 import { calendarSyncRepository, openSecrets, type CalendarSetting } from './calendar-sync.repository.ts';
 import { CALENDLY_INBOUND_ONLY } from './calendly.ts';
 import { sendCustomWebhook } from './custom-webhook.ts';
 import { googleCalendar } from './google.ts';
 import { outlookCalendar } from './outlook.ts';
-import { createTokenCache, type CalendarApi } from './provider.ts';
+import { createTokenCache, restCalendar, type CalendarApi } from './rest-calendar.ts';
 
 const providerLabels: Record<string, string> = { custom: 'custom webhook', google: 'Google Calendar', outlook: 'Outlook', calendly: 'Calendly' };
 const labelOf = (setting: CalendarSetting) => providerLabels[setting.provider] ?? setting.provider;
@@ -43,7 +43,7 @@ function recipientOf(setting: CalendarSetting): string {
 const removes = (action: CalendarAction) => action === 'cancel' || action === 'delete';
 const removedBy = (purpose: string) => purpose === purposeOf('cancel') || purpose === purposeOf('delete');
 
-export function calendarListener(deps: Deps): ActivityListener {
+export function calendarListener(deps: Pick<Deps, 'database' | 'clock' | 'deliveries'>): ActivityListener {
   const repo = calendarSyncRepository(deps.database);
   const enqueue = async (setting: CalendarSetting, appointment: AppointmentRow, action: CalendarAction, previousStatus: string | null) => {
     const payload: CalendarPayload = { action, occurredAt: deps.clock.now().toISOString(), previousStatus, appointment: snapshot(appointment) };
@@ -79,13 +79,13 @@ export function calendarListener(deps: Deps): ActivityListener {
   };
 }
 
-export function calendarHandler(deps: Deps): DeliveryHandler {
+export function calendarHandler(deps: Pick<Deps, 'database' | 'clock' | 'activity' | 'integrations' | 'secrets'>): DeliveryHandler {
   const repo = calendarSyncRepository(deps.database);
-  const appointments = appointmentsRepository(deps.database);
+  const appointments = appointmentsService(deps);
   // Access tokens live in this process's memory only, until shortly before they expire.
   const tokens = createTokenCache(deps.clock);
-  const google = googleCalendar(deps, tokens);
-  const outlook = outlookCalendar(deps, tokens);
+  const google = restCalendar(deps, tokens, googleCalendar);
+  const outlook = restCalendar(deps, tokens, outlookCalendar);
 
   /** Google and Outlook: one event per appointment, found again through the delivery log. */
   async function syncEvent(api: CalendarApi, setting: CalendarSetting, delivery: Delivery, payload: CalendarPayload): Promise<DeliveryOutcome> {
@@ -109,7 +109,7 @@ export function calendarHandler(deps: Deps): DeliveryHandler {
     }
     // No event in this calendar yet (a create, or an update after the integration changed): make it.
     const eventId = await api.create(appointment, delivery.id);
-    if (!isInboundRef(current.externalEventId)) await appointments.setExternalEventId(current.id, eventId);
+    await appointments.recordProviderEvent(current, eventId);
     return { status: 'sent', externalRef: eventId };
   }
 

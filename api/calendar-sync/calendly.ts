@@ -15,12 +15,11 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import { appointmentsRepository, claimCells } from '../appointments/appointments.repository.ts';
 import { appointmentsService } from '../appointments/appointments.service.ts';
 import type { Deps } from '../deps.ts';
 import { badRequest, HttpError, notFound, unauthorized } from '../http/errors.ts';
 import { textProblem, UNSTORABLE_TEXT } from '../http/validate.ts';
-import { UnreadableSecretError } from '../integrations/sealed-config.ts';
+import { UnreadableSecretError } from '../crypto/sealed-config.ts';
 import { calendarSyncRepository, openSecrets } from './calendar-sync.repository.ts';
 
 export const CALENDLY_SIGNATURE_HEADER = 'Calendly-Webhook-Signature';
@@ -128,10 +127,12 @@ export type CalendlyOutcome = {
   body: { received: true; outcome: 'created' | 'duplicate' | 'cancelled' | 'ignored'; appointmentId: string | null };
 };
 
-export function calendlyWebhooks(deps: Deps) {
+/** What the webhook uses. */
+export type CalendlyDeps = Pick<Deps, 'database' | 'clock' | 'activity' | 'secrets' | 'log'>;
+
+export function calendlyWebhooks(deps: CalendlyDeps) {
   const settings = calendarSyncRepository(deps.database);
-  const appointments = appointmentsRepository(deps.database);
-  const service = appointmentsService(deps);
+  const appointments = appointmentsService(deps);
   const refuse = (err: HttpError, reason: string) => {
     // No personal data: the reason only.
     deps.log.warn('calendly webhook refused', { reason });
@@ -174,30 +175,24 @@ export function calendlyWebhooks(deps: Deps) {
     const minutes = Math.round((i.scheduled_event.end_time.getTime() - start.getTime()) / 60_000);
     if (minutes <= 0) throw badRequest('The scheduled event ends before it starts.');
     if (minutes > MAX_EVENT_MINUTES) throw badRequest('The scheduled event is longer than a day.');
-    const row = await appointments.createFromExternalCalendar(
-      {
-        ...inviteeNames(i),
-        email: i.email,
-        phone: i.text_reminder_number?.trim() ? clip(i.text_reminder_number.trim(), 40) : null,
-        consultationType: CALENDLY_CONSULTATION_TYPE,
-        practiceArea: CALENDLY_PRACTICE_AREA,
-        notes: inviteeNotes(i),
-        scheduledDate: start,
-        duration: minutes,
-        status: 'scheduled',
-        reminderSent: false,
-        externalEventId: i.uri,
-      },
-      claimCells(start, minutes),
-    );
-    if (!row) {
-      // The same webhook, delivered at the same moment, got there first.
-      const winner = await appointments.findByExternalEventId(i.uri);
-      return { status: 200, body: { received: true, outcome: 'duplicate', appointmentId: winner?.id ?? null } };
-    }
+    const recorded = await appointments.recordExternalBooking({
+      ...inviteeNames(i),
+      email: i.email,
+      phone: i.text_reminder_number?.trim() ? clip(i.text_reminder_number.trim(), 40) : null,
+      consultationType: CALENDLY_CONSULTATION_TYPE,
+      practiceArea: CALENDLY_PRACTICE_AREA,
+      notes: inviteeNotes(i),
+      scheduledDate: start,
+      duration: minutes,
+      status: 'scheduled',
+      reminderSent: false,
+      externalEventId: i.uri,
+    });
+    // Not created: the same webhook, delivered at the same moment, got there first.
+    const { row } = recorded;
+    if (!recorded.created || !row) return { status: 200, body: { received: true, outcome: 'duplicate', appointmentId: row?.id ?? null } };
+    // Announced as a booking made on the site is: the firm's notification and the other listeners.
     deps.log.info('calendly booking recorded', { appointmentId: row.id });
-    // The firm's notification and the other listeners, as for a booking made on the site.
-    await deps.activity.emit({ type: 'appointment-booked', appointment: row });
     return { status: 201, body: { received: true, outcome: 'created', appointmentId: row.id } };
   }
 
@@ -206,7 +201,7 @@ export function calendlyWebhooks(deps: Deps) {
     if (!existing) return { status: 200, body: { received: true, outcome: 'ignored', appointmentId: null } };
     try {
       // The admin's own path: the status changes and the slot claims go in one transaction.
-      await service.setStatus(existing.id, 'cancelled');
+      await appointments.setStatus(existing.id, 'cancelled');
     } catch (err) {
       // Completed already: a cancellation afterwards changes nothing.
       if (err instanceof HttpError && err.status === 409) return { status: 200, body: { received: true, outcome: 'ignored', appointmentId: existing.id } };

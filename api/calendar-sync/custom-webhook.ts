@@ -22,7 +22,7 @@ import { PermanentDeliveryError, type Delivery, type DeliveryOutcome } from '../
 import type { Deps } from '../deps.ts';
 import { endOf, type CalendarAction, type CalendarPayload } from './calendar-event.ts';
 import type { CalendarSetting } from './calendar-sync.repository.ts';
-import { outbound } from './provider.ts';
+import { outbound, type OutboundDeps } from './rest-calendar.ts';
 
 export const SIGNATURE_HEADER = 'X-Firm-Signature';
 export const DELIVERY_HEADER = 'X-Firm-Delivery';
@@ -68,7 +68,12 @@ export function webhookBody(delivery: Pick<Delivery, 'id'>, payload: CalendarPay
   };
 }
 
-export async function sendCustomWebhook(deps: Deps, setting: CalendarSetting, delivery: Delivery, payload: CalendarPayload): Promise<DeliveryOutcome> {
+export async function sendCustomWebhook(
+  deps: OutboundDeps & Pick<Deps, 'clock'>,
+  setting: CalendarSetting,
+  delivery: Delivery,
+  payload: CalendarPayload,
+): Promise<DeliveryOutcome> {
   // Required when the integration is created (calendarSettingInput); older rows may lack them.
   if (!setting.webhookUrl)
     throw new PermanentDeliveryError('The custom calendar integration has no webhook URL; add a new custom integration with one and activate it.');

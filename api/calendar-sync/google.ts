@@ -7,12 +7,8 @@
  *   { "client_id", "client_secret", "redirect_uri", "calendar_id": "primary", "refresh_token" }
  */
 import { FIRM_TIME_ZONE } from '../../src/shared/firm-time.ts';
-import type { Deps } from '../deps.ts';
 import { endOf, eventDescription, eventTitle, startOf, type AppointmentSnapshot } from './calendar-event.ts';
-import type { CalendarSetting } from './calendar-sync.repository.ts';
-import { credentialsKey, jsonEventsApi, oauthJsonApi, optionalKey, readConfig, requireKey, type CalendarApi, type TokenCache } from './provider.ts';
-
-const LABEL = 'Google Calendar';
+import type { RestCalendarProvider } from './rest-calendar.ts';
 
 /**
  * Google lets the client choose the event id (base32hex: 0-9 and a-v, 5 to 1024 characters): the
@@ -37,40 +33,32 @@ function eventResource(a: AppointmentSnapshot) {
   };
 }
 
-export function googleCalendar(deps: Deps, tokens: TokenCache) {
-  return {
-    forSetting(setting: CalendarSetting): CalendarApi {
-      const config = readConfig(setting, LABEL);
-      const clientId = requireKey(config, 'client_id', LABEL, 'the OAuth client id');
-      const clientSecret = requireKey(config, 'client_secret', LABEL, 'the OAuth client secret');
-      const refreshToken = requireKey(
-        config,
-        'refresh_token',
-        LABEL,
-        'a refresh token granted to this client with the https://www.googleapis.com/auth/calendar.events scope',
-      );
-      const calendarId = optionalKey(config, 'calendar_id') ?? 'primary';
-      const key = credentialsKey('google', deps.integrations.googleTokenUrl, clientId, clientSecret, refreshToken);
-
-      const call = oauthJsonApi(deps, tokens, {
-        tokenUrl: deps.integrations.googleTokenUrl,
+/** Google Calendar through the REST calendar adapter (rest-calendar.ts). */
+export const googleCalendar: RestCalendarProvider = {
+  label: 'Google Calendar',
+  connect(config, integrations) {
+    const clientId = config.required('client_id', 'the OAuth client id');
+    const clientSecret = config.required('client_secret', 'the OAuth client secret');
+    const refreshToken = config.required(
+      'refresh_token',
+      'a refresh token granted to this client with the https://www.googleapis.com/auth/calendar.events scope',
+    );
+    const calendarId = config.optional('calendar_id') ?? 'primary';
+    return {
+      grant: {
+        tokenUrl: integrations.googleTokenUrl,
         form: { grant_type: 'refresh_token', client_id: clientId, client_secret: clientSecret, refresh_token: refreshToken },
         label: 'Google',
-        key,
-      });
-      const eventsUrl = `${deps.integrations.googleCalendarApiBase.replace(/\/+$/, '')}/calendars/${encodeURIComponent(calendarId)}/events`;
-
-      return jsonEventsApi(call, {
-        label: LABEL,
-        eventsUrl,
-        resource: eventResource,
-        createBody: (a, idempotencyKey) => {
-          const id = googleEventId(idempotencyKey);
-          return { body: { ...(id ? { id } : {}), ...eventResource(a) }, ownId: id };
-        },
-        createVerb: 'insert',
-        missing: { what: `calendar "${calendarId}" for these credentials`, configKey: 'calendar_id' },
-      });
-    },
-  };
-}
+        cacheKey: ['google', integrations.googleTokenUrl, clientId, clientSecret, refreshToken],
+      },
+      eventsUrl: `${integrations.googleCalendarApiBase.replace(/\/+$/, '')}/calendars/${encodeURIComponent(calendarId)}/events`,
+      missing: { what: `calendar "${calendarId}" for these credentials`, configKey: 'calendar_id' },
+    };
+  },
+  resource: eventResource,
+  createBody: (a, idempotencyKey) => {
+    const id = googleEventId(idempotencyKey);
+    return { body: { ...(id ? { id } : {}), ...eventResource(a) }, ownId: id };
+  },
+  createVerb: 'insert',
+};

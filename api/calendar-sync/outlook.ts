@@ -10,12 +10,9 @@
  *   { "client_id", "client_secret", "tenant_id", "user_email": "calendar@firm.example" }
  */
 import { firmWallClock } from '../../src/shared/firm-time.ts';
-import type { Deps } from '../deps.ts';
 import { endOf, eventDescription, eventTitle, startOf, type AppointmentSnapshot } from './calendar-event.ts';
-import type { CalendarSetting } from './calendar-sync.repository.ts';
-import { credentialsKey, jsonEventsApi, oauthJsonApi, readConfig, requireKey, type CalendarApi, type TokenCache } from './provider.ts';
+import type { RestCalendarProvider } from './rest-calendar.ts';
 
-const LABEL = 'Outlook';
 export const GRAPH_SCOPE = 'https://graph.microsoft.com/.default';
 /** Graph takes a wall-clock time plus a Windows zone name; this one follows California's daylight saving. */
 export const GRAPH_FIRM_TIME_ZONE = 'Pacific Standard Time';
@@ -31,34 +28,28 @@ function eventResource(a: AppointmentSnapshot) {
   };
 }
 
-export function outlookCalendar(deps: Deps, tokens: TokenCache) {
-  return {
-    forSetting(setting: CalendarSetting): CalendarApi {
-      const config = readConfig(setting, LABEL);
-      const clientId = requireKey(config, 'client_id', LABEL, 'the application (client) id');
-      const clientSecret = requireKey(config, 'client_secret', LABEL, 'a client secret of that application');
-      const tenantId = requireKey(config, 'tenant_id', LABEL, 'the directory (tenant) id');
-      const mailbox = requireKey(config, 'user_email', LABEL, 'the address of the mailbox whose calendar receives the appointments');
-      const tokenUrl = `${deps.integrations.microsoftLoginBase.replace(/\/+$/, '')}/${encodeURIComponent(tenantId)}/oauth2/v2.0/token`;
-      const key = credentialsKey('outlook', tokenUrl, clientId, clientSecret);
-
-      const call = oauthJsonApi(deps, tokens, {
+/** Outlook through the REST calendar adapter (rest-calendar.ts). */
+export const outlookCalendar: RestCalendarProvider = {
+  label: 'Outlook',
+  connect(config, integrations) {
+    const clientId = config.required('client_id', 'the application (client) id');
+    const clientSecret = config.required('client_secret', 'a client secret of that application');
+    const tenantId = config.required('tenant_id', 'the directory (tenant) id');
+    const mailbox = config.required('user_email', 'the address of the mailbox whose calendar receives the appointments');
+    const tokenUrl = `${integrations.microsoftLoginBase.replace(/\/+$/, '')}/${encodeURIComponent(tenantId)}/oauth2/v2.0/token`;
+    return {
+      grant: {
         tokenUrl,
         form: { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, scope: GRAPH_SCOPE },
         label: 'Microsoft',
-        key,
-      });
-      const eventsUrl = `${deps.integrations.microsoftGraphApiBase.replace(/\/+$/, '')}/users/${encodeURIComponent(mailbox)}/events`;
-
-      return jsonEventsApi(call, {
-        label: LABEL,
-        eventsUrl,
-        resource: eventResource,
-        // transactionId: Graph's own guard against a retried POST creating the event twice.
-        createBody: (a, idempotencyKey) => ({ body: { ...eventResource(a), transactionId: idempotencyKey } }),
-        createVerb: 'create',
-        missing: { what: `mailbox "${mailbox}" in this tenant`, configKey: 'user_email' },
-      });
-    },
-  };
-}
+        cacheKey: ['outlook', tokenUrl, clientId, clientSecret],
+      },
+      eventsUrl: `${integrations.microsoftGraphApiBase.replace(/\/+$/, '')}/users/${encodeURIComponent(mailbox)}/events`,
+      missing: { what: `mailbox "${mailbox}" in this tenant`, configKey: 'user_email' },
+    };
+  },
+  resource: eventResource,
+  // transactionId: Graph's own guard against a retried POST creating the event twice.
+  createBody: (a, idempotencyKey) => ({ body: { ...eventResource(a), transactionId: idempotencyKey } }),
+  createVerb: 'create',
+};

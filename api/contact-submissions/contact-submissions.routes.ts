@@ -10,7 +10,7 @@ import { jsonBody, pathParams } from '../http/validate.ts';
 import { contactSubmissionsRepository } from './contact-submissions.repository.ts';
 
 /** SPEC §4 Contact submission: read and resolved only move forward (no un-read, no re-open). */
-export function contactSubmissionsRoutes(deps: Deps) {
+export function contactSubmissionsRoutes(deps: Pick<Deps, 'database' | 'clock' | 'activity' | 'log' | 'rateLimits'>) {
   const { database, clock, activity, log } = deps;
   const repo = contactSubmissionsRepository(database);
   const mark = (flag: 'isRead' | 'isResolved') => async (id: string) => {

@@ -2,11 +2,11 @@ import { deliveryLogQuery } from '../../src/shared/schemas/deliveries.ts';
 import type { Deps } from '../deps.ts';
 import { adminRouter } from '../http/routes.ts';
 import { queryParams } from '../http/validate.ts';
-import { maskUrl, maskUrlsInText } from '../integrations/secrets.ts';
+import { maskUrl, maskUrlsInText } from '../crypto/secret-masking.ts';
 import { deliveriesRepository, type Delivery } from './deliveries.repository.ts';
 
 /** The delivery log (issue 7): what was sent where, retried or failed. Never the payload. */
-export function deliveriesRoutes({ database }: Deps) {
+export function deliveriesRoutes({ database }: Pick<Deps, 'database'>) {
   const repo = deliveriesRepository(database);
   const entry = (row: Delivery) => ({
     id: row.id,

@@ -7,9 +7,9 @@
  * (the delivery id).
  */
 import type { Database } from '../../db/client.ts';
-import type { Clock } from '../deps.ts';
+import type { Clock } from '../clock.ts';
 import type { Logger } from '../logger.ts';
-import { maskUrlsInText } from '../integrations/secrets.ts';
+import { maskUrlsInText } from '../crypto/secret-masking.ts';
 import { deliveriesRepository, type Delivery, type DeliveryChannel, type NewDelivery } from './deliveries.repository.ts';
 
 export type { Delivery, DeliveryChannel, NewDelivery };

@@ -6,7 +6,7 @@ import { router } from '../http/routes.ts';
  * dialect, host or file. 503 when the database does not answer, and from the start of a shutdown
  * (decision 016: the load balancer stops routing here while requests are still served).
  */
-export function healthRoutes({ database, draining }: Deps) {
+export function healthRoutes({ database, draining }: Pick<Deps, 'database' | 'draining'>) {
   return {
     public: router().get('/health', async (c) => {
       const ok =

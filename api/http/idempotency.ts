@@ -25,7 +25,8 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Database } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/driver-errors.ts';
 import { atomically, type Write } from '../../db/transactions.ts';
-import type { Deps } from '../deps.ts';
+import type { Clock } from '../clock.ts';
+import type { Logger } from '../logger.ts';
 import { errorBody } from './errors.ts';
 
 /** How long a key is remembered: far longer than any retry, short enough that the table stays small. */
@@ -80,7 +81,7 @@ export async function deleteExpiredIdempotencyKeys(database: Database, now: Date
 const isKeyTaken = (err: unknown) => isUniqueViolation(err, { pg: 'idempotency_keys_pkey', sqlite: 'idempotency_keys.key' });
 
 /** Middleware for one public POST, after its rate limit (a 429 never reaches it, so is never kept). */
-export function idempotency({ database, clock, log }: Pick<Deps, 'database' | 'clock' | 'log'>): MiddlewareHandler {
+export function idempotency({ database, clock, log }: { database: Database; clock: Clock; log: Logger }): MiddlewareHandler {
   const { db, t } = database;
   const table = t.idempotencyKeys;
   // A repeat arriving while the first is still running in this process (a double tap, an impatient

@@ -16,7 +16,7 @@
  */
 import { BlockList, isIP } from 'node:net';
 import type { Context, MiddlewareHandler } from 'hono';
-import type { Deps } from '../deps.ts';
+import type { Clock } from '../clock.ts';
 import { errorBody } from './errors.ts';
 
 export interface Limit {
@@ -226,11 +226,10 @@ interface Limiter {
 // One limiter (and store) per app: the route files of one createApp share it.
 const limiters = new WeakMap<object, Limiter>();
 
-function limiterOf(deps: Pick<Deps, 'rateLimits'>): Limiter {
+function limiterOf(deps: { rateLimits: RateLimitSettings }): Limiter {
   let limiter = limiters.get(deps);
   if (!limiter) {
-    // Unset (createApp reads them from the environment first): the defaults, no proxy trusted.
-    const settings = deps.rateLimits ?? { rules: defaultRateRules, trustedProxies: [] };
+    const settings = deps.rateLimits;
     limiter = {
       rules: settings.rules,
       store: settings.store ?? createMemoryRateLimitStore(),
@@ -245,7 +244,7 @@ function limiterOf(deps: Pick<Deps, 'rateLimits'>): Limiter {
  * Middleware for one public route: over the rule's limits, 429 with Retry-After (whole seconds) and
  * the usual error body; nothing after it runs, so nothing is read, stored or sent.
  */
-export function rateLimit(deps: Pick<Deps, 'rateLimits' | 'clock'>, rule: RateRule): MiddlewareHandler {
+export function rateLimit(deps: { rateLimits: RateLimitSettings; clock: Clock }, rule: RateRule): MiddlewareHandler {
   const limiter = limiterOf(deps);
   return async (c, next) => {
     const limits = limiter.rules[rule];

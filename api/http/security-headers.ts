@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MiddlewareHandler } from 'hono';
-import type { Deps } from '../deps.ts';
+import type { IdentityInfo, IntegrationSettings } from '../deps.ts';
 
 export interface SecuritySettings {
   /**
@@ -18,7 +18,10 @@ export interface SecuritySettings {
   cognitoRegion: string | null;
 }
 
-export const securitySettings = (deps: Pick<Deps, 'identity' | 'integrations'>): SecuritySettings => ({
+export const securitySettings = (deps: {
+  identity: Pick<IdentityInfo, 'embedded' | 'region'>;
+  integrations: Pick<IntegrationSettings, 'siteUrl'>;
+}): SecuritySettings => ({
   siteUrl: deps.integrations.siteUrl,
   cognitoRegion: deps.identity.embedded ? null : deps.identity.region,
 });

@@ -13,7 +13,7 @@ import { adminRouter, router } from '../http/routes.ts';
 const PREFIX = 'AWSCognitoIdentityProviderService.';
 const AMZ_JSON = 'application/x-amz-json-1.1';
 
-export function identityRoutes(deps: Deps) {
+export function identityRoutes(deps: Pick<Deps, 'identity' | 'embeddedIdentity' | 'rateLimits' | 'clock'>) {
   const { identity, embeddedIdentity, rateLimits } = deps;
   const r = router().get('/identity/config', (c) =>
     c.json({
@@ -27,7 +27,7 @@ export function identityRoutes(deps: Deps) {
   );
   const service = embeddedIdentity;
   if (service) {
-    const trusted = rateLimits?.trustedProxies.length ? trustedProxyList(rateLimits.trustedProxies) : null;
+    const trusted = rateLimits.trustedProxies.length ? trustedProxyList(rateLimits.trustedProxies) : null;
     r.get('/identity/jwks.json', async (c) => c.json(await service.jwks()));
     const signUpLimit = rateLimit(deps, 'signUp');
     const actionOf = (target: string | undefined) => (target ?? '').replace(PREFIX, '');

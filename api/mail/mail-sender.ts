@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { firm } from '../../src/config/firm.ts';
 import { PermanentDeliveryError } from '../deliveries/deliveries.ts';
 import type { Deps } from '../deps.ts';
-import { isPrivateAddress, OutboundError, safeFetch } from '../integrations/safe-fetch.ts';
+import { isPrivateAddress, OutboundError, safeFetch } from '../http/outbound-fetch.ts';
 import type { MailAddress, OutgoingMail } from './mail-messages.ts';
 
 export interface SendResult {
@@ -102,7 +102,7 @@ const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1) || f
 /**
  * The address to connect to. Unless private networks are allowed (tests, an intranet relay), an SMTP
  * host that is or resolves to a loopback or private address is refused, as for every outbound
- * request (api/integrations/safe-fetch.ts); the checked address is the one connected to, with the
+ * request (api/http/outbound-fetch.ts); the checked address is the one connected to, with the
  * host name kept for TLS.
  */
 async function smtpAddress(host: string, allowPrivateNetworks: boolean): Promise<{ host: string; servername?: string }> {

@@ -14,11 +14,12 @@
  * appointment as it is at send time, and is skipped if it was cancelled, completed or deleted.
  * Each delivery has a dedupeKey (`<purpose>:<id>`), so nothing is queued twice for one event.
  */
-import { desc, eq } from 'drizzle-orm';
 import { appointmentSnapshot, type ActivityListener, type AppointmentRow, type ContactSubmissionRow } from '../activity.ts';
+import { appointmentReminders, bookedExternally } from '../appointments/appointments.service.ts';
+import { openConfig, UnreadableSecretError } from '../crypto/sealed-config.ts';
 import { PermanentDeliveryError, type DeliveryHandler } from '../deliveries/deliveries.ts';
 import type { Deps } from '../deps.ts';
-import { openConfig, UnreadableSecretError } from '../integrations/sealed-config.ts';
+import { emailSettingsRepository } from '../email-settings/email-settings.repository.ts';
 import {
   appointmentCancellation,
   appointmentReminder,
@@ -30,7 +31,7 @@ import {
   type OutgoingMail,
 } from './mail-messages.ts';
 import { senderFor, type EmailSettingRow } from './mail-sender.ts';
-import { bookedExternally, REMINDABLE_STATUSES, scanReminders as scan, settleReminderAtBooking, type ReminderPayload } from './reminders.ts';
+import { scanReminders as scan, type ReminderPayload } from './reminders.ts';
 
 export type MailPurpose = 'booking-confirmation' | 'booking-notification' | 'cancellation' | 'contact-notification' | 'reminder';
 
@@ -57,8 +58,9 @@ function contactDetails(row: ContactSubmissionRow): ContactDetails {
 }
 
 /** Hears bookings, cancellations and contact messages and queues their e-mails. */
-export function mailListener(deps: Deps): ActivityListener {
+export function mailListener(deps: Pick<Deps, 'database' | 'clock' | 'deliveries' | 'integrations'>): ActivityListener {
   const { deliveries, integrations } = deps;
+  const reminders = appointmentReminders(deps);
   const forAppointment = (purpose: MailPurpose, to: string, row: AppointmentRow) =>
     deliveries.enqueue({
       channel: 'email',
@@ -77,7 +79,7 @@ export function mailListener(deps: Deps): ActivityListener {
         // told either way.
         if (!bookedExternally(row)) await forAppointment('booking-confirmation', row.email, row);
         await forAppointment('booking-notification', integrations.firmNotificationEmail, row);
-        await settleReminderAtBooking(deps, row);
+        await reminders.settleAtBooking(row);
         return;
       }
       case 'appointment-changed': {
@@ -114,14 +116,8 @@ export function mailListener(deps: Deps): ActivityListener {
  * secrets opened for this send. One that does not open fails the delivery at once: nothing is sent
  * with a wrong password or key.
  */
-async function activeEmailSetting({ database: { db, t }, secrets }: Pick<Deps, 'database' | 'secrets'>): Promise<EmailSettingRow | null> {
-  const table = t.emailSettings;
-  const [row] = await db
-    .select({ id: table.id, provider: table.provider, config: table.config })
-    .from(table)
-    .where(eq(table.isActive, true))
-    .orderBy(desc(table.createdAt), desc(table.id))
-    .limit(1);
+async function activeEmailSetting({ database, secrets }: Pick<Deps, 'database' | 'secrets'>): Promise<EmailSettingRow | null> {
+  const row = await emailSettingsRepository(database).active();
   if (!row) return null;
   try {
     return { provider: row.provider, config: openConfig(secrets, row.config, { table: 'email-settings', id: row.id })! };
@@ -133,7 +129,9 @@ async function activeEmailSetting({ database: { db, t }, secrets }: Pick<Deps, '
 
 type Composed = { mail: OutgoingMail } | { skip: string };
 
-async function compose(deps: Deps, purpose: string, payload: unknown): Promise<Composed> {
+type ComposeDeps = Pick<Deps, 'database' | 'clock' | 'integrations'>;
+
+async function compose(deps: ComposeDeps, purpose: string, payload: unknown): Promise<Composed> {
   const now = deps.clock.now();
   const { siteUrl } = deps.integrations;
   switch (purpose) {
@@ -153,13 +151,9 @@ async function compose(deps: Deps, purpose: string, payload: unknown): Promise<C
     }
     case 'reminder': {
       const { appointmentId } = payload as ReminderPayload;
-      const { db, t } = deps.database;
-      const [row] = await db.select().from(t.appointments).where(eq(t.appointments.id, appointmentId));
-      if (!row) return { skip: 'The appointment was deleted' };
-      if (bookedExternally(row)) return { skip: 'Booked through an external scheduler, which sends its own reminders' };
-      if (!(REMINDABLE_STATUSES as readonly string[]).includes(row.status)) return { skip: `The appointment is ${row.status}` };
-      if (row.scheduledDate.getTime() <= now.getTime()) return { skip: 'The appointment has already started' };
-      return { mail: appointmentReminder(appointmentDetails(row), { now }) };
+      const found = await appointmentReminders(deps).toSend(appointmentId, now);
+      if ('skip' in found) return found;
+      return { mail: appointmentReminder(appointmentDetails(found.appointment), { now }) };
     }
     default:
       throw new PermanentDeliveryError(`Unknown e-mail purpose "${purpose}"`);
@@ -167,7 +161,7 @@ async function compose(deps: Deps, purpose: string, payload: unknown): Promise<C
 }
 
 /** Sends one queued e-mail through the active email setting, or into the development outbox. */
-export function emailHandler(deps: Deps): DeliveryHandler {
+export function emailHandler(deps: ComposeDeps & Pick<Deps, 'secrets' | 'outbox' | 'log'>): DeliveryHandler {
   return async (delivery, payload) => {
     const composed = await compose(deps, delivery.purpose, payload);
     if ('skip' in composed) return { status: 'skipped', reason: composed.skip };
@@ -196,6 +190,6 @@ export function emailHandler(deps: Deps): DeliveryHandler {
 }
 
 /** Queues the reminders that are due (see reminders.ts for the rules). */
-export function scanReminders(deps: Deps): Promise<number> {
+export function scanReminders(deps: Pick<Deps, 'database' | 'clock' | 'deliveries'>): Promise<number> {
   return scan(deps);
 }

@@ -1,6 +1,5 @@
-import type { Deps } from '../deps.ts';
 import { adminRouter } from '../http/routes.ts';
-import { createMigrationService } from './migration.service.ts';
+import { createMigrationService, type MigrationDeps } from './migration.service.ts';
 
 /**
  * SPEC §7 migration calls (admin only), issue 8. The shapes are src/shared/migration.ts's.
@@ -11,7 +10,7 @@ import { createMigrationService } from './migration.service.ts';
  *   POST /migration/verify        VerificationResult (200 whether it matches or not)
  * Not ready: 503 with SPEC §8's setup message; no table yet: 409; DynamoDB unreachable: 503.
  */
-export function migrationRoutes(deps: Deps) {
+export function migrationRoutes(deps: MigrationDeps) {
   const service = createMigrationService(deps);
   return {
     admin: adminRouter()

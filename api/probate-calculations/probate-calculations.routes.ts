@@ -29,7 +29,7 @@ function assertMatchesSchedule(calc: Calculation) {
   }
 }
 
-export function probateCalculationsRoutes(deps: Deps) {
+export function probateCalculationsRoutes(deps: Pick<Deps, 'database' | 'clock' | 'log' | 'rateLimits'>) {
   const repo = probateCalculationsRepository(deps.database);
   return {
     // Issue 9: limited per client, and a bot's save (the honeypot filled) is answered alike and kept nowhere.

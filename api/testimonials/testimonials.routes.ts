@@ -6,7 +6,7 @@ import { jsonBody, pathParams } from '../http/validate.ts';
 import { testimonialsService } from './testimonials.service.ts';
 import { publicCache } from '../http/public-cache.ts';
 
-export function testimonialsRoutes(deps: Deps) {
+export function testimonialsRoutes(deps: Pick<Deps, 'database' | 'events'>) {
   const service = testimonialsService(deps);
   return {
     public: router().get(

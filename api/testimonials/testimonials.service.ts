@@ -4,7 +4,7 @@ import type { Deps } from '../deps.ts';
 import { notFound } from '../http/errors.ts';
 import { testimonialsRepository } from './testimonials.repository.ts';
 
-export function testimonialsService({ database, events }: Deps) {
+export function testimonialsService({ database, events }: Pick<Deps, 'database' | 'events'>) {
   const repo = testimonialsRepository(database);
   const changed = () => events.changed({ topic: 'testimonials' });
   return {

@@ -6,7 +6,7 @@ import { jsonBody, pathParams } from '../http/validate.ts';
 import { themesService } from './themes.service.ts';
 import { publicCache } from '../http/public-cache.ts';
 
-export function themesRoutes(deps: Deps) {
+export function themesRoutes(deps: Pick<Deps, 'database' | 'events'>) {
   const service = themesService(deps);
   return {
     public: router().get(

@@ -6,7 +6,7 @@ import type { Deps } from '../deps.ts';
 import { conflict, notFound } from '../http/errors.ts';
 import { themesRepository } from './themes.repository.ts';
 
-export function themesService({ database, events }: Deps) {
+export function themesService({ database, events }: Pick<Deps, 'database' | 'events'>) {
   const repo = themesRepository(database);
   const changed = () => events.changed({ topic: 'themes' });
   return {

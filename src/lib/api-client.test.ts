@@ -1,11 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiRequest, createQueryClient, getQueryFn, randomKey, setAccessTokenProvider, submissionKey } from './api-client.ts';
+import { ApiError, api, apiClient, createQueryClient, getQueryFn, randomKey, read, setAccessTokenProvider, submissionKey } from './api-client.ts';
 
-/** A real local HTTP peer that echoes what it got, so the helper is tested over a real fetch. */
+/** A real local HTTP peer that echoes what it got, so the client is tested over a real fetch. */
 let server: Server;
 let origin = '';
+/** What the last fetch was given (credentials are not visible to the peer). */
+let lastInit: RequestInit | undefined;
 const seen: { method?: string; url?: string; auth?: string; type?: string; key?: string; body: string }[] = [];
 
 beforeAll(async () => {
@@ -21,49 +23,76 @@ beforeAll(async () => {
         key: req.headers['idempotency-key'] as string | undefined,
         body,
       });
-      if (req.url === '/api/fail-json') return void res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"Bad"}');
-      if (req.url === '/api/fail-empty') return void res.writeHead(503, 'Service Unavailable').end();
-      if (req.url?.startsWith('/api/admin/secret') && req.headers.authorization !== 'Bearer t0k')
+      // A typed call can only name real routes: the test asks for a failure with this header.
+      const answer = req.headers['x-answer'];
+      if (answer === 'fail-json') return void res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"Bad"}');
+      if (answer === 'fail-empty') return void res.writeHead(503, 'Service Unavailable').end();
+      if (req.url?.startsWith('/api/admin/') && req.headers.authorization !== 'Bearer t0k')
         return void res.writeHead(401).end('{"error":"Authentication required"}');
+      if (req.method === 'DELETE') return void res.writeHead(204).end();
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, url: req.url }));
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  // The helper takes site-relative paths, as islands use it; resolve them against the local peer.
+  // Islands call site-relative paths (the browser's `api`); resolve them against the local peer.
   const realFetch = globalThis.fetch;
-  globalThis.fetch = ((input: string | URL | Request, init?: RequestInit) =>
-    realFetch(typeof input === 'string' && input.startsWith('/') ? origin + input : input, init)) as typeof fetch;
+  globalThis.fetch = ((input: string | URL | Request, init?: RequestInit) => {
+    lastInit = init;
+    return realFetch(typeof input === 'string' && input.startsWith('/') ? origin + input : input, init);
+  }) as typeof fetch;
 });
 
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-describe('apiRequest', () => {
-  it('sends the method, path and JSON body', async () => {
-    const res = await apiRequest('POST', '/api/contact', { a: 1 });
-    expect(await res.json()).toEqual({ ok: true, url: '/api/contact' });
-    expect(seen.at(-1)).toMatchObject({ method: 'POST', url: '/api/contact', type: 'application/json', body: '{"a":1}' });
+const contact = { firstName: 'Ann', lastName: 'Lee', email: 'ann@example.com', practiceArea: 'family-law', message: 'Call me' } as const;
+
+describe('the typed client (apiClient, read)', () => {
+  const client = () => apiClient(origin);
+
+  it('sends the method, path and JSON body with credentials, and reads the success body', async () => {
+    expect(await read(client().contact.$post({ json: contact }))).toEqual({ ok: true, url: '/api/contact' });
+    expect(seen.at(-1)).toMatchObject({ method: 'POST', url: '/api/contact', type: 'application/json', body: JSON.stringify(contact) });
+    expect(lastInit?.credentials).toBe('include');
   });
 
-  it("throws 'status: body' on a non-OK answer, and 'status: statusText' when the body is empty", async () => {
-    await expect(apiRequest('GET', '/api/fail-json')).rejects.toThrow('400: {"error":"Bad"}');
-    await expect(apiRequest('GET', '/api/fail-empty')).rejects.toThrow('503: Service Unavailable');
+  it('reads a 204 as undefined', async () => {
+    setAccessTokenProvider(async () => 't0k');
+    expect(await read(client().admin.testimonials[':id'].$delete({ param: { id: 'abc' } }))).toBeUndefined();
+    expect(seen.at(-1)).toMatchObject({ method: 'DELETE', url: '/api/admin/testimonials/abc' });
+    setAccessTokenProvider(async () => null);
+  });
+
+  it("throws an ApiError 'status: body' on a non-OK answer, and 'status: statusText' when the body is empty", async () => {
+    const failing = (answer: string) => read(client().testimonials.$get(undefined, { headers: { 'x-answer': answer } }));
+    const error = await failing('fail-json').catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).message).toBe('400: {"error":"Bad"}');
+    expect((error as ApiError).details.error).toBe('Bad');
+    await expect(failing('fail-empty')).rejects.toThrow('503: Service Unavailable');
   });
 
   it('sends an Idempotency-Key when given one, and none otherwise', async () => {
-    await apiRequest('POST', '/api/contact', { a: 1 }, { idempotencyKey: 'k-123' });
-    expect(seen.at(-1)).toMatchObject({ method: 'POST', key: 'k-123', body: '{"a":1}' });
-    await apiRequest('POST', '/api/contact', { a: 1 });
+    await read(client().contact.$post({ json: contact }, { headers: { 'Idempotency-Key': 'k-123' } }));
+    expect(seen.at(-1)).toMatchObject({ method: 'POST', key: 'k-123', body: JSON.stringify(contact) });
+    await read(client().contact.$post({ json: contact }));
     expect(seen.at(-1)?.key).toBeUndefined();
   });
 
   it('adds the access token to admin calls only', async () => {
     setAccessTokenProvider(async () => 't0k');
-    await apiRequest('GET', '/api/admin/secret');
-    expect(seen.at(-1)?.auth).toBe('Bearer t0k');
-    await apiRequest('GET', '/api/testimonials');
+    await read(client().admin.session.$get());
+    expect(seen.at(-1)).toMatchObject({ url: '/api/admin/session', auth: 'Bearer t0k' });
+    await read(client().testimonials.$get());
     expect(seen.at(-1)?.auth).toBeUndefined();
     setAccessTokenProvider(async () => null);
+    await expect(read(client().admin.session.$get())).rejects.toThrow(/^401: /);
+  });
+
+  it("is the browser's client too: site-relative paths, the same rules", async () => {
+    await read(api.contact.$post({ json: contact }, { headers: { 'Idempotency-Key': 'k-456' } }));
+    expect(seen.at(-1)).toMatchObject({ method: 'POST', url: '/api/contact', key: 'k-456' });
+    expect(lastInit?.credentials).toBe('include');
   });
 });
 
@@ -108,10 +137,11 @@ describe('submissionKey (decision 016: one Idempotency-Key per submission)', () 
 
   it('sends the same key on a retry after a lost answer, over a real request', async () => {
     const submission = submissionKey();
-    const body = { firstName: 'Ann', message: 'Call me' };
-    await apiRequest('POST', '/api/contact', body, { idempotencyKey: submission.for(body) });
+    const body = contact;
+    const send = () => read(apiClient(origin).contact.$post({ json: body }, { headers: { 'Idempotency-Key': submission.for(body) } }));
+    await send();
     // The answer never arrived (the visitor saw an error): the form sends the same body again.
-    await apiRequest('POST', '/api/contact', body, { idempotencyKey: submission.for(body) });
+    await send();
     const [first, retry] = seen.slice(-2);
     expect(first!.key).toMatch(KEY);
     expect(retry!.key).toBe(first!.key);

@@ -1,5 +1,5 @@
 /**
- * The one request helper for islands and the admin SPA (SPEC §7 Generic request behaviour):
+ * The one typed client for islands, the admin SPA and the tests (SPEC §7 Generic request behaviour):
  * credentials always included; a non-OK response throws an Error whose text is
  * "status: body-or-statusText". Admin calls carry the identity service's access token as a Bearer
  * header (ARCHITECTURE: no cookie sessions, so no CSRF surface).
@@ -43,10 +43,9 @@ export async function throwIfResNotOk(res: Response): Promise<void> {
   }
 }
 
-async function headersFor(path: string, hasBody: boolean, idempotencyKey?: string): Promise<Record<string, string>> {
+/** The admin token, on admin paths only: public calls never carry it. */
+async function headersFor(path: string): Promise<Record<string, string>> {
   const headers: Record<string, string> = {};
-  if (hasBody) headers['Content-Type'] = 'application/json';
-  if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
   if (path.startsWith('/api/admin')) {
     const token = await accessToken();
     if (token) headers.Authorization = `Bearer ${token}`;
@@ -54,26 +53,16 @@ async function headersFor(path: string, hasBody: boolean, idempotencyKey?: strin
   return headers;
 }
 
-/** `idempotencyKey`: the public POSTs' (a SubmissionKey's), so a retry cannot store the submission twice. */
-export async function apiRequest(method: string, path: string, data?: unknown, options: { idempotencyKey?: string } = {}): Promise<Response> {
-  const res = await fetch(path, {
-    method,
-    headers: await headersFor(path, data !== undefined, options.idempotencyKey),
-    body: data !== undefined ? JSON.stringify(data) : undefined,
-    credentials: 'include',
-  });
-  await throwIfResNotOk(res);
-  return res;
-}
-
 /**
- * The fetch behind the typed client: the same rules as apiRequest (credentials, the admin token,
- * a non-OK answer thrown as an ApiError), so a call's result is always the route's success body.
+ * The fetch behind the typed client: credentials always included, the admin token on admin paths,
+ * and a non-OK answer thrown as an ApiError, so a call's result is always the route's success body.
+ * A call's own headers go along (the public POSTs' Idempotency-Key, a SubmissionKey's, so a retry
+ * cannot store the submission twice).
  */
 async function apiFetch(input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> {
   const path = new URL(input instanceof Request ? input.url : String(input), 'http://site').pathname;
   const headers = new Headers(init.headers);
-  for (const [name, value] of Object.entries(await headersFor(path, false))) headers.set(name, value);
+  for (const [name, value] of Object.entries(await headersFor(path))) headers.set(name, value);
   const res = await fetch(input, { ...init, headers, credentials: 'include' });
   await throwIfResNotOk(res);
   return res;
@@ -148,7 +137,7 @@ export type UnauthorizedBehavior = 'returnNull' | 'throw';
 export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): QueryFunction<T | null> {
   return async ({ queryKey }) => {
     const path = queryKey.map(String).join('/');
-    const res = await fetch(path, { headers: await headersFor(path, false), credentials: 'include' });
+    const res = await fetch(path, { headers: await headersFor(path), credentials: 'include' });
     if (on401 === 'returnNull' && res.status === 401) return null;
     await throwIfResNotOk(res);
     return (await res.json()) as T;

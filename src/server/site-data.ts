@@ -4,16 +4,22 @@
  * shows exactly what the API would give a visitor. Rendering happens at publish time, not per
  * request (see docs/decisions/007-republishing.md), so this costs nothing on a visitor's request.
  */
-import type { PublicBlogPost, PublicBlogPostSummary, PublicExternalArticle, PublicTestimonial } from '../shared/public-api.ts';
+import type { ClientResponse } from 'hono/client';
+import { apiClient } from '../lib/api-client.ts';
 
-export async function fetchApi<T>(pageUrl: URL, path: string): Promise<T | null> {
-  const res = await fetch(new URL(path, pageUrl.origin), { headers: { accept: 'application/json' } });
+/** The public API of the server rendering `pageUrl`, through the typed client (a plain fetch: answers are not thrown). */
+const apiOf = (pageUrl: URL) => apiClient(pageUrl.origin, fetch);
+const asJson = { headers: { accept: 'application/json' } };
+
+/** The success body of a call; null for a 404 (no such post); any other failure throws. */
+export async function fetchApi<T>(call: Promise<ClientResponse<T, number, 'json'>>): Promise<T | null> {
+  const res = await call;
   if (res.status === 404) return null;
-  if (!res.ok) throw new Error(`GET ${path} answered ${res.status}`);
+  if (!res.ok) throw new Error(`GET ${res.url} answered ${res.status}`);
   return (await res.json()) as T;
 }
 
-export const getPosts = (url: URL) => fetchApi<PublicBlogPostSummary[]>(url, '/api/blog-posts');
-export const getPost = (url: URL, slug: string) => fetchApi<PublicBlogPost>(url, `/api/blog-posts/${encodeURIComponent(slug)}`);
-export const getTestimonials = (url: URL) => fetchApi<PublicTestimonial[]>(url, '/api/testimonials');
-export const getExternalArticles = (url: URL) => fetchApi<PublicExternalArticle[]>(url, '/api/external-blog-articles');
+export const getPosts = (url: URL) => fetchApi(apiOf(url)['blog-posts'].$get(undefined, asJson));
+export const getPost = (url: URL, slug: string) => fetchApi(apiOf(url)['blog-posts'][':slug'].$get({ param: { slug: encodeURIComponent(slug) } }, asJson));
+export const getTestimonials = (url: URL) => fetchApi(apiOf(url).testimonials.$get(undefined, asJson));
+export const getExternalArticles = (url: URL) => fetchApi(apiOf(url)['external-blog-articles'].$get(undefined, asJson));

@@ -1,44 +1,12 @@
-/** Shapes of the public GET calls of SPEC §7, as the API answers them (dates as ISO strings). */
-export interface PublicTestimonial {
-  id: string;
-  clientName: string;
-  rating: number;
-  content: string;
-  practiceArea: string;
-  createdAt: string;
-}
+/**
+ * Shapes of the public GET calls of SPEC §7, as their routes answer them (dates as ISO strings):
+ * derived from the API's route types, so a field the server renames fails `npm run typecheck` in the
+ * pages, islands and tests that read it. Type-only: nothing of the client or the server is loaded.
+ */
+import type { ApiData, api } from '../lib/api-client.ts';
 
-export interface PublicBlogPostSummary {
-  id: string;
-  title: string;
-  slug: string;
-  excerpt: string;
-  category: string;
-  author: string;
-  publishedAt: string | null;
-}
-
-export interface PublicBlogPost extends PublicBlogPostSummary {
-  content: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface PublicExternalArticle {
-  id: string;
-  sourceId: string;
-  sourceName: string;
-  title: string;
-  url: string;
-  excerpt: string | null;
-  author: string | null;
-  publishedAt: string | null;
-  imageUrl: string | null;
-  isVisible: boolean;
-  fetchedAt: string;
-}
-
-export interface ComponentVisibility {
-  componentKey: string;
-  isVisible: boolean;
-}
+export type PublicTestimonial = ApiData<typeof api.testimonials.$get>[number];
+export type PublicBlogPostSummary = ApiData<(typeof api)['blog-posts']['$get']>[number];
+export type PublicBlogPost = ApiData<(typeof api)['blog-posts'][':slug']['$get']>;
+export type PublicExternalArticle = ApiData<(typeof api)['external-blog-articles']['$get']>[number];
+export type ComponentVisibility = ApiData<(typeof api)['component-visibility']['$get']>[number];

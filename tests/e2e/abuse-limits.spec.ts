@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { expect, test, type Locator, type Page, type TestInfo } from '@playwright/test';
 import { addDays, firmToday, isWeekend } from '../../src/shared/firm-time.ts';
 import { bookingButton, bookingDialog, chooseDay, openBooking } from '../support/booking.ts';
-import { expectNoAxeViolations, expectToast, unique, watchConsole } from '../support/e2e.ts';
+import { expectToast, unique, watchConsole } from '../support/e2e.ts';
 
 const dbPath = join(process.env.E2E_DATA_DIR ?? '', 'site.db');
 
@@ -86,8 +86,8 @@ test('contact: the honeypot is unseen, unreachable by Tab and unheard; a personâ
   const sent = watchContactPosts(page);
   await openContact(page);
   const form = contactForm(page);
+  // The form with its honeypot as it opens: accessibility.spec.ts's crawl judges /contact with axe.
   await expectUnmeetable(page, form, form.getByRole('textbox', { name: 'First Name', exact: true }), sendButton(page));
-  await expectNoAxeViolations(page, { label: 'contact form with its honeypot' });
 
   const email = `${unique(info, 'abuse-person', '-')}@example.com`;
   await fillContact(page, email);
@@ -159,6 +159,6 @@ test('calculator and booking modal: their honeypots are unseen, unreachable by T
   await bookingButton(page, 'Continue').click();
   const details = dialog.locator('form');
   await expect(details.getByRole('textbox', { name: 'First Name' })).toBeVisible();
-  await expectUnmeetable(page, details, details.getByRole('textbox', { name: 'First Name' }), details.getByRole('textbox', { name: /^Notes/ }));
+  await expectUnmeetable(page, details, details.getByRole('textbox', { name: 'First Name' }), details.getByRole('textbox', { name: 'Notes', exact: true }));
   consoleErrors.expectNone();
 });

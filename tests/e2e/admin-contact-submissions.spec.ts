@@ -61,7 +61,7 @@ test('a message sent through the public contact form is opened (marked read) and
   await form.getByRole('textbox', { name: 'First Name', exact: true }).fill(visitor.firstName);
   await form.getByRole('textbox', { name: 'Last Name', exact: true }).fill(visitor.lastName);
   await form.getByRole('textbox', { name: 'Email', exact: true }).fill(visitor.email);
-  await form.getByRole('textbox', { name: /^Phone/ }).fill(visitor.phone);
+  await form.getByRole('textbox', { name: 'Phone', exact: true }).fill(visitor.phone);
   await form.getByRole('combobox', { name: 'Practice Area' }).selectOption('trust-administration');
   await form.getByRole('textbox', { name: 'Message', exact: true }).fill(visitor.message);
   await form.getByRole('checkbox', { name: /privacy policy/ }).check();

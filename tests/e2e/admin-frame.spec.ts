@@ -7,7 +7,7 @@
 import type { Page } from '@playwright/test';
 import { adminScreens } from '../../src/components/admin/admin-screens.ts';
 import { expect, openAdminScreen, test } from '../support/admin.ts';
-import { freeSlot } from '../support/appointment-requests.ts';
+import { book, freeSlot } from '../support/appointment-requests.ts';
 import { expectNoAxeViolations, screenshot, watchConsole } from '../support/e2e.ts';
 
 const adminNav = (page: Page) => page.getByRole('navigation', { name: 'Admin' });
@@ -128,10 +128,7 @@ test('no admin screen scrolls sideways, at phone width or at this project’s ow
   const visitor = { firstName: longWord, lastName: longWord, email: `${longWord.toLowerCase()}@example.com`, phone: '', practiceArea: 'other' };
   const contact = await page.request.post('/api/contact', { data: { ...visitor, message: `${longWord} ${longWord}` } });
   expect(contact.status(), await contact.text()).toBe(201);
-  const booking = await page.request.post('/api/appointments', {
-    data: { ...visitor, consultationType: 'initial', notes: longWord, scheduledDate: await freeSlot(page.request) },
-  });
-  expect(booking.status(), await booking.text()).toBe(201);
+  const booking = await book(page.request, { ...visitor, consultationType: 'initial', notes: longWord, scheduledDate: await freeSlot(page.request) });
   const own = page.viewportSize()!;
   const widths = [...new Set([390, own.width])];
   const failures: string[] = [];
@@ -180,6 +177,5 @@ test('no admin screen scrolls sideways, at phone width or at this project’s ow
   // Contact messages cannot be deleted: read and resolved, they leave the other specs' counts alone.
   const { id: contactId } = (await contact.json()) as { id: string };
   for (const mark of ['read', 'resolved']) expect((await adminApi.put(`/api/admin/contact-submissions/${contactId}/${mark}`)).status()).toBe(200);
-  const { id: appointmentId } = (await booking.json()) as { id: string };
-  expect((await adminApi.delete(`/api/admin/appointments/${appointmentId}`)).status()).toBe(204);
+  expect((await adminApi.delete(`/api/admin/appointments/${booking.id}`)).status()).toBe(204);
 });

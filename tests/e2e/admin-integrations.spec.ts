@@ -16,6 +16,7 @@ import { templateText, type BlogSource, type CalendarIntegration } from '../../s
 import { addDays, firmInstant, firmToday, isWeekend } from '../../src/shared/firm-time.ts';
 import { customCalendarMessages } from '../../src/shared/schemas/integrations.ts';
 import { expect, openAdminScreen, test } from '../support/admin.ts';
+import { book } from '../support/appointment-requests.ts';
 import { startCalendarFakes, verifyTimestampedSignature, type CalendarFakes } from '../support/calendar-fakes.ts';
 import { expectNoAxeViolations, expectNoSideways, expectToast, screenshot, screenshotDialog, unique, watchConsole } from '../support/e2e.ts';
 import { feedPaths, startFeedServer, type FeedServer } from '../support/feed-server.ts';
@@ -792,18 +793,14 @@ test.describe('configured through the page, the integrations work', () => {
     await expect(page.getByTestId('email-status').getByRole('heading', { name: 'Configured' })).toBeVisible();
 
     // A visitor books (SPEC §7 POST /api/appointments).
-    const booked = await page.request.post('/api/appointments', {
-      data: {
-        firstName: 'Ines',
-        lastName: 'Webhook',
-        email: visitor,
-        consultationType: 'initial',
-        practiceArea: 'estate-planning',
-        scheduledDate: slotFor(info, 0),
-      },
+    const { id: appointmentId } = await book(page.request, {
+      firstName: 'Ines',
+      lastName: 'Webhook',
+      email: visitor,
+      consultationType: 'initial',
+      practiceArea: 'estate-planning',
+      scheduledDate: slotFor(info, 0),
     });
-    expect(booked.status(), await booked.text()).toBe(201);
-    const appointmentId = ((await booked.json()) as { id: string }).id;
 
     // The webhook got the event, signed with the key typed in the page.
     await expect.poll(() => fakes.webhook.at(hookPath).length, { timeout: 20_000 }).toBeGreaterThan(0);

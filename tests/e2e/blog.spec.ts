@@ -290,13 +290,15 @@ test('a renamed article answers its old slug with a 301 to the new one', async (
   expect(created.status()).toBe(201);
   const post = await created.json();
   try {
+    expect((await request.get(`/blog/before-${stamp}`)).status()).toBe(200);
     const renamed = await request.put(`/api/admin/blog-posts/${post.id}`, { headers, data: { ...post, slug: `after-${stamp}` } });
     expect(renamed.status()).toBe(200);
+    expect((await renamed.json()).slug).toBe(`after-${stamp}`);
     await expect(async () => {
       const res = await request.get(`/blog/before-${stamp}`, { maxRedirects: 0 });
       expect(res.status()).toBe(301);
-      expect(res.headers().location).toMatch(new RegExp(`/blog/after-${stamp}$`));
-    }).toPass({ timeout: 5000 });
+      expect(res.headers().location).toBe(`/blog/after-${stamp}`);
+    }).toPass({ timeout: 15_000, intervals: [25] });
     expect((await request.get(`/blog/after-${stamp}`)).status()).toBe(200);
   } finally {
     await request.delete(`/api/admin/blog-posts/${post.id}`, { headers });
@@ -558,29 +560,3 @@ test.describe('with external articles', () => {
     });
   }
 });
-
-// ---------------------------------------------------------------------------------------------
-// Accessibility in every mode
-
-for (const theme of ['light', 'dark', 'warm'] as const) {
-  test(`/blog, an article, a missing article and /external-articles have no axe violations in ${theme} mode`, async ({ page, request }, info) => {
-    const [post] = await publishedPosts(request);
-    await page.addInitScript((t) => localStorage.setItem('vite-ui-theme', t), theme);
-    for (const path of ['/blog', `/blog/${post!.slug}`, '/blog/no-such-article-anywhere', '/external-articles']) {
-      await page.goto(path);
-      if (theme !== 'light') await expect(page.locator('html')).toHaveClass(new RegExp(`\\b${theme}\\b`));
-      if (path === '/blog') {
-        await hydrated(page, 'BlogExplorer');
-        await hydrated(page, 'NewsletterSignup');
-        await page.evaluate(() => window.scrollTo(0, 0));
-      }
-      await expectNoAxeViolations(page, { label: path });
-    }
-    if (theme !== 'light') {
-      await page.goto(`/blog/${post!.slug}`);
-      await screenshot(page, info, `blog-article-${theme}`, { fromTop: true, blur: true, unhover: true });
-      await page.goto('/blog');
-      await screenshot(page, info, `blog-${theme}`, { fromTop: true, blur: true, unhover: true });
-    }
-  });
-}

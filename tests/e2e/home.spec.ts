@@ -1,13 +1,13 @@
 /**
  * The home page (SPEC §2 /): hero buttons, practice-area teasers, the probate calculator, attorney
  * teasers, 3 testimonials with their disclaimer and the external-review filter, the latest three
- * posts, JSON-LD, and axe in light, dark and warm. The server is seeded with 8 published posts and
- * 7 testimonials.
+ * posts and JSON-LD (axe in each mode: accessibility.spec.ts). The server is seeded with 8 published
+ * posts and 7 testimonials.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { firm } from '../../src/config/firm.ts';
 import type { PublicBlogPostSummary, PublicTestimonial } from '../../src/shared/public-api.ts';
-import { expectNoAxeViolations, screenPath, screenshot, watchConsole } from '../support/e2e.ts';
+import { screenPath, watchConsole } from '../support/e2e.ts';
 
 const section = (page: Page, key: string) => page.locator(`section[data-component="${key}"]`);
 
@@ -149,16 +149,3 @@ test('the home page describes the firm as a LegalService in JSON-LD', async ({ p
   });
   await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', /San Diego/);
 });
-
-for (const theme of ['light', 'dark', 'warm'] as const) {
-  test(`the home page has no axe violations in ${theme} mode`, async ({ page }, info) => {
-    const consoleErrors = watchConsole(page);
-    await page.addInitScript((t) => localStorage.setItem('vite-ui-theme', t), theme);
-    await page.goto('/');
-    if (theme !== 'light') await expect(page.locator('html')).toHaveClass(new RegExp(`\\b${theme}\\b`));
-    await hydrated(page, 'ExternalReviews');
-    await expectNoAxeViolations(page, { fromTop: true });
-    await screenshot(page, info, theme === 'light' ? 'home-page' : `home-page-${theme}`, { fromTop: true, blur: true, unhover: true });
-    consoleErrors.expectNone();
-  });
-}

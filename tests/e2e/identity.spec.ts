@@ -152,7 +152,8 @@ test('the forms show the SPEC §5 messages next to their fields', async ({ page 
   await panel(page).getByRole('button', { name: 'Create Account' }).click();
   await expect(field(page, 'Username')).toHaveAccessibleDescription('Username must be at least 3 characters');
   await expect(field(page, 'Email')).toHaveAccessibleDescription('Please enter a valid email address');
-  await expect(field(page, 'Password')).toHaveAccessibleDescription('Password must be at least 8 characters');
+  // The hint stays with the message (both describe the field).
+  await expect(field(page, 'Password')).toHaveAccessibleDescription('At least 8 characters. Password must be at least 8 characters');
   await expect(field(page, 'Confirm Password')).toHaveAccessibleDescription('Please confirm your password');
   await field(page, 'Username').fill('ab');
   await field(page, 'Email').fill('not-an-email');

@@ -26,9 +26,10 @@
 import type { Locator, Page, TestInfo } from '@playwright/test';
 import ICAL from 'ical.js';
 import { templateText, type CalendarIntegration } from '../../src/components/admin/integrations/integrations.ts';
-import { addDays, firmInstant, firmToday, isWeekend } from '../../src/shared/firm-time.ts';
+import { addDays, firmDateOf, firmInstant, firmTimeOf, firmToday, isWeekend } from '../../src/shared/firm-time.ts';
 import { timeSlots } from '../../src/shared/constants.ts';
 import { expect, openAdminScreen, test } from '../support/admin.ts';
+import { book, freeSlot } from '../support/appointment-requests.ts';
 import { bookInModal, storedByEmail, type BookingVisitor, type StoredAppointment } from '../support/booking.ts';
 import { startCalendarFakes, timestampedSignature, verifyTimestampedSignature, type CalendarFakes } from '../support/calendar-fakes.ts';
 import { expectToast, screenshot, toasts, unique, watchConsole } from '../support/e2e.ts';
@@ -137,33 +138,23 @@ const MODAL_DAYS: [number, number] = [70, 88];
 
 /**
  * A booking through the public API (SPEC §7 POST /api/appointments), as another visitor would, when
- * the modal itself is not what is tested: a random weekday 5 to 10 months ahead and a random time,
- * another one if that slot is taken.
+ * the modal itself is not what is tested: the first free slot far ahead, as the availability shows it.
  */
 async function bookThroughApi(page: Page, v: BookingVisitor) {
-  const today = firmToday(new Date());
-  for (let attempt = 0; attempt < 10; attempt++) {
-    let date = addDays(today, 150 + Math.floor(Math.random() * 150));
-    while (isWeekend(date)) date = addDays(date, 1);
-    const time = timeSlots[Math.floor(Math.random() * timeSlots.length)]!;
-    const res = await page.request.post('/api/appointments', {
-      data: {
-        firstName: v.firstName,
-        lastName: v.lastName,
-        email: v.email,
-        phone: v.phone,
-        consultationType: 'initial',
-        practiceArea: v.practiceArea,
-        scheduledDate: firmInstant(date, time).toISOString(),
-      },
-    });
-    if (res.status() === 409) continue;
-    expect(res.status(), await res.text()).toBe(201);
-    const { id, scheduledDate } = (await res.json()) as Pick<StoredAppointment, 'id' | 'scheduledDate'>;
-    expect(scheduledDate).toBe(firmInstant(date, time).toISOString());
-    return { date, time, appointment: { id, scheduledDate, firstName: v.firstName, lastName: v.lastName } };
-  }
-  throw new Error('no free slot found in 10 attempts');
+  const scheduledDate = await freeSlot(page.request);
+  const { id, ...booked } = await book(page.request, {
+    firstName: v.firstName,
+    lastName: v.lastName,
+    email: v.email,
+    phone: v.phone,
+    notes: v.notes,
+    consultationType: 'initial',
+    practiceArea: v.practiceArea,
+    scheduledDate,
+  });
+  expect(booked.scheduledDate).toBe(scheduledDate);
+  const start = new Date(scheduledDate);
+  return { date: firmDateOf(start), time: firmTimeOf(start), appointment: { id, scheduledDate, firstName: v.firstName, lastName: v.lastName } };
 }
 
 const appointmentRow = (page: Page, id: string) => page.locator(`[data-testid="appointment"][data-appointment-id="${id}"]`);
@@ -293,7 +284,7 @@ test.describe('configured through the page, each integration has its effect', ()
     await form.getByRole('textbox', { name: 'First Name', exact: true }).fill(writer.firstName);
     await form.getByRole('textbox', { name: 'Last Name', exact: true }).fill(writer.lastName);
     await form.getByRole('textbox', { name: 'Email', exact: true }).fill(writer.email);
-    await form.getByRole('textbox', { name: /^Phone/ }).fill(writer.phone!);
+    await form.getByRole('textbox', { name: 'Phone', exact: true }).fill(writer.phone!);
     await form.getByRole('combobox', { name: 'Practice Area' }).selectOption('estate-planning');
     await form.getByRole('textbox', { name: 'Message', exact: true }).fill('I would like to set up a living trust for my family.');
     await form.getByRole('checkbox', { name: /privacy policy/ }).check();

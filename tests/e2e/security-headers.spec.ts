@@ -8,10 +8,10 @@
  * See docs/decisions/012-security-headers.md.
  */
 import { createHash } from 'node:crypto';
-import type { APIResponse, Page, TestInfo } from '@playwright/test';
+import type { APIResponse, Page } from '@playwright/test';
 import { publicRoutes } from '../../src/components/blog/public-routes.ts';
 import { themeScript } from '../../src/components/chrome/theme-script.ts';
-import { watchConsole } from '../support/e2e.ts';
+import { settled, watchConsole } from '../support/e2e.ts';
 import { expect, openAdminScreen, test } from '../support/admin.ts';
 
 // Desktop only (playwright.config.ts): headers and policy are the same on every screen.
@@ -141,25 +141,6 @@ async function watchViolations(page: Page) {
     if (/Content Security Policy|Permissions-Policy/.test(msg.text())) violations.push(`console ${msg.type()}: ${msg.text()}`);
   });
   return violations;
-}
-
-/**
- * Lets the page run all its code: scrolled through (client:visible islands hydrate on sight), every
- * island hydrated but those waiting for a phone-width screen (client:media).
- */
-async function settled(page: Page) {
-  await page.waitForLoadState('load');
-  await page.evaluate(async () => {
-    // Half a screen at a time (at least 200 px, at most 100 steps), a frame after each: a page the
-    // browser does not paint (rAF paused) still moves on after 50 ms.
-    const step = Math.max(200, window.innerHeight / 2);
-    for (let y = 0, i = 0; y < document.documentElement.scrollHeight && i < 100; y += step, i++) {
-      window.scrollTo(0, y);
-      await Promise.race([new Promise((resolve) => requestAnimationFrame(resolve)), new Promise((resolve) => setTimeout(resolve, 50))]);
-    }
-    window.scrollTo(0, 0);
-  });
-  await expect(page.locator('astro-island[ssr]:not([client="media"])')).toHaveCount(0);
 }
 
 test.describe('Content-Security-Policy in the browser', () => {

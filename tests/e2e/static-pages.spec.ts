@@ -1,12 +1,12 @@
 /**
  * The prerendered static pages (SPEC §2 public routes): /about, /attorneys, /practice-areas and the
  * Family Law and Estate Planning pages. Their content, Get Directions, the head (title, description,
- * canonical, Open Graph, JSON-LD), the advertising wording of DOMAIN.md (Cal. RPC 7.1, 7.4), and
- * WCAG 2.2 AA with axe in each theme mode (light, dark, warm), with screenshots of each.
+ * canonical, Open Graph, JSON-LD) and the advertising wording of DOMAIN.md (Cal. RPC 7.1, 7.4).
+ * WCAG 2.2 AA in each theme mode: accessibility.spec.ts crawls these pages with the rest of the site.
  */
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { firm, firmAddressLine } from '../../src/config/firm.ts';
-import { expectNoAxeViolations, screenshot, watchConsole } from '../support/e2e.ts';
+import { screenshot, watchConsole } from '../support/e2e.ts';
 
 const pages = [
   { path: '/about', name: 'about', h1: 'A San Diego firm for families at every stage' },
@@ -69,7 +69,7 @@ test('every static page has its own title and description, a canonical URL and O
     await expect(page.locator('meta[name="robots"]')).toHaveCount(0);
 
     // /theme.css comes after the main stylesheet in the document; the light defaults are `:where(:root)`
-    // so the site theme wins whatever the order (checked in the axe test by its colours).
+    // so the site theme wins whatever the order (accessibility.spec.ts judges its colours).
     await expect(page.locator('link[rel="stylesheet"][href="/theme.css"]')).toHaveCount(1);
     // Static pages ship no JavaScript beyond the header's islands.
     const islands = await page.locator('astro-island').evaluateAll((els) => els.map((e) => e.getAttribute('component-url')));
@@ -270,24 +270,3 @@ test('the pages make no prohibited claims (Cal. RPC 7.1, 7.4)', async ({ page })
     }
   }
 });
-
-for (const mode of ['light', 'dark', 'warm'] as const) {
-  test(`no WCAG 2.2 AA violations in ${mode} mode`, async ({ page }, info) => {
-    test.setTimeout(120_000); // five pages, each analysed in full
-    const console = watchConsole(page);
-    await page.addInitScript((m) => localStorage.setItem('vite-ui-theme', m), mode);
-    for (const p of pages) {
-      await page.goto(p.path);
-      expect(await page.evaluate(() => document.documentElement.className)).toBe(mode === 'light' ? '' : mode);
-      await expect(page.locator('astro-island[ssr]')).toHaveCount(pendingIslands(info));
-      await expectNoAxeViolations(page, { label: `${p.path} in ${mode}` });
-      if (mode !== 'light') await screenshot(page, info, `${p.name}-${mode}`);
-    }
-    console.expectNone();
-  });
-}
-
-/** Islands left unhydrated once the page has settled: desktop never hydrates the side menu (client:media). */
-function pendingIslands(info: TestInfo): number {
-  return info.project.name === 'phone' ? 0 : 1;
-}

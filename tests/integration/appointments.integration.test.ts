@@ -6,14 +6,11 @@
 import { readFileSync } from 'node:fs';
 import { asc, eq, sql } from 'drizzle-orm';
 import { beforeEach, expect, it } from 'vitest';
-import { freeSlots, visitorBooking } from '../support/appointment-requests.ts';
+import { bookings, NOW, visitorBooking } from '../support/appointment-requests.ts';
 import { countRows, forEachDialect, type TestContext } from '../support/test-app.ts';
 
 /** SPEC §9 Consultation types: value -> minutes, written out here so the test does not trust the code's copy. */
 const minutesByType: Record<string, number> = { initial: 30, 'follow-up': 30, 'estate-planning': 60, 'family-law': 45, divorce: 60 };
-
-/** Monday 1 April 2030, 9:00 AM at the firm (PDT, UTC-7). The window runs to Tuesday 1 April 2031. */
-const NOW = '2030-04-01T16:00:00.000Z';
 
 const TAKEN = 'That time was just booked. Please choose another.';
 
@@ -27,7 +24,7 @@ const valid = {
 };
 
 /** Bookings that are not about a particular time: weekdays from Monday 1 July 2030 on (tests about particular times use April to June). */
-const freeSlot = freeSlots('2030-07-01');
+const { freeSlot, book } = bookings('2030-07-01', { body: () => valid });
 
 async function storedAppointment(ctx: TestContext, id: string) {
   const { db, t } = ctx.database;
@@ -43,12 +40,6 @@ async function claimsOf(ctx: TestContext, id: string): Promise<string[]> {
     .where(eq(t.appointmentSlotClaims.appointmentId, id))
     .orderBy(asc(t.appointmentSlotClaims.startsAt));
   return rows.map((r) => r.startsAt.toISOString());
-}
-
-async function book(ctx: TestContext, patch: Record<string, unknown> = {}) {
-  const res = await ctx.call('POST', '/api/appointments', { body: { ...valid, scheduledDate: freeSlot(), ...patch } });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.id as string;
 }
 
 const availability = (ctx: TestContext, query: string) => ctx.call('GET', `/api/appointments/availability?${query}`);
@@ -123,7 +114,7 @@ forEachDialect('appointments', (ctx) => {
   });
 
   it('trims the text it stores', async () => {
-    const id = await book(ctx(), { firstName: '  Ana ', lastName: ' Ruiz  ', email: ' ana@example.com ' });
+    const { id } = await book(ctx(), { firstName: '  Ana ', lastName: ' Ruiz  ', email: ' ana@example.com ' });
     expect(await storedAppointment(ctx(), id)).toMatchObject({ firstName: 'Ana', lastName: 'Ruiz', email: 'ana@example.com' });
   });
 
@@ -365,7 +356,7 @@ forEachDialect('appointments', (ctx) => {
   });
 
   it('lists appointments with their details for the admin', async () => {
-    const id = await book(ctx(), { firstName: 'Listed', email: 'listed@example.com', scheduledDate: '2030-06-03T09:00:00-07:00' });
+    const { id } = await book(ctx(), { firstName: 'Listed', email: 'listed@example.com', scheduledDate: '2030-06-03T09:00:00-07:00' });
     const res = await ctx().admin('GET', '/api/admin/appointments');
     expect(res.status).toBe(200);
     expect(res.body).toHaveLength(await countRows(ctx(), 'appointments'));
@@ -381,7 +372,7 @@ forEachDialect('appointments', (ctx) => {
   });
 
   it('moves scheduled -> confirmed -> completed, each stored', async () => {
-    const id = await book(ctx());
+    const { id } = await book(ctx());
     const confirmed = await ctx().admin('PUT', `/api/admin/appointments/${id}`, { status: 'confirmed' });
     expect(confirmed.status).toBe(200);
     expect(confirmed.body).toMatchObject({ id, status: 'confirmed' });
@@ -393,7 +384,7 @@ forEachDialect('appointments', (ctx) => {
 
   for (const terminal of ['completed', 'cancelled'] as const) {
     it(`treats ${terminal} as terminal: 409 on any change, the same status again a 200 no-op`, async () => {
-      const id = await book(ctx());
+      const { id } = await book(ctx());
       expect((await ctx().admin('PUT', `/api/admin/appointments/${id}`, { status: terminal })).status).toBe(200);
       const settled = await storedAppointment(ctx(), id);
       expect(settled!.status).toBe(terminal);
@@ -413,7 +404,7 @@ forEachDialect('appointments', (ctx) => {
 
   it('never leaves a terminal status when a cancel and a confirm race, and a cancelled one holds no slot', async () => {
     for (let i = 0; i < 5; i++) {
-      const id = await book(ctx());
+      const { id } = await book(ctx());
       const [cancel, confirm] = await Promise.all([
         ctx().admin('PUT', `/api/admin/appointments/${id}`, { status: 'cancelled' }),
         ctx().admin('PUT', `/api/admin/appointments/${id}`, { status: 'confirmed' }),
@@ -427,7 +418,7 @@ forEachDialect('appointments', (ctx) => {
   });
 
   it('rejects an unknown status with 400 and answers 404 for an unknown appointment', async () => {
-    const id = await book(ctx());
+    const { id } = await book(ctx());
     for (const body of [{ status: 'done' }, { status: 'Confirmed' }, { status: null }, {}]) {
       const res = await ctx().admin('PUT', `/api/admin/appointments/${id}`, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
@@ -438,7 +429,7 @@ forEachDialect('appointments', (ctx) => {
   });
 
   it('deletes an appointment (204), then answers 404 for it', async () => {
-    const id = await book(ctx());
+    const { id } = await book(ctx());
     const before = await countRows(ctx(), 'appointments');
     expect((await ctx().admin('DELETE', `/api/admin/appointments/${id}`)).status).toBe(204);
     expect(await storedAppointment(ctx(), id)).toBeUndefined();

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { backgroundFetchesSettled, fetchDueSources, fetchSource } from '../../api/blog-sources/blog-source-fetcher.ts';
-import { isPrivateAddress } from '../../api/integrations/safe-fetch.ts';
+import { isPrivateAddress } from '../../api/http/outbound-fetch.ts';
 import { customApiConfig, customScraperConfig, FEED_API_KEY, feedPaths, startFeedServer, type FeedServer } from '../support/feed-server.ts';
 import { forEachDialect, testDeps, type TestContext } from '../support/test-app.ts';
 

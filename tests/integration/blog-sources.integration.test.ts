@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, expect, it } from 'vitest';
 import { backgroundFetchesSettled } from '../../api/blog-sources/blog-source-fetcher.ts';
-import { openConfig } from '../../api/integrations/sealed-config.ts';
+import { openConfig } from '../../api/crypto/sealed-config.ts';
 import { forEachDialect, NON_ADMIN_TOKEN, type TestContext } from '../support/test-app.ts';
 
 const apiToken = 'news-api-token-5f4e3d2c1b0a9988';

@@ -10,10 +10,9 @@ import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../api/app.ts';
 import { openDatabase, type Database } from '../../db/client.ts';
+import { NOW } from '../support/appointment-requests.ts';
 import { countRows, forEachDialect, testDeps, type TestContext } from '../support/test-app.ts';
 
-/** Monday 1 April 2030, 9:00 AM at the firm (PDT). */
-const NOW = '2030-04-01T16:00:00.000Z';
 const TAKEN = 'That time was just booked. Please choose another.';
 const RACERS = 50;
 

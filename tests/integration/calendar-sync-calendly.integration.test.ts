@@ -6,11 +6,10 @@
  */
 import { asc, eq } from 'drizzle-orm';
 import { beforeEach, expect, it } from 'vitest';
+import { book, NOW } from '../support/appointment-requests.ts';
 import { timestampedSignature } from '../support/calendar-fakes.ts';
 import { countRows, forEachDialect, type TestContext } from '../support/test-app.ts';
 
-/** Monday 1 April 2030, 9:00 AM at the firm. */
-const NOW = '2030-04-01T16:00:00.000Z';
 const nowSeconds = () => Math.floor(Date.parse(NOW) / 1000);
 
 const signingKey = 'calendly-webhook-signing-key-8a7b6c5d';
@@ -156,17 +155,7 @@ forEachDialect('calendar sync: Calendly webhooks', (ctx) => {
   });
 
   it('records a booking that overlaps a site booking or is off the slot grid, claiming only the free cells', async () => {
-    const site = await ctx().call('POST', '/api/appointments', {
-      body: {
-        firstName: 'Maria',
-        lastName: 'Lopez',
-        email: 'maria@example.com',
-        consultationType: 'initial',
-        practiceArea: 'divorce',
-        scheduledDate: '2030-08-07T10:00:00-07:00',
-      },
-    });
-    expect(site.status).toBe(201);
+    const site = await book(ctx(), { consultationType: 'initial', practiceArea: 'divorce', scheduledDate: '2030-08-07T10:00:00-07:00' });
     // 10:00 to 11:00 at Calendly: 10:00 is the site's, 10:30 is free.
     const overlapping = inviteeCreated({ start: '2030-08-07T17:00:00Z', end: '2030-08-07T18:00:00Z', payload: { first_name: 'Ana', last_name: 'de la Cruz' } });
     const res = await deliver(ctx(), overlapping);
@@ -174,7 +163,7 @@ forEachDialect('calendar sync: Calendly webhooks', (ctx) => {
     const [row] = await byExternalId(ctx(), overlapping.payload.uri);
     expect(row).toMatchObject({ firstName: 'Ana', lastName: 'de la Cruz', duration: 60 });
     expect(await claimsOf(ctx(), row!.id)).toEqual(['2030-08-07T17:30:00.000Z']);
-    expect(await claimsOf(ctx(), site.body.id)).toEqual(['2030-08-07T17:00:00.000Z']);
+    expect(await claimsOf(ctx(), site.id)).toEqual(['2030-08-07T17:00:00.000Z']);
 
     // 9:10 to 9:55: not a slot, recorded all the same, holding the cells it touches.
     const offGrid = inviteeCreated({ start: '2030-08-08T16:10:00Z', end: '2030-08-08T16:55:00Z', payload: { name: 'Cher' } });

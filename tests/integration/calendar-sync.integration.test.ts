@@ -9,7 +9,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeEach, expect, it } from 'vitest';
 import { startCalendarFakes, verifyTimestampedSignature, type RecordedRequest } from '../support/calendar-fakes.ts';
-import { freeSlots, visitorBooking } from '../support/appointment-requests.ts';
+import { bookings, NOW, visitorBooking } from '../support/appointment-requests.ts';
 import { countRows, forEachDialect, type TestContext } from '../support/test-app.ts';
 
 const fakes = await startCalendarFakes({
@@ -21,9 +21,6 @@ const fakes = await startCalendarFakes({
 afterAll(() => fakes.close());
 /** The API's Google and Microsoft endpoints point at the fakes. */
 const withFakes = { integrations: fakes.settings };
-
-/** Monday 1 April 2030, 9:00 AM at the firm. */
-const NOW = '2030-04-01T16:00:00.000Z';
 
 const webhookSecret = 'whsec-custom-signing-secret-5150';
 const googleConfig = {
@@ -43,13 +40,7 @@ const outlookConfig = {
 const secrets = [webhookSecret, googleConfig.client_secret, googleConfig.refresh_token, outlookConfig.client_secret, 'hook-query-token-31337'];
 
 /** A fresh weekday slot from Monday 1 July 2030 on for each booking. */
-const freeSlot = freeSlots('2030-07-01');
-
-async function book(ctx: TestContext, patch: Record<string, unknown> = {}): Promise<{ id: string; scheduledDate: string }> {
-  const res = await ctx.call('POST', '/api/appointments', { body: { ...visitorBooking, scheduledDate: freeSlot(), ...patch } });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return { id: res.body.id, scheduledDate: res.body.scheduledDate };
-}
+const { book } = bookings('2030-07-01');
 
 const setStatus = async (ctx: TestContext, id: string, status: string) =>
   expect((await ctx.admin('PUT', `/api/admin/appointments/${id}`, { status })).status).toBe(200);

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { openConfig } from '../../api/integrations/sealed-config.ts';
+import { openConfig } from '../../api/crypto/sealed-config.ts';
 import { forEachDialect, NON_ADMIN_TOKEN, type TestContext } from '../support/test-app.ts';
 
 /** SPEC §3 config templates, as the admin dialog sends them (JSON text). */

@@ -17,7 +17,7 @@ import { count, eq, getTableName, is, Table } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { backgroundFetchesSettled } from '../../api/blog-sources/blog-source-fetcher.ts';
-import { openConfig } from '../../api/integrations/sealed-config.ts';
+import { openConfig } from '../../api/crypto/sealed-config.ts';
 import { themeStylesheet } from '../../api/site/theme-css.ts';
 import { blogAuthors } from '../../src/config/firm.ts';
 import { firmInstant } from '../../src/shared/firm-time.ts';
@@ -32,10 +32,9 @@ import {
 } from '../../src/shared/constants.ts';
 import { estimateProbate } from '../../src/shared/probate.ts';
 import { findThemeTemplate, themeColorKeys } from '../../src/shared/theme-templates.ts';
+import { NOW } from '../support/appointment-requests.ts';
 import { ADMIN_TOKEN, forEachDialect, NON_ADMIN_TOKEN, type TestContext } from '../support/test-app.ts';
 
-/** Monday 1 April 2030, 9:00 AM at the firm: bookings are taken up to a year ahead. */
-const NOW = '2030-04-01T16:00:00.000Z';
 const CALENDLY_KEY = 'hostile-input-calendly-signing-key';
 
 /** Runs per route: a few hundred where a body or parameter is read, fewer where nothing is. */

@@ -13,11 +13,9 @@ import { IDEMPOTENCY_KEY_TTL_MS, INVALID_KEY, KEY_IN_PROGRESS, KEY_REUSED } from
 import { createMemoryRateLimitStore, noRateLimits } from '../../api/http/rate-limit.ts';
 import { openDatabase, type Database } from '../../db/client.ts';
 import { estimateProbate } from '../../src/shared/probate.ts';
-import { freeSlots, visitorBooking } from '../support/appointment-requests.ts';
+import { freeSlots, NOW, visitorBooking } from '../support/appointment-requests.ts';
 import { countRows, forEachDialect, type CallResult, type TestContext } from '../support/test-app.ts';
 
-/** Monday 1 April 2030, 9:00 AM at the firm. */
-const NOW = '2030-04-01T16:00:00.000Z';
 const nextSlot = freeSlots('2030-05-06');
 
 let seq = 0;

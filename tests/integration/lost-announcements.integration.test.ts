@@ -9,29 +9,21 @@ import { eq, inArray } from 'drizzle-orm';
 import { beforeEach, expect, it } from 'vitest';
 import { GRACE_MS, recoverLostAnnouncements, WINDOW_MS } from '../../api/activity-recovery.ts';
 import { appointmentsRepository, claimCells } from '../../api/appointments/appointments.repository.ts';
-import { addDays, firmInstant, firmToday, isWeekend } from '../../src/shared/firm-time.ts';
-import { visitorBooking } from '../support/appointment-requests.ts';
+import { addDays, firmToday } from '../../src/shared/firm-time.ts';
+import { book, freeSlots, visitorBooking } from '../support/appointment-requests.ts';
 import { forEachDialect, type TestContext } from '../support/test-app.ts';
 
 const webhookSecret = 'whsec-lost-announcements-2468';
 
 /** Weekday 10:00 and 14:00 slots from a week ahead on, one per call (bookable whatever day the suite runs). */
-let slotsTaken = 0;
-function freeSlot(): Date {
-  const n = slotsTaken++;
-  let date = addDays(firmToday(new Date()), 7);
-  for (let weekdays = Math.floor(n / 2); weekdays > 0 || isWeekend(date); ) {
-    if (!isWeekend(date)) weekdays--;
-    date = addDays(date, 1);
-  }
-  return firmInstant(date, n % 2 ? '14:00' : '10:00');
-}
+const freeSlot = freeSlots(addDays(firmToday(new Date()), 7), ['10:00', '14:00']);
+let lost = 0;
 
 /** What POST /api/appointments stores, without what follows the commit. */
 async function bookingStoredButNotAnnounced(ctx: TestContext) {
-  const scheduledDate = freeSlot();
+  const scheduledDate = new Date(freeSlot());
   const row = await appointmentsRepository(ctx.database).createWithClaims(
-    { ...visitorBooking, email: `lost-${slotsTaken}@example.com`, scheduledDate, duration: 60, status: 'scheduled', reminderSent: false },
+    { ...visitorBooking, email: `lost-${++lost}@example.com`, scheduledDate, duration: 60, status: 'scheduled', reminderSent: false },
     claimCells(scheduledDate, 60),
   );
   return row!;
@@ -113,8 +105,7 @@ forEachDialect('lost announcements', (ctx) => {
   });
 
   it('leaves alone what was announced, what may still be being announced, and what is over a day old', async () => {
-    const announced = await ctx().call('POST', '/api/appointments', { body: { ...visitorBooking, scheduledDate: freeSlot().toISOString() } });
-    expect(announced.status, JSON.stringify(announced.body)).toBe(201);
+    const announced = await book(ctx(), { scheduledDate: freeSlot() });
     const written = await ctx().call('POST', '/api/contact', {
       body: {
         firstName: 'Ana',

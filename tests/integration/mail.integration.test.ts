@@ -11,12 +11,10 @@ import type { IntegrationSettings } from '../../api/deps.ts';
 import { RETRY_DELAYS_MS } from '../../api/deliveries/deliveries.ts';
 import type { Logger } from '../../api/logger.ts';
 import { scanReminders } from '../../api/mail/mail.ts';
-import { addDays, firmInstant } from '../../src/shared/firm-time.ts';
+import { bookings, NOW } from '../support/appointment-requests.ts';
 import { startSendgridReceiver, startSmtpPeer, type HttpReceiver, type ReceivedMail, type SmtpPeer } from '../support/mail-peers.ts';
 import { forEachDialect, NON_ADMIN_TOKEN, type TestContext } from '../support/test-app.ts';
 
-/** Monday 1 April 2030, 9:00 AM at the firm (PDT). */
-const NOW = new Date('2030-04-01T16:00:00.000Z');
 const FIRM_INBOX = 'intake@firm.example';
 const HOUR = 3_600_000;
 
@@ -55,34 +53,15 @@ const configureSmtp = (ctx: TestContext, pass?: string) => configure(ctx, 'smtp'
 const configureSendgrid = (ctx: TestContext) =>
   configure(ctx, 'sendgrid', JSON.stringify({ api_key: SENDGRID_KEY, from_email: 'office@firm.example', from_name: 'Pacific Crest Law Group' }));
 
-/** A weekday 10:00 AM slot of its own for each booking, from Monday 6 May 2030 on. */
-let slotDay = 0;
-function freeSlot(): Date {
-  let date = addDays('2030-05-06', slotDay++);
-  while ([6, 0].includes(new Date(`${date}T12:00:00Z`).getUTCDay())) date = addDays('2030-05-06', slotDay++);
-  return firmInstant(date, '10:00');
-}
-
+/**
+ * A weekday 10:00 AM slot of its own for each booking, from Monday 6 May 2030 on, by a visitor of its
+ * own ('visitor<n>@example.com', 'Lopez <n>'), whose notes need escaping in HTML.
+ */
 let visitors = 0;
-async function book(ctx: TestContext, patch: Record<string, unknown> = {}) {
-  const email = `visitor${++visitors}@example.com`;
-  const scheduledDate = (patch.scheduledDate as string | undefined) ?? freeSlot().toISOString();
-  const res = await ctx.call('POST', '/api/appointments', {
-    body: {
-      firstName: 'Maria',
-      lastName: `Lopez ${visitors}`,
-      email,
-      phone: '(619) 555-0142',
-      consultationType: 'estate-planning',
-      practiceArea: 'trust-administration',
-      notes: 'Questions about my late father’s trust & the house.',
-      scheduledDate,
-      ...patch,
-    },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return { id: res.body.id as string, email, start: new Date(res.body.scheduledDate as string), lastName: `Lopez ${visitors}` };
-}
+const { freeSlot, book } = bookings('2030-05-06', {
+  times: ['10:00'],
+  body: () => ({ email: `visitor${++visitors}@example.com`, lastName: `Lopez ${visitors}`, notes: 'Questions about my late father’s trust & the house.' }),
+});
 
 async function deliveriesOf(ctx: TestContext, appointmentId: string) {
   const res = await ctx.admin('GET', `/api/admin/deliveries?appointmentId=${appointmentId}`);
@@ -141,7 +120,7 @@ forEachDialect(
       await configureSmtp(ctx());
       // The Monday after daylight time ends: 9:00 AM PST is 17:00 UTC.
       const booked = await book(ctx(), { scheduledDate: '2030-11-04T09:00:00-08:00', consultationType: 'family-law' });
-      expect(booked.start.toISOString()).toBe('2030-11-04T17:00:00.000Z');
+      expect(booked.scheduledDate).toBe('2030-11-04T17:00:00.000Z');
       expect(smtp.messages).toEqual([]); // queued, not sent during the request
 
       expect(await ctx().background.runDeliveries()).toBe(2);
@@ -169,7 +148,7 @@ forEachDialect(
       expect(ics.method).toBe('REQUEST');
       expect(ics.tzid).toBe('America/Los_Angeles');
       expect(ics.text).toContain('DTSTART;TZID=America/Los_Angeles:20301104T090000');
-      expect(ics.start.toISOString()).toBe(booked.start.toISOString());
+      expect(ics.start.toISOString()).toBe(booked.scheduledDate);
       expect(ics.end.getTime() - ics.start.getTime()).toBe(45 * 60_000);
       expect(ics.uid).toContain(booked.id);
 
@@ -239,17 +218,17 @@ forEachDialect(
       await ctx().background.runDeliveries();
       expect(await ctx().background.scanReminders()).toBe(0); // weeks ahead: not yet
 
-      ctx().clock.set(new Date(booked.start.getTime() - 25 * HOUR));
+      ctx().clock.set(new Date(Date.parse(booked.scheduledDate) - 25 * HOUR));
       expect(await ctx().background.scanReminders()).toBe(0); // 25 hours ahead: not yet
 
-      ctx().clock.set(new Date(booked.start.getTime() - 23 * HOUR));
+      ctx().clock.set(new Date(Date.parse(booked.scheduledDate) - 23 * HOUR));
       // Two servers scanning at the same moment queue it once between them.
       const counts = await Promise.all([scanReminders(ctx().deps), ctx().background.scanReminders()]);
       expect(counts.reduce((a, b) => a + b, 0)).toBe(1);
       expect(await ctx().background.runDeliveries()).toBe(1);
       expect(await ctx().background.scanReminders()).toBe(0);
       expect(await ctx().background.runDeliveries()).toBe(0);
-      ctx().clock.set(new Date(booked.start.getTime() - 1 * HOUR));
+      ctx().clock.set(new Date(Date.parse(booked.scheduledDate) - 1 * HOUR));
       expect(await ctx().background.scanReminders()).toBe(0);
       expect(await ctx().background.runDeliveries()).toBe(0);
 
@@ -258,7 +237,7 @@ forEachDialect(
       expect(reminders).toHaveLength(1);
       expect(reminders[0]!.parsed.subject).toBe('Reminder: your consultation tomorrow at 10:00 AM Pacific Time (San Diego)');
       const ics = calendarOf(reminders[0]!);
-      expect(ics.start.toISOString()).toBe(booked.start.toISOString());
+      expect(ics.start.toISOString()).toBe(booked.scheduledDate);
       expect(ics.uid).toBe(calendarOf(toVisitor.find((m) => m.parsed.subject?.startsWith('Your consultation'))!).uid);
 
       const { db, t } = ctx().database;
@@ -269,7 +248,7 @@ forEachDialect(
 
     it('sends no reminder for a consultation booked less than 26 hours ahead (the confirmation just went out)', async () => {
       await configureSmtp(ctx());
-      const start = freeSlot();
+      const start = new Date(freeSlot());
       ctx().clock.set(new Date(start.getTime() - 25 * HOUR));
       const booked = await book(ctx(), { scheduledDate: start.toISOString() });
       await ctx().background.runDeliveries();
@@ -287,7 +266,7 @@ forEachDialect(
       expect(cancel.status).toBe(200);
       expect(await ctx().background.runDeliveries()).toBe(1);
 
-      ctx().clock.set(new Date(booked.start.getTime() - 23 * HOUR));
+      ctx().clock.set(new Date(Date.parse(booked.scheduledDate) - 23 * HOUR));
       expect(await ctx().background.scanReminders()).toBe(0);
       expect(await ctx().background.runDeliveries()).toBe(0);
 
@@ -299,14 +278,14 @@ forEachDialect(
       expect(cancellation.status).toBe('CANCELLED');
       expect(cancellation.uid).toBe(invitation.uid);
       expect(cancellation.sequence).toBeGreaterThan(invitation.sequence);
-      expect(cancellation.start.toISOString()).toBe(booked.start.toISOString());
+      expect(cancellation.start.toISOString()).toBe(booked.scheduledDate);
     });
 
     it('skips a reminder queued before the cancellation: it is never sent', async () => {
       await configureSmtp(ctx());
       const booked = await book(ctx());
       await ctx().background.runDeliveries();
-      ctx().clock.set(new Date(booked.start.getTime() - 23 * HOUR));
+      ctx().clock.set(new Date(Date.parse(booked.scheduledDate) - 23 * HOUR));
       expect(await ctx().background.scanReminders()).toBe(1);
       expect((await ctx().admin('PUT', `/api/admin/appointments/${booked.id}`, { status: 'cancelled' })).status).toBe(200);
       await ctx().background.runDeliveries();
@@ -322,9 +301,9 @@ forEachDialect(
       const deleted = await book(ctx());
       await ctx().background.runDeliveries();
       // The slots are on different weekdays: each one's reminder is queued at its own time.
-      ctx().clock.set(new Date(completed.start.getTime() - 23 * HOUR));
+      ctx().clock.set(new Date(Date.parse(completed.scheduledDate) - 23 * HOUR));
       expect(await ctx().background.scanReminders()).toBe(1);
-      ctx().clock.set(new Date(deleted.start.getTime() - 23 * HOUR));
+      ctx().clock.set(new Date(Date.parse(deleted.scheduledDate) - 23 * HOUR));
       expect(await ctx().background.scanReminders()).toBe(1);
       expect((await ctx().admin('PUT', `/api/admin/appointments/${completed.id}`, { status: 'completed' })).status).toBe(200);
       expect((await ctx().admin('DELETE', `/api/admin/appointments/${deleted.id}`)).status).toBe(204);
@@ -345,7 +324,7 @@ forEachDialect(
       await configureSmtp(ctx());
       // What the Calendly webhook stores and announces (api/calendar-sync/calendly.ts).
       const { db, t } = ctx().database;
-      const start = freeSlot();
+      const start = new Date(freeSlot());
       const [row] = await db
         .insert(t.appointments)
         .values({
@@ -406,11 +385,11 @@ forEachDialect(
       expect(failed.lastError).toContain('Mailbox busy');
 
       // Not before the backoff.
-      ctx().clock.set(new Date(NOW.getTime() + RETRY_DELAYS_MS[0] - 1000));
+      ctx().clock.set(new Date(Date.parse(NOW) + RETRY_DELAYS_MS[0] - 1000));
       await ctx().background.runDeliveries();
       expect(smtp.messages).toEqual([]);
 
-      ctx().clock.set(new Date(NOW.getTime() + RETRY_DELAYS_MS[0]));
+      ctx().clock.set(new Date(Date.parse(NOW) + RETRY_DELAYS_MS[0]));
       await ctx().background.runDeliveries();
       expect(subjects(smtp.to(booked.email))).toEqual([expect.stringMatching(/^Your consultation/)]);
       expect(smtp.to(FIRM_INBOX)).toHaveLength(1);
@@ -437,7 +416,7 @@ forEachDialect(
         expect(d.lastError).not.toContain(wrong);
       }
       // Failed stays failed: a later run tries nothing.
-      ctx().clock.set(new Date(NOW.getTime() + 24 * HOUR));
+      ctx().clock.set(new Date(Date.parse(NOW) + 24 * HOUR));
       await ctx().background.runDeliveries();
       expect(smtp.refusals.filter((r) => r === 'auth')).toHaveLength(log.length);
       expect(JSON.stringify(await ctx().admin('GET', '/api/admin/deliveries'))).not.toContain(wrong);
@@ -470,7 +449,7 @@ forEachDialect(
       });
       const ics = parseIcs(Buffer.from(confirmation.attachments[0].content, 'base64').toString('utf8'));
       expect(ics.tzid).toBe('America/Los_Angeles');
-      expect(ics.start.toISOString()).toBe(booked.start.toISOString());
+      expect(ics.start.toISOString()).toBe(booked.scheduledDate);
       const notification = bodies.find((b) => b.personalizations[0].to[0].email === FIRM_INBOX)!;
       expect(notification.content[0].value).toContain(booked.email);
       expect(notification.reply_to).toMatchObject({ email: booked.email });
@@ -494,7 +473,7 @@ forEachDialect(
       const [pending] = await db.select().from(t.deliveries).where(eq(t.deliveries.purpose, 'contact-notification'));
       expect(pending).toMatchObject({ status: 'pending', attempts: 1, lastError: expect.stringContaining('SendGrid answered 500') });
 
-      ctx().clock.set(new Date(NOW.getTime() + RETRY_DELAYS_MS[0]));
+      ctx().clock.set(new Date(Date.parse(NOW) + RETRY_DELAYS_MS[0]));
       await ctx().background.runDeliveries();
       expect(sendgrid.requests).toHaveLength(2);
       expect(sendgrid.requests[1]!.body).toBe(sendgrid.requests[0]!.body);
@@ -560,7 +539,7 @@ forEachDialect(
         const file = ctx()
           .deps.outbox.list()
           .find((m) => m.id === previous!.id)!;
-        expect(parseIcs(file.attachments![0]!.content).start.toISOString()).toBe(booked.start.toISOString());
+        expect(parseIcs(file.attachments![0]!.content).start.toISOString()).toBe(booked.scheduledDate);
       } finally {
         ctx().deps.log = quiet;
       }

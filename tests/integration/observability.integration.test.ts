@@ -7,15 +7,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../api/app.ts';
-import { startBackgroundWork, type BackgroundWork } from '../../api/integrations/background.ts';
+import { startBackgroundWork, type BackgroundWork } from '../../api/composition.ts';
 import { createLogger } from '../../api/logger.ts';
 import { openDatabase } from '../../db/client.ts';
+import { NOW } from '../support/appointment-requests.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 import { ADMIN_TOKEN, testDeps } from '../support/test-deps.ts';
 import { logLines, serverDatabase, startServerProcess, type ServerDatabase } from '../support/server-process.ts';
-
-/** Monday 1 April 2030, 9:00 AM at the firm (PDT). */
-const NOW = new Date('2030-04-01T16:00:00.000Z');
 
 /** Personal data and secrets the requests carry: none of it may reach a log line. */
 const person = {
@@ -91,7 +89,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
     const written: string[] = [];
     const log = createLogger({ write: (line) => written.push(line) });
     const lines = () => written.map((line) => JSON.parse(line) as Record<string, unknown>);
-    const clock = { now: () => NOW };
+    const clock = { now: () => new Date(NOW) };
 
     beforeAll(async () => {
       database = await createTestDatabase(dialect);

@@ -11,11 +11,11 @@ import { afterAll, beforeEach, expect, it } from 'vitest';
 import { createApp } from '../../api/app.ts';
 import { backgroundFetchesSettled } from '../../api/blog-sources/blog-source-fetcher.ts';
 import { createSecretBox, isSealed, type SecretBox } from '../../api/crypto/secret-box.ts';
-import { startBackgroundWork } from '../../api/integrations/background.ts';
-import { configIsCurrent, fieldIsCurrent, openConfig } from '../../api/integrations/sealed-config.ts';
-import { configKind } from '../../api/integrations/secrets.ts';
+import { startBackgroundWork } from '../../api/composition.ts';
+import { configIsCurrent, fieldIsCurrent, openConfig } from '../../api/crypto/sealed-config.ts';
+import { configKind } from '../../api/crypto/secret-masking.ts';
 import { runRotate } from '../../scripts/secrets-rotate.ts';
-import { freeSlots, visitorBooking } from '../support/appointment-requests.ts';
+import { bookings, NOW, visitorBooking } from '../support/appointment-requests.ts';
 import { startCalendarFakes, timestampedSignature, verifyTimestampedSignature } from '../support/calendar-fakes.ts';
 import { FEED_API_KEY, feedPaths, startFeedServer } from '../support/feed-server.ts';
 import { startSendgridReceiver, startSmtpPeer } from '../support/mail-peers.ts';
@@ -54,9 +54,7 @@ afterAll(async () => {
 });
 const integrations = { ...fakes.settings, sendgridApiBase: `${sendgrid.url}/sendgrid`, firmNotificationEmail: 'intake@firm.example' };
 
-/** Monday 1 April 2030, 9:00 AM at the firm. */
-const NOW = '2030-04-01T16:00:00.000Z';
-const freeSlot = freeSlots('2030-09-02');
+const { freeSlot, book } = bookings('2030-09-02');
 
 const configs = {
   calendly: { username: 'firm-calendar', personal_access_token: S.calendlyToken, webhook_signing_key: S.calendlySigning },
@@ -117,12 +115,6 @@ const contactMessage = (ctx: TestContext) =>
   ctx.call('POST', '/api/contact', {
     body: { firstName: 'Ana', lastName: 'Ruiz', email: 'ana.ruiz@example.com', phone: '', practiceArea: 'estate-planning', message: 'A living trust, please.' },
   });
-
-async function book(ctx: TestContext): Promise<string> {
-  const res = await ctx.call('POST', '/api/appointments', { body: { ...visitorBooking, scheduledDate: freeSlot() } });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.id;
-}
 
 async function deliveryLog(ctx: TestContext, query: string) {
   const res = await ctx.admin('GET', `/api/admin/deliveries?${query}`);
@@ -230,7 +222,7 @@ forEachDialect(
 
     it('signs webhooks with the sealed API key and calls Google and Microsoft with the sealed credentials', async () => {
       await calendar(ctx(), { provider: 'custom', config: configs.custom, webhookUrl: fakes.webhookUrl('/signed'), apiKey: S.customKey });
-      const first = await book(ctx());
+      const { id: first } = await book(ctx());
       await ctx().background.runDeliveries();
       const [post] = fakes.webhook.at('/webhook/signed');
       expect(verifyTimestampedSignature(post!.headers['x-firm-signature'], post!.body, S.customKey)).toBe(true);
@@ -360,7 +352,7 @@ forEachDialect(
       const [rowA] = await db.select().from(t.calendarSettings).where(eq(t.calendarSettings.id, a.id));
       await db.update(t.calendarSettings).set({ apiKey: rowA!.apiKey }).where(eq(t.calendarSettings.id, b.id));
 
-      const appointmentId = await book(ctx());
+      const { id: appointmentId } = await book(ctx());
       await ctx().background.runDeliveries();
       const [entry] = await deliveryLog(ctx(), `channel=calendar&appointmentId=${appointmentId}`);
       expect(entry).toMatchObject({ status: 'failed', attempts: 1 });

@@ -13,6 +13,7 @@ import { blogPostInput } from '../../src/shared/schemas/blog-posts.ts';
 import { testimonialInput } from '../../src/shared/schemas/testimonials.ts';
 import { isSlug } from '../../src/shared/slug.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/test-database.ts';
+import { forEachDialect } from '../support/test-app.ts';
 
 /** SPEC §3, default component catalogue: eight keys, all visible by default. */
 const specComponents = [
@@ -224,3 +225,23 @@ for (const dialect of dialects) {
     });
   });
 }
+
+// What the e2e suite's server starts from (a seeded database), asked of the API in-process: it is up,
+// its public list holds the seeded articles, and its admin list is closed to the public.
+forEachDialect(
+  'the API over the seeded database',
+  (ctx) => {
+    it('answers /api/health, lists the seeded articles but not the draft, and guards the admin list', async () => {
+      const health = await ctx().call('GET', '/api/health');
+      expect(health.status).toBe(200);
+      expect(health.body).toEqual({ status: 'ok' });
+      const posts = await ctx().call('GET', '/api/blog-posts');
+      expect(posts.status).toBe(200);
+      expect(posts.body.length).toBeGreaterThanOrEqual(8);
+      const published = await ctx().database.db.select().from(ctx().database.t.blogPosts).where(eq(ctx().database.t.blogPosts.isPublished, true));
+      expect(posts.body.map((p: { slug: string }) => p.slug).sort()).toEqual(published.map((p) => p.slug).sort());
+      expect((await ctx().call('GET', '/api/admin/blog-posts')).status).toBe(401);
+    });
+  },
+  { seed: true },
+);

@@ -1,9 +1,17 @@
 /**
- * What the API-level tests send to POST /api/appointments (SPEC §7): a visitor's booking, and a fresh
- * slot for each booking that is not about a particular time.
+ * The test factories for bookings (SPEC §7 POST /api/appointments), shared by the in-process tests and
+ * the e2e specs: the instant the clock-driven tests stand at (`NOW`), a visitor's booking, fresh slots
+ * (`freeSlots` in-process, `freeSlot` against the server under test) and `book`.
  */
 import type { APIRequestContext } from '@playwright/test';
 import { addDays, firmInstant, firmToday, isWeekend, type FirmDate } from '../../src/shared/firm-time.ts';
+import type { TestContext } from './test-app.ts';
+
+/**
+ * Monday 1 April 2030, 9:00 AM at the firm (PDT, UTC-7): where the in-process tests that set the clock
+ * set it. The booking window then runs to Tuesday 1 April 2031; the slots the tests book lie between.
+ */
+export const NOW = '2030-04-01T16:00:00.000Z';
 
 /** The booking modal's payload but for the time (scheduledDate). */
 export const visitorBooking = {
@@ -16,25 +24,34 @@ export const visitorBooking = {
   notes: 'Questions about my late father’s trust.',
 };
 
+/** SPEC §9's times on the hour: a 60-minute consultation at one never overlaps the next. */
 const hourSlots = ['09:00', '10:00', '11:00', '13:00', '14:00', '15:00', '16:00'];
 
+/** The n-th weekday (0: the first) on or after `from`. */
+function nthWeekday(from: FirmDate, n: number): FirmDate {
+  let date = from;
+  while (isWeekend(date)) date = addDays(date, 1);
+  for (let left = n; left > 0; ) {
+    date = addDays(date, 1);
+    if (!isWeekend(date)) left--;
+  }
+  return date;
+}
+
 /**
- * The next free slot at each call: on-the-hour slots (so a 60-minute consultation never overlaps the
- * next one) of the weekdays from `monday` on, as the UTC instant the modal sends. Each test file makes
- * its own, from a week no test of the file books by hand; both dialects' suites draw from it in turn,
- * so no booking takes another's time.
+ * The next free slot at each call, as the UTC instant the modal sends: `times` (every hour slot unless
+ * told) of each weekday from `from` on. Each test file makes its own, from a week no test of the file
+ * books by hand; both dialects' suites draw from it in turn, so no booking takes another's time.
  */
-export function freeSlots(monday: FirmDate): () => string {
+export function freeSlots(from: FirmDate, times: readonly string[] = hourSlots): () => string {
   let allocated = 0;
   return () => {
     const n = allocated++;
-    const weekday = Math.floor(n / hourSlots.length);
-    const date = addDays(monday, Math.floor(weekday / 5) * 7 + (weekday % 5));
-    return firmInstant(date, hourSlots[n % hourSlots.length]!).toISOString();
+    return firmInstant(nthWeekday(from, Math.floor(n / times.length)), times[n % times.length]!).toISOString();
   };
 }
 
-/** A free slot far ahead (past the other specs' bookings), from the availability the modal uses. */
+/** A free slot on the server under test, far ahead (past the other specs' bookings), from the availability the modal uses. */
 export async function freeSlot(request: APIRequestContext): Promise<string> {
   for (let offset = 200; offset < 360; offset++) {
     const date = addDays(firmToday(new Date()), offset);
@@ -46,4 +63,51 @@ export async function freeSlot(request: APIRequestContext): Promise<string> {
     if (slot) return slot.startsAt;
   }
   throw new Error('no free slot');
+}
+
+/** What POST /api/appointments answers, with the name and e-mail sent. */
+export interface Booked {
+  id: string;
+  consultationType: string;
+  scheduledDate: string;
+  duration: number;
+  status: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+}
+
+/** The app in-process (a test context), or the server under test (Playwright's request). */
+export type BookingTarget = Pick<TestContext, 'call'> | APIRequestContext;
+
+/**
+ * Books as a visitor does when the booking is not what is tested: POST /api/appointments with
+ * `visitorBooking`, `booking` over it (its time at least). Fails unless the API answers 201.
+ */
+export async function book(target: BookingTarget, booking: { scheduledDate: string } & Record<string, unknown>): Promise<Booked> {
+  const body = { ...visitorBooking, ...booking };
+  let status: number;
+  let answer: unknown;
+  if ('call' in target) {
+    ({ status, body: answer } = await target.call('POST', '/api/appointments', { body }));
+  } else {
+    const res = await target.post('/api/appointments', { data: body });
+    status = res.status();
+    answer = await res.json().catch(() => null);
+  }
+  if (status !== 201) throw new Error(`booking refused with ${status}: ${JSON.stringify(answer)}`);
+  const { firstName, lastName, email } = body as { firstName: string; lastName: string; email: string };
+  return { firstName, lastName, email, ...(answer as Omit<Booked, 'firstName' | 'lastName' | 'email'>) };
+}
+
+/**
+ * One in-process test file's bookings: `book(ctx, patch)` books `body()` over `visitorBooking` at
+ * the next of `freeSlot`'s slots (`freeSlots(from, times)`), unless the patch names a time.
+ */
+export function bookings(from: FirmDate, { times, body }: { times?: readonly string[]; body?: () => Record<string, unknown> } = {}) {
+  const freeSlot = freeSlots(from, times);
+  return {
+    freeSlot,
+    book: (ctx: Pick<TestContext, 'call'>, patch: Record<string, unknown> = {}) => book(ctx, { ...body?.(), scheduledDate: freeSlot(), ...patch }),
+  };
 }

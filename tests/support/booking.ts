@@ -27,9 +27,9 @@ export const bookingFields = (page: Page) => ({
   firstName: bookingDialog(page).getByRole('textbox', { name: 'First Name' }),
   lastName: bookingDialog(page).getByRole('textbox', { name: 'Last Name' }),
   email: bookingDialog(page).getByRole('textbox', { name: 'Email Address' }),
-  phone: bookingDialog(page).getByRole('textbox', { name: /^Phone/ }),
+  phone: bookingDialog(page).getByRole('textbox', { name: 'Phone', exact: true }),
   practiceArea: bookingDialog(page).getByRole('combobox', { name: 'Practice Area' }),
-  notes: bookingDialog(page).getByRole('textbox', { name: /^Notes/ }),
+  notes: bookingDialog(page).getByRole('textbox', { name: 'Notes', exact: true }),
 });
 
 /** '10:30' -> '10:30 AM': the slot labels of SPEC §9, independent of the modal's own formatting. */

@@ -31,8 +31,9 @@ export function watchConsole(page: Page) {
  * WCAG 2.2 AA (STYLE): axe's rules for levels A and AA up to 2.2, on the page as it is now. A failure
  * lists each rule with the elements it found; `label` says which page or state in the message.
  * `fromTop` scrolls to the top first: target-size counts a field under the sticky header as obscured.
+ * `rules` runs only those rules (colour-contrast alone, when only the colours changed).
  */
-export async function expectNoAxeViolations(page: Page, { label, fromTop = false }: { label?: string; fromTop?: boolean } = {}) {
+export async function expectNoAxeViolations(page: Page, { label, fromTop = false, rules }: { label?: string; fromTop?: boolean; rules?: string[] } = {}) {
   if (fromTop) await page.evaluate(() => window.scrollTo(0, 0));
   // Colours as a person reads them, not halfway through a fade (a toast sliding in measured 4.08:1
   // against its final 9:1). Endless animations (spinners) are left running.
@@ -44,11 +45,43 @@ export async function expectNoAxeViolations(page: Page, { label, fromTop = false
         .map((a) => a.finished.catch(() => undefined)),
     ),
   );
-  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  const axe = new AxeBuilder({ page });
+  const { violations } = await (rules ? axe.withRules(rules) : axe.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])).analyze();
   expect(
     violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary}`) })),
     label,
   ).toEqual([]);
+}
+
+/**
+ * Lets the page run all its code before it is judged: scrolled through (client:visible islands hydrate
+ * on sight), then every island hydrated but those waiting for a screen this one is not (client:media);
+ * left scrolled to the top.
+ */
+export async function settled(page: Page) {
+  await page.waitForLoadState('load');
+  await page.evaluate(async () => {
+    // Half a screen at a time (at least 200 px, at most 100 steps), a frame after each: a page the
+    // browser does not paint (rAF paused) still moves on after 50 ms.
+    const step = Math.max(200, window.innerHeight / 2);
+    for (let y = 0, i = 0; y < document.documentElement.scrollHeight && i < 100; y += step, i++) {
+      window.scrollTo(0, y);
+      await Promise.race([new Promise((resolve) => requestAnimationFrame(resolve)), new Promise((resolve) => setTimeout(resolve, 50))]);
+    }
+    window.scrollTo(0, 0);
+  });
+  await expect
+    .poll(() =>
+      page.evaluate(
+        () =>
+          [...document.querySelectorAll('astro-island[ssr]')].filter((island) => {
+            if (island.getAttribute('client') !== 'media') return true;
+            const query = (JSON.parse(island.getAttribute('opts') ?? '{}') as { value?: string }).value;
+            return !!query && window.matchMedia(query).matches;
+          }).length,
+      ),
+    )
+    .toBe(0);
 }
 
 /** test-results/screens/<name>-<project>.png; SCREENS_DIR lets a run keep its screenshots apart from runs that clear test-results/. */

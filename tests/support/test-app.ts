@@ -8,8 +8,9 @@ import { seedDatabase } from '../../db/seed/seed.ts';
 import { createApp, type App } from '../../api/app.ts';
 import type { AccessTokenVerifier } from '../../api/auth/verifier.ts';
 import { createContentEvents, type ContentChange } from '../../api/content-events.ts';
-import type { Clock, Deps, IntegrationSettings } from '../../api/deps.ts';
-import { startBackgroundWork, type BackgroundWork } from '../../api/integrations/background.ts';
+import type { Clock } from '../../api/clock.ts';
+import type { Deps, IntegrationSettings } from '../../api/deps.ts';
+import { startBackgroundWork, type BackgroundWork } from '../../api/composition.ts';
 import { ADMIN_TOKEN, testDeps, testIdentity, testIntegrations, testVerifier } from './test-deps.ts';
 
 export { ADMIN_TOKEN, NON_ADMIN_TOKEN, testDeps, testIdentity, testIntegrations, testVerifier } from './test-deps.ts';

@@ -11,7 +11,7 @@ import Toaster from '../ui/Toaster.tsx';
 import AdminGuard from './AdminGuard.tsx';
 import AdminNav from './AdminNav.tsx';
 import { findAdminScreen } from './admin-screens.ts';
-import { LoadingState } from './ui/states.tsx';
+import { LoadingState } from '../ui/states.tsx';
 
 export default function AdminApp() {
   const pathname = window.location.pathname;

@@ -9,20 +9,10 @@ import { useAdminSession } from './AdminGuard.tsx';
 import SignOutButton from './SignOutButton.tsx';
 import { adminQueries, useAdminList } from './admin-api.ts';
 import { adminScreens } from './admin-screens.ts';
-import type { BlogPost } from './blog-posts/blog-post-form.ts';
 import { NavigationList, QuickActions } from './dashboard/DashboardLinks.tsx';
 import { RecentPosts, RecentSubmissions } from './dashboard/RecentLists.tsx';
 import StatCards from './dashboard/StatCards.tsx';
-import {
-  latestPublishedPost,
-  navigationLinks,
-  postCounts,
-  quickActions,
-  submissionCounts,
-  testimonialCounts,
-  type ContactSubmissionSummary,
-} from './dashboard/dashboard-data.ts';
-import type { Testimonial } from './testimonials/testimonial-form.ts';
+import { latestPublishedPost, navigationLinks, postCounts, quickActions, submissionCounts, testimonialCounts } from './dashboard/dashboard-data.ts';
 
 function count<T, R>(query: UseQueryResult<T[]>, of: (rows: T[]) => R) {
   if (query.isPending) return { status: 'loading' } as const;

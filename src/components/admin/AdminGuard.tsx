@@ -11,16 +11,13 @@
  */
 import { LoaderCircle, ShieldAlert } from 'lucide-react';
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
-import { ApiError, apiRequest } from '../../lib/api-client.ts';
+import { type ApiData, ApiError, api, read } from '../../lib/api-client.ts';
 import { refresh, signOut } from '../../lib/auth/auth.ts';
 import SignOutButton from './SignOutButton.tsx';
+import { Button } from '../ui/button.tsx';
 
-/** GET /api/admin/session */
-export interface AdminSession {
-  username: string;
-  email: string | null;
-  groups: string[];
-}
+/** GET /api/admin/session: who the guard let in. */
+export type AdminSession = ApiData<typeof api.admin.session.$get>;
 
 type GuardState =
   | { status: 'checking' }
@@ -43,8 +40,7 @@ async function checkAdmin(): Promise<GuardState> {
   const user = await refresh();
   if (!user) return { status: 'signed-out' };
   try {
-    const res = await apiRequest('GET', '/api/admin/session');
-    return { status: 'allowed', session: (await res.json()) as AdminSession };
+    return { status: 'allowed', session: await read(api.admin.session.$get()) };
   } catch (err) {
     if (err instanceof ApiError && err.status === 403) return { status: 'forbidden', username: user.username };
     if (err instanceof ApiError && err.status === 401) {
@@ -107,9 +103,7 @@ export default function AdminGuard({ children, fallback }: { children: ReactNode
         <CenteredPanel>
           <div role="alert" className="space-y-4 text-center">
             <p>We could not check your sign-in. Please check your connection and try again.</p>
-            <button type="button" onClick={retry} className="rounded-md bg-primary px-4 py-2 text-sm font-medium text-primary-foreground hover:bg-primary/90">
-              Try Again
-            </button>
+            <Button onClick={retry}>Try Again</Button>
           </div>
         </CenteredPanel>
       );

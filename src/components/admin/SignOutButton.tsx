@@ -3,6 +3,7 @@ import { LoaderCircle, LogOut } from 'lucide-react';
 import { useState } from 'react';
 import { signOut } from '../../lib/auth/auth.ts';
 import { toast, toastOnNextPage } from '../../lib/toast.ts';
+import { Button } from '../ui/button.tsx';
 
 export default function SignOutButton() {
   const [pending, setPending] = useState(false);
@@ -21,15 +22,9 @@ export default function SignOutButton() {
   };
 
   return (
-    <button
-      type="button"
-      onClick={onClick}
-      disabled={pending}
-      aria-busy={pending || undefined}
-      className="inline-flex h-10 items-center justify-center gap-2 rounded-md border border-muted-foreground/70 bg-background px-4 text-sm font-medium hover:bg-muted disabled:cursor-not-allowed disabled:opacity-60"
-    >
+    <Button variant="outline" onClick={onClick} disabled={pending} aria-busy={pending || undefined}>
       {pending ? <LoaderCircle aria-hidden="true" className="size-4 animate-spin" /> : <LogOut aria-hidden="true" className="size-4" />}
       {pending ? 'Signing out...' : 'Sign Out'}
-    </button>
+    </Button>
   );
 }

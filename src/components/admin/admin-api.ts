@@ -4,7 +4,7 @@
  * and refreshes every list a change can affect. The server republishes the public pages itself.
  */
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryKey, type UseQueryOptions } from '@tanstack/react-query';
-import { api, apiRequest, read } from '../../lib/api-client.ts';
+import { api, read } from '../../lib/api-client.ts';
 import { toast } from '../../lib/toast.ts';
 
 /**
@@ -48,12 +48,6 @@ export type Row<Q> = QueryData<Q> extends readonly (infer R)[] ? R : never;
 /** A list from the admin API, typed by its route, with the SPEC §7 defaults of the shared query client. */
 export function useAdminList<TData extends readonly unknown[], TKey extends QueryKey>(query: UseQueryOptions<TData, Error, TData, TKey>) {
   return useQuery(query);
-}
-
-/** Sends a JSON call and returns the parsed answer (undefined for 204). */
-export async function sendJson<T = unknown>(method: 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
-  const res = await apiRequest(method, path, body);
-  return (res.status === 204 ? undefined : await res.json()) as T;
 }
 
 export interface AdminMutationOptions<TVars, TResult> {

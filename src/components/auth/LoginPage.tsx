@@ -7,11 +7,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import * as Tabs from '@radix-ui/react-tabs';
 import { ArrowLeft, CircleAlert, LoaderCircle, LockKeyhole } from 'lucide-react';
-import { useEffect, useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useEffect, useState, type InputHTMLAttributes, type ReactNode } from 'react';
 import { useForm, type FieldValues, type Path, type UseFormRegisterReturn, type UseFormSetFocus } from 'react-hook-form';
 import { confirmSignUp, resendCode, signIn, signUp } from '../../lib/auth/auth.ts';
 import { signInSchema, signUpSchema, verifyEmailSchema, type SignInValues, type SignUpValues, type VerifyEmailValues } from '../../lib/auth/auth.schemas.ts';
 import { toast, toastOnNextPage } from '../../lib/toast.ts';
+import { buttonClass } from '../ui/button-class.ts';
+import { Field, Input } from '../ui/form.tsx';
 
 type Tab = 'sign-in' | 'sign-up' | 'verify';
 
@@ -276,7 +278,7 @@ function VerifyEmailForm({ ready, handoff, onVerified }: { ready: boolean; hando
         onClick={onResend}
         disabled={!ready || resending}
         aria-busy={resending || undefined}
-        className="inline-flex h-10 w-full items-center justify-center gap-2 rounded-md border border-muted-foreground/70 bg-background px-4 text-sm font-medium hover:bg-muted disabled:cursor-not-allowed disabled:opacity-60"
+        className={buttonClass('outline', 'md', 'w-full')}
       >
         {resending && <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />}
         {resending ? 'Sending...' : 'Resend code'}
@@ -308,41 +310,13 @@ type TextFieldProps = {
   registration: UseFormRegisterReturn;
   error: string | undefined;
   hint?: string;
-} & Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'name'>;
+} & Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'name' | 'size'>;
 
 function TextField({ label, registration, error, hint, type = 'text', ...input }: TextFieldProps) {
-  const id = useId();
-  const hintId = hint ? `${id}-hint` : undefined;
-  const errorId = error ? `${id}-error` : undefined;
-  const describedBy = [errorId, hintId].filter(Boolean).join(' ') || undefined;
   return (
-    <div className="space-y-1.5">
-      <label htmlFor={id} className="block text-sm font-medium">
-        {label}
-      </label>
-      <input
-        id={id}
-        type={type}
-        {...input}
-        {...registration}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        className={`block h-10 w-full rounded-md border bg-background px-3 text-base sm:text-sm ${
-          error ? 'border-[hsl(var(--destructive,0_72%_42%))] border-2' : 'border-muted-foreground/70'
-        }`}
-      />
-      {hint && !error && (
-        <p id={hintId} className="text-sm text-muted-foreground">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={errorId} className="flex items-center gap-1 text-sm font-medium text-[hsl(var(--destructive,0_72%_42%))]">
-          <CircleAlert aria-hidden="true" className="size-4 shrink-0" />
-          {error}
-        </p>
-      )}
-    </div>
+    <Field label={label} hint={hint} error={error}>
+      <Input type={type} {...input} {...registration} />
+    </Field>
   );
 }
 
@@ -361,12 +335,7 @@ function FailureAlert({ message }: { message: string | null }) {
 
 function SubmitButton({ ready, pending, pendingLabel, children }: { ready: boolean; pending: boolean; pendingLabel: string; children: ReactNode }) {
   return (
-    <button
-      type="submit"
-      disabled={!ready || pending}
-      aria-busy={pending || undefined}
-      className="inline-flex h-10 w-full items-center justify-center gap-2 rounded-md bg-primary px-4 text-sm font-medium text-primary-foreground hover:bg-primary/90 disabled:cursor-not-allowed disabled:opacity-60"
-    >
+    <button type="submit" disabled={!ready || pending} aria-busy={pending || undefined} className={buttonClass('default', 'md', 'w-full')}>
       {pending && <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />}
       {pending ? pendingLabel : children}
     </button>

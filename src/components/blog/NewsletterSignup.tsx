@@ -6,7 +6,7 @@
  */
 import { useEffect, useId, useState } from 'react';
 import { firm } from '../../config/firm.ts';
-import { buttonPrimary } from '../home/buttons.ts';
+import { buttonClass } from '../ui/button-class.ts';
 
 export default function NewsletterSignup() {
   const id = useId();
@@ -38,7 +38,7 @@ export default function NewsletterSignup() {
             className="min-h-11 w-full rounded-lg border border-input bg-background px-3 py-2 text-base placeholder:text-muted-foreground"
           />
         </div>
-        <button type="submit" disabled={!ready} className={buttonPrimary}>
+        <button type="submit" disabled={!ready} className={buttonClass('default', 'lg')}>
           Subscribe
         </button>
       </form>

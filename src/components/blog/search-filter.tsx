@@ -4,7 +4,7 @@
  * (category filter) and the external articles page (source filter).
  */
 import { useId, useMemo, useRef, useState, type ReactNode } from 'react';
-import { buttonOutline } from '../home/buttons.ts';
+import { buttonClass } from '../ui/button-class.ts';
 
 export const ALL = 'all';
 
@@ -97,7 +97,7 @@ export function SearchFilter<T>(props: SearchFilterProps<T>) {
           <div className="rounded-lg border border-dashed border-border px-6 py-12 text-center">
             <h3 className="text-lg font-semibold">No Articles Found</h3>
             <p className="mt-2 text-sm text-muted-foreground">{props.emptyHint}</p>
-            <button type="button" onClick={clear} className={`${buttonOutline} mt-6`}>
+            <button type="button" onClick={clear} className={buttonClass('outline-primary', 'lg', 'mt-6')}>
               Clear Filters
             </button>
           </div>

@@ -14,11 +14,13 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { ArrowLeft, CalendarCheck, CalendarDays, Check, LoaderCircle, X } from 'lucide-react';
 import { useEffect, useId, useMemo, useRef, useState, type BaseSyntheticEvent, type FormEvent } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
-import { apiRequest, submissionKey } from '../../lib/api-client.ts';
+import { api, read, submissionKey } from '../../lib/api-client.ts';
 import { toast } from '../../lib/toast.ts';
 import { firmInstant, whenLabel, type FirmDate } from '../../shared/firm-time.ts';
 import type { ConsultationType } from '../../shared/constants.ts';
+import { buttonClass } from '../ui/button-class.ts';
 import { honeypotOf } from '../ui/Honeypot.tsx';
+import type { ReturnFocus } from '../ui/return-focus.ts';
 import type { BookingFormOutput } from './booking-form.schema.ts';
 import {
   bookedConsultation,
@@ -72,10 +74,10 @@ interface Props {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   /** Where the focus goes back on close (the button that opened the modal), if anywhere. */
-  returnFocusTo: () => HTMLElement | null;
+  returnFocus: ReturnFocus;
 }
 
-export default function BookingModal({ open, onOpenChange, returnFocusTo }: Props) {
+export default function BookingModal({ open, onOpenChange, returnFocus }: Props) {
   const formId = useId();
   const [step, setStep] = useState<Step>(1);
   const [choice, setChoice] = useState<BookingChoice>(emptyChoice);
@@ -149,9 +151,8 @@ export default function BookingModal({ open, onOpenChange, returnFocusTo }: Prop
     try {
       // Issue 9: the details step's honeypot goes along only if something filled it in.
       const body = { ...toAppointmentPayload(values), ...honeypotOf(event?.target) };
-      const res = await apiRequest('POST', '/api/appointments', body, { idempotencyKey: submission.for(body) });
+      const created = await read(api.appointments.$post({ json: body }, { headers: { 'Idempotency-Key': submission.for(body) } }));
       submission.succeeded();
-      const created = (await res.json()) as { consultationType: string; scheduledDate: string; duration: number };
       setBooked(bookedConsultation(created, values));
       toast(bookingToasts.success);
       goTo(3, 'heading');
@@ -210,9 +211,8 @@ export default function BookingModal({ open, onOpenChange, returnFocusTo }: Prop
   const pending = form.formState.isSubmitting;
   const typeLabel = consultationTypeOptions.find((t) => t.value === choice.consultationType)?.label;
   const ready = canContinue(choice) && availability.status === 'ready';
-  const button = 'inline-flex min-h-11 items-center justify-center gap-2 rounded-md px-5 text-sm font-semibold disabled:cursor-not-allowed disabled:opacity-60';
-  const primary = `${button} bg-primary text-primary-foreground hover:bg-primary/90`;
-  const secondary = `${button} border border-border bg-background hover:bg-accent hover:text-accent-foreground`;
+  const primary = buttonClass('default', 'lg');
+  const secondary = buttonClass('outline', 'lg', 'sm:mr-auto');
   const continueHint = `${formId}-continue-hint`;
 
   return (
@@ -221,11 +221,8 @@ export default function BookingModal({ open, onOpenChange, returnFocusTo }: Prop
         <Dialog.Overlay className="fixed inset-0 z-50 bg-black/60 motion-safe:transition-opacity motion-safe:starting:opacity-0" />
         <Dialog.Content
           data-booking-modal=""
-          onCloseAutoFocus={(event) => {
-            // Radix would return the focus to a Dialog.Trigger; the modal is opened by the page's buttons instead.
-            event.preventDefault();
-            returnFocusTo()?.focus();
-          }}
+          // Radix would return the focus to a Dialog.Trigger; the modal is opened by the page's buttons instead.
+          onCloseAutoFocus={(event) => returnFocus.restore(event)}
           // A phone gets the whole screen (the body scrolls, the buttons stay at the bottom). Wider screens get
           // a panel near the top that leaves the bottom right free for the toasts, so they never cover its buttons.
           className="fixed inset-0 z-50 flex flex-col bg-background text-foreground shadow-xl sm:inset-auto sm:left-1/2 sm:top-[5dvh] sm:max-h-[calc(90dvh-6rem)] sm:w-[min(52rem,calc(100vw-2rem))] sm:-translate-x-1/2 sm:rounded-xl sm:border sm:border-border motion-safe:transition-opacity motion-safe:starting:opacity-0"
@@ -330,7 +327,7 @@ export default function BookingModal({ open, onOpenChange, returnFocusTo }: Prop
             )}
             {step === 2 && (
               <>
-                <button type="button" className={`${secondary} sm:mr-auto`} onClick={() => goTo(1, 'heading')} disabled={pending}>
+                <button type="button" className={secondary} onClick={() => goTo(1, 'heading')} disabled={pending}>
                   <ArrowLeft aria-hidden="true" className="size-4" />
                   Back
                 </button>
@@ -344,7 +341,7 @@ export default function BookingModal({ open, onOpenChange, returnFocusTo }: Prop
               <>
                 <button
                   type="button"
-                  className={`${secondary} sm:mr-auto`}
+                  className={secondary}
                   onClick={() => {
                     reset();
                     focusOnStep.current = 'heading';

@@ -6,7 +6,7 @@
  */
 import type { FormEvent, ReactNode } from 'react';
 import type { FieldErrors, UseFormRegister } from 'react-hook-form';
-import { FormField, RequiredFieldsNote } from '../ui/FormField.tsx';
+import { Field, Input, RequiredFieldsNote, Select, Textarea } from '../ui/form.tsx';
 import { Honeypot } from '../ui/Honeypot.tsx';
 import { bookingPracticeAreaOptions, type BookingFormValues } from './booking-form.ts';
 
@@ -25,38 +25,27 @@ export default function DetailsStep({ formId, register, errors, onSubmit, summar
       {summary}
       <RequiredFieldsNote />
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField label="First Name" required error={errors.firstName?.message}>
-          {(props) => <input type="text" autoComplete="given-name" {...props} {...register('firstName')} />}
-        </FormField>
-        <FormField label="Last Name" required error={errors.lastName?.message}>
-          {(props) => <input type="text" autoComplete="family-name" {...props} {...register('lastName')} />}
-        </FormField>
+        <Field label="First Name" required error={errors.firstName?.message}>
+          <Input size="lg" type="text" autoComplete="given-name" {...register('firstName')} />
+        </Field>
+        <Field label="Last Name" required error={errors.lastName?.message}>
+          <Input size="lg" type="text" autoComplete="family-name" {...register('lastName')} />
+        </Field>
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField label="Email Address" required error={errors.email?.message}>
-          {(props) => <input type="email" autoComplete="email" spellCheck={false} {...props} {...register('email')} />}
-        </FormField>
-        <FormField label="Phone" hint="Optional" error={errors.phone?.message}>
-          {(props) => <input type="tel" autoComplete="tel" {...props} {...register('phone')} />}
-        </FormField>
+        <Field label="Email Address" required error={errors.email?.message}>
+          <Input size="lg" type="email" autoComplete="email" spellCheck={false} {...register('email')} />
+        </Field>
+        <Field label="Phone" optional error={errors.phone?.message}>
+          <Input size="lg" type="tel" autoComplete="tel" {...register('phone')} />
+        </Field>
       </div>
-      <FormField label="Practice Area" required error={errors.practiceArea?.message}>
-        {(props) => (
-          <select {...props} {...register('practiceArea')}>
-            <option value="" disabled>
-              Select a practice area
-            </option>
-            {bookingPracticeAreaOptions.map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label}
-              </option>
-            ))}
-          </select>
-        )}
-      </FormField>
-      <FormField label="Notes" hint="Optional" error={errors.notes?.message}>
-        {(props) => <textarea rows={3} {...props} className={`${props.className} h-auto py-2`} {...register('notes')} />}
-      </FormField>
+      <Field label="Practice Area" required error={errors.practiceArea?.message}>
+        <Select size="lg" placeholder="Select a practice area" options={bookingPracticeAreaOptions} {...register('practiceArea')} />
+      </Field>
+      <Field label="Notes" optional error={errors.notes?.message}>
+        <Textarea rows={3} {...register('notes')} />
+      </Field>
       <Honeypot />
       <p className="rounded-md border border-border bg-muted p-3 text-sm text-muted-foreground">
         Booking a consultation does not create an attorney-client relationship. Please do not include confidential information until we have agreed to represent

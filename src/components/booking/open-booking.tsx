@@ -8,31 +8,27 @@
 import { useStore } from '@nanostores/react';
 import { atom } from 'nanostores';
 import { createRoot, type Root } from 'react-dom/client';
+import { createReturnFocus } from '../ui/return-focus.ts';
 import Toaster from '../ui/Toaster.tsx';
 import BookingModal from './BookingModal.tsx';
 
 const $open = atom(false);
 /** Where the focus goes back on close: the button, or, when it has gone (a menu that closed), what had the focus at opening. */
-let returnTargets: (Element | null)[] = [];
+const returnFocus = createReturnFocus();
 let root: Root | undefined;
-
-function returnFocusTo(): HTMLElement | null {
-  const target = returnTargets.find((el) => el instanceof HTMLElement && el !== document.body && el.isConnected && el.getClientRects().length > 0);
-  return (target as HTMLElement | undefined) ?? null;
-}
 
 function Booking() {
   const open = useStore($open);
   return (
     <>
-      <BookingModal open={open} onOpenChange={(next) => $open.set(next)} returnFocusTo={returnFocusTo} />
+      <BookingModal open={open} onOpenChange={(next) => $open.set(next)} returnFocus={returnFocus} />
       <Toaster />
     </>
   );
 }
 
 export function openBooking(from: HTMLElement | null) {
-  if (!$open.get()) returnTargets = [from, document.activeElement];
+  if (!$open.get()) returnFocus.remember(from);
   if (!root) {
     const container = document.createElement('div');
     container.setAttribute('data-booking-root', '');

@@ -1,12 +1,13 @@
 /**
  * The free slots of a day for a consultation type (issue 5 "Availability"): GET
- * /api/appointments/availability through the one request helper. Fetched again whenever the date, the
+ * /api/appointments/availability through the typed client. Fetched again whenever the date, the
  * type (a longer consultation needs a longer free stretch) or `refresh` changes; an answer that
  * arrives after a newer question is dropped.
  */
 import { useEffect, useState } from 'react';
-import { apiRequest } from '../../lib/api-client.ts';
+import { api, read } from '../../lib/api-client.ts';
 import type { DayAvailability } from '../../shared/booking/availability.ts';
+import type { ConsultationType } from '../../shared/constants.ts';
 import type { FirmDate } from '../../shared/firm-time.ts';
 
 export type AvailabilityState =
@@ -15,11 +16,7 @@ export type AvailabilityState =
   | { status: 'ready'; day: DayAvailability }
   | { status: 'error' };
 
-export function availabilityPath(date: FirmDate, consultationType: string | null): string {
-  return `/api/appointments/availability?${new URLSearchParams({ date, consultationType: consultationType ?? 'initial' })}`;
-}
-
-export function useAvailability(date: FirmDate | null, consultationType: string | null, refresh: number): AvailabilityState {
+export function useAvailability(date: FirmDate | null, consultationType: ConsultationType | null, refresh: number): AvailabilityState {
   const [state, setState] = useState<AvailabilityState>({ status: 'idle' });
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `refresh` is the trigger to fetch the same day again
@@ -31,12 +28,10 @@ export function useAvailability(date: FirmDate | null, consultationType: string 
     let current = true;
     // While the same day is fetched again (another type, a refresh), its slots stay on screen.
     setState((s) => ({ status: 'loading', previous: s.status === 'ready' && s.day.date === date ? s.day : null }));
-    apiRequest('GET', availabilityPath(date, consultationType))
-      .then((res) => res.json() as Promise<DayAvailability>)
-      .then(
-        (day) => current && setState({ status: 'ready', day }),
-        () => current && setState({ status: 'error' }),
-      );
+    read(api.appointments.availability.$get({ query: { date, consultationType: consultationType ?? 'initial' } })).then(
+      (day) => current && setState({ status: 'ready', day }),
+      () => current && setState({ status: 'error' }),
+    );
     return () => {
       current = false;
     };

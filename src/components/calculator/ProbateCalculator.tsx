@@ -6,11 +6,13 @@
  * The page using it mounts the Toaster once (`<Toaster client:idle />`); the toasts go through the
  * shared queue of src/lib/toast.ts.
  */
-import { ArrowRight, Calculator, CircleAlert, LoaderCircle, PiggyBank } from 'lucide-react';
+import { ArrowRight, Calculator, LoaderCircle, PiggyBank } from 'lucide-react';
 import { useEffect, useId, useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent, type ReactNode, type Ref, type RefObject } from 'react';
-import { apiRequest, submissionKey } from '../../lib/api-client.ts';
+import { api, read, submissionKey } from '../../lib/api-client.ts';
 import { toast } from '../../lib/toast.ts';
 import { formatUsd, livingTrust, type ProbateEstimate } from '../../shared/probate.ts';
+import { buttonClass } from '../ui/button-class.ts';
+import { Field, Input, RequiredFieldsNote } from '../ui/form.tsx';
 import { Honeypot, honeypotOf } from '../ui/Honeypot.tsx';
 import { applyAmountEdit } from './amount-input.ts';
 import { estimateFromFields, INVALID_ESTATE_VALUE, type CalculatorErrors, type CalculatorFields } from './calculation.ts';
@@ -74,7 +76,7 @@ export default function ProbateCalculator({ headingLevel = 2 }: Props) {
       setErrors({});
       setEstimate(outcome.estimate);
       const body = { ...checked.payload, ...trap };
-      await apiRequest('POST', '/api/probate-calculator', body, { idempotencyKey: submission.for(body) });
+      await read(api['probate-calculator'].$post({ json: body }, { headers: { 'Idempotency-Key': submission.for(body) } }));
       submission.succeeded();
       toast({ title: 'Calculation Saved', description: 'Your probate calculation has been saved successfully.' });
     } catch {
@@ -105,10 +107,7 @@ export default function ProbateCalculator({ headingLevel = 2 }: Props) {
 
       <div className="grid gap-6 md:grid-cols-2">
         <form noValidate onSubmit={onSubmit} aria-label="Estate details" className="space-y-4">
-          <p className="text-sm text-muted-foreground">
-            Fields marked <span aria-hidden="true">*</span>
-            <span className="sr-only">with an asterisk</span> are required.
-          </p>
+          <RequiredFieldsNote />
           <AmountField
             ref={estateRef}
             label="Estate Value"
@@ -124,27 +123,23 @@ export default function ProbateCalculator({ headingLevel = 2 }: Props) {
             onValue={(realEstateValue) => setFields((f) => ({ ...f, realEstateValue }))}
             hint="Optional: the part of the estate that is real estate."
           />
-          <TextField
-            ref={emailRef}
-            label="Email"
-            type="email"
-            autoComplete="email"
-            spellCheck={false}
-            value={fields.email}
-            onChange={(email) => {
-              setFields((f) => ({ ...f, email }));
-              if (email) void loadPayloadModule().catch(() => undefined);
-            }}
-            hint="Optional: enter your email to save this estimate. Without one, nothing is saved."
-            error={errors.email}
-          />
+          <Field label="Email" hint="Optional: enter your email to save this estimate. Without one, nothing is saved." error={errors.email}>
+            <Input
+              ref={emailRef}
+              size="lg"
+              type="email"
+              autoComplete="email"
+              spellCheck={false}
+              value={fields.email}
+              onChange={(e) => {
+                const email = e.target.value;
+                setFields((f) => ({ ...f, email }));
+                if (email) void loadPayloadModule().catch(() => undefined);
+              }}
+            />
+          </Field>
           <Honeypot />
-          <button
-            type="submit"
-            disabled={!ready || saving}
-            aria-busy={saving || undefined}
-            className="inline-flex h-11 w-full items-center justify-center gap-2 rounded-md bg-primary px-4 text-sm font-semibold text-primary-foreground hover:bg-primary/90 disabled:cursor-not-allowed disabled:opacity-60"
-          >
+          <button type="submit" disabled={!ready || saving} aria-busy={saving || undefined} className={buttonClass('default', 'lg', 'w-full')}>
             {saving ? <LoaderCircle aria-hidden="true" className="size-4 animate-spin" /> : <Calculator aria-hidden="true" className="size-4" />}
             {saving ? 'Saving...' : 'Calculate Costs'}
           </button>
@@ -236,12 +231,7 @@ function Row({ label, value, strong = false }: { label: string; value: number; s
 
 function LinkButton({ href, primary = false, children }: { href: string; primary?: boolean; children: ReactNode }) {
   return (
-    <a
-      href={href}
-      className={`inline-flex min-h-10 items-center justify-center gap-2 rounded-md px-4 py-2 text-sm font-semibold ${
-        primary ? 'bg-primary text-primary-foreground hover:bg-primary/90' : 'border border-input bg-background text-foreground hover:bg-muted'
-      }`}
-    >
+    <a href={href} className={buttonClass(primary ? 'default' : 'outline', 'lg')}>
       {children}
     </a>
   );
@@ -254,45 +244,11 @@ interface FieldProps {
   error?: string;
 }
 
-/** Label, required mark, hint and message tied to the input (aria-describedby). */
-function FieldShell({ inputId, label, required, hint, error, children }: FieldProps & { inputId: string; children: ReactNode }) {
-  return (
-    <div className="space-y-1.5">
-      <label htmlFor={inputId} className="block text-sm font-medium">
-        {label}
-        {required && (
-          <span aria-hidden="true" className="ml-0.5 text-destructive">
-            *
-          </span>
-        )}
-      </label>
-      {children}
-      {hint && !error && (
-        <p id={`${inputId}-hint`} className="text-sm text-muted-foreground">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${inputId}-error`} className="flex items-center gap-1 text-sm font-medium text-destructive">
-          <CircleAlert aria-hidden="true" className="size-4 shrink-0" />
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
-
-const describedBy = (inputId: string, { hint, error }: FieldProps) => (error ? `${inputId}-error` : hint ? `${inputId}-hint` : undefined);
-
-const inputClass = (error?: string) =>
-  `block h-11 w-full rounded-md border bg-background text-base sm:text-sm ${error ? 'border-2 border-destructive' : 'border-input'}`;
-
 /**
  * An amount with thousands separators added while typing; the caret stays after the digit it
  * followed (src/components/calculator/amount-input.ts).
  */
 function AmountField({ ref, value, onValue, ...field }: FieldProps & { ref?: Ref<HTMLInputElement>; value: string; onValue: (value: string) => void }) {
-  const inputId = useId();
   const inner = useRef<HTMLInputElement | null>(null);
   const caret = useRef<number | null>(null);
 
@@ -318,65 +274,30 @@ function AmountField({ ref, value, onValue, ...field }: FieldProps & { ref?: Ref
   };
 
   return (
-    <FieldShell inputId={inputId} {...field}>
-      <div className="relative">
-        <span aria-hidden="true" className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-muted-foreground">
-          $
-        </span>
-        <input
-          id={inputId}
-          ref={(node) => {
-            inner.current = node;
-            if (typeof ref === 'function') ref(node);
-            else if (ref) (ref as RefObject<HTMLInputElement | null>).current = node;
-          }}
-          type="text"
-          inputMode="numeric"
-          autoComplete="off"
-          placeholder="0"
-          value={value}
-          onChange={onChange}
-          aria-required={field.required || undefined}
-          aria-invalid={field.error ? true : undefined}
-          aria-describedby={describedBy(inputId, field)}
-          className={`${inputClass(field.error)} pl-7 pr-3 tabular-nums`}
-        />
-      </div>
-    </FieldShell>
-  );
-}
-
-function TextField({
-  ref,
-  value,
-  onChange,
-  type,
-  autoComplete,
-  spellCheck,
-  ...field
-}: FieldProps & {
-  ref?: Ref<HTMLInputElement>;
-  value: string;
-  onChange: (value: string) => void;
-  type: string;
-  autoComplete: string;
-  spellCheck?: boolean;
-}) {
-  const inputId = useId();
-  return (
-    <FieldShell inputId={inputId} {...field}>
-      <input
-        id={inputId}
-        ref={ref}
-        type={type}
-        autoComplete={autoComplete}
-        spellCheck={spellCheck}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        aria-invalid={field.error ? true : undefined}
-        aria-describedby={describedBy(inputId, field)}
-        className={`${inputClass(field.error)} px-3`}
-      />
-    </FieldShell>
+    <Field {...field}>
+      {(control) => (
+        <div className="relative">
+          <span aria-hidden="true" className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-muted-foreground">
+            $
+          </span>
+          <Input
+            {...control}
+            size="lg"
+            ref={(node) => {
+              inner.current = node;
+              if (typeof ref === 'function') ref(node);
+              else if (ref) (ref as RefObject<HTMLInputElement | null>).current = node;
+            }}
+            type="text"
+            inputMode="numeric"
+            autoComplete="off"
+            placeholder="0"
+            value={value}
+            onChange={onChange}
+            className="pl-7 tabular-nums"
+          />
+        </div>
+      )}
+    </Field>
   );
 }

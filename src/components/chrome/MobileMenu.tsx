@@ -6,6 +6,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { CalendarDays, Menu, Phone, X } from 'lucide-react';
 import { useState } from 'react';
+import { buttonClass } from '../ui/button-class.ts';
 import { mainNav, navCurrent } from './nav.ts';
 
 interface Props {
@@ -63,7 +64,7 @@ export default function MobileMenu({ pathname, firmName, phone, phoneHref }: Pro
               data-component="consultation_booking"
               // The menu closes as the booking modal opens (src/components/booking/booking-loader.ts).
               onClick={() => setOpen(false)}
-              className="inline-flex items-center justify-center gap-2 rounded-md bg-primary px-4 py-2.5 font-semibold text-primary-foreground hover:opacity-90"
+              className={buttonClass('default', 'xl')}
             >
               <CalendarDays aria-hidden="true" className="size-4" />
               Schedule Consultation

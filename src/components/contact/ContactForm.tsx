@@ -7,9 +7,10 @@
 import { CircleAlert, LoaderCircle, Send } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useForm, type Resolver, type UseFormRegisterReturn } from 'react-hook-form';
-import { ApiError, apiRequest, submissionKey } from '../../lib/api-client.ts';
+import { ApiError, api, read, submissionKey } from '../../lib/api-client.ts';
 import { toast } from '../../lib/toast.ts';
-import { FieldError, FormField, RequiredFieldsNote, RequiredMark } from '../ui/FormField.tsx';
+import { buttonClass } from '../ui/button-class.ts';
+import { Field, FieldError, Input, RequiredFieldsNote, RequiredMark, Select, Textarea } from '../ui/form.tsx';
 import { Honeypot, honeypotOf } from '../ui/Honeypot.tsx';
 import type { ContactFormOutput } from './contact-form.schema.ts';
 import { emptyContactForm, fieldErrorsFrom, practiceAreaOptions, serviceFromQuery, toContactPayload, type ContactFormValues } from './contact-form.ts';
@@ -55,7 +56,7 @@ export default function ContactForm() {
     try {
       // Issue 9: the honeypot goes along only if something filled it in.
       const body = { ...toContactPayload(values), ...honeypotOf(event?.target) };
-      await apiRequest('POST', '/api/contact', body, { idempotencyKey: submission.for(body) });
+      await read(api.contact.$post({ json: body }, { headers: { 'Idempotency-Key': submission.for(body) } }));
       submission.succeeded();
       toast({ title: 'Message Sent Successfully', description: "Thank you for contacting us. We'll get back to you within 24 hours." });
       form.reset(defaults.current);
@@ -100,38 +101,27 @@ export default function ContactForm() {
       >
         <RequiredFieldsNote />
         <div className="grid gap-4 sm:grid-cols-2">
-          <FormField label="First Name" required error={errors.firstName?.message}>
-            {(props) => <input type="text" autoComplete="given-name" {...props} {...field.firstName} />}
-          </FormField>
-          <FormField label="Last Name" required error={errors.lastName?.message}>
-            {(props) => <input type="text" autoComplete="family-name" {...props} {...field.lastName} />}
-          </FormField>
+          <Field label="First Name" required error={errors.firstName?.message}>
+            <Input size="lg" type="text" autoComplete="given-name" {...field.firstName} />
+          </Field>
+          <Field label="Last Name" required error={errors.lastName?.message}>
+            <Input size="lg" type="text" autoComplete="family-name" {...field.lastName} />
+          </Field>
         </div>
         <div className="grid gap-4 sm:grid-cols-2">
-          <FormField label="Email" required error={errors.email?.message}>
-            {(props) => <input type="email" autoComplete="email" spellCheck={false} {...props} {...field.email} />}
-          </FormField>
-          <FormField label="Phone" hint="Optional" error={errors.phone?.message}>
-            {(props) => <input type="tel" autoComplete="tel" {...props} {...field.phone} />}
-          </FormField>
+          <Field label="Email" required error={errors.email?.message}>
+            <Input size="lg" type="email" autoComplete="email" spellCheck={false} {...field.email} />
+          </Field>
+          <Field label="Phone" optional error={errors.phone?.message}>
+            <Input size="lg" type="tel" autoComplete="tel" {...field.phone} />
+          </Field>
         </div>
-        <FormField label="Practice Area" required error={errors.practiceArea?.message}>
-          {(props) => (
-            <select {...props} {...field.practiceArea}>
-              <option value="" disabled>
-                Select a practice area
-              </option>
-              {practiceAreaOptions.map((o) => (
-                <option key={o.value} value={o.value}>
-                  {o.label}
-                </option>
-              ))}
-            </select>
-          )}
-        </FormField>
-        <FormField label="Message" required error={errors.message?.message}>
-          {(props) => <textarea rows={5} {...props} className={`${props.className} h-auto py-2`} {...field.message} />}
-        </FormField>
+        <Field label="Practice Area" required error={errors.practiceArea?.message}>
+          <Select size="lg" placeholder="Select a practice area" options={practiceAreaOptions} {...field.practiceArea} />
+        </Field>
+        <Field label="Message" required error={errors.message?.message}>
+          <Textarea rows={5} {...field.message} />
+        </Field>
 
         <Honeypot />
         <Consent registration={field.consent} error={errors.consent?.message} />
@@ -147,12 +137,7 @@ export default function ContactForm() {
             {errors.root.message}
           </p>
         )}
-        <button
-          type="submit"
-          disabled={!ready || pending}
-          aria-busy={pending || undefined}
-          className="inline-flex h-11 w-full items-center justify-center gap-2 rounded-md bg-primary px-4 text-sm font-semibold text-primary-foreground hover:bg-primary/90 disabled:cursor-not-allowed disabled:opacity-60 sm:w-auto"
-        >
+        <button type="submit" disabled={!ready || pending} aria-busy={pending || undefined} className={buttonClass('default', 'lg', 'w-full sm:w-auto')}>
           {pending ? <LoaderCircle aria-hidden="true" className="size-4 animate-spin" /> : <Send aria-hidden="true" className="size-4" />}
           {pending ? 'Sending...' : 'Send Message'}
         </button>

@@ -18,7 +18,7 @@ import {
   type SignUpOutput,
 } from 'aws-amplify/auth';
 import { atom } from 'nanostores';
-import { setAccessTokenProvider } from '../api-client.ts';
+import { ApiError, api, read, setAccessTokenProvider } from '../api-client.ts';
 
 /** SPEC §3 Current user: username; email (the login identifier used at sign in); attributes (the sign-in details). */
 export interface CurrentUser {
@@ -62,21 +62,16 @@ function required(value: string, message: string) {
   if (!value || !value.trim()) throw new AuthError('ValidationError', message);
 }
 
-interface IdentityConfig {
-  userPoolId: string;
-  userPoolClientId: string;
-  userPoolEndpoint: string | null;
-  authFlowType: 'USER_PASSWORD_AUTH';
-}
-
 let configured: Promise<void> | null = null;
 
 /** Configures Amplify from the server's identity settings, once per page. */
 export function configureAuth(): Promise<void> {
   configured ??= (async () => {
-    const res = await fetch('/api/identity/config', { credentials: 'include' });
-    if (!res.ok) throw new AuthError('ConfigurationError', 'Sign-in is unavailable right now. Please try again later.');
-    const config = (await res.json()) as IdentityConfig;
+    const config = await read(api.identity.config.$get()).catch((err: unknown) => {
+      // The server answered, but not with the settings: sign-in is unavailable (a network failure is rethrown as it is).
+      if (err instanceof ApiError) throw new AuthError('ConfigurationError', 'Sign-in is unavailable right now. Please try again later.');
+      throw err;
+    });
     Amplify.configure({
       Auth: {
         Cognito: {

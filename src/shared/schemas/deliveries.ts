@@ -12,19 +12,3 @@ export const deliveryLogQuery = z.object({
     .max(200, 'limit must be at most 200')
     .default(50),
 });
-
-/** One row of the delivery log as the admin sees it: no payload (personal data), secrets masked. */
-export interface DeliveryLogEntry {
-  id: string;
-  channel: 'email' | 'calendar';
-  purpose: string;
-  appointmentId: string | null;
-  integrationId: string | null;
-  recipient: string | null;
-  status: 'pending' | 'sending' | 'sent' | 'failed' | 'skipped';
-  attempts: number;
-  lastError: string | null;
-  nextAttemptAt: string;
-  sentAt: string | null;
-  createdAt: string;
-}

@@ -90,7 +90,7 @@ export function normalizeMoney(v: string): string {
   return `${BigInt(whole).toString()}.${(frac + '00').slice(0, 2)}`;
 }
 
-/** Configs are a few levels deep; deeper JSON is refused (and withheld when read back: api/integrations/secrets.ts). */
+/** Configs are a few levels deep; deeper JSON is refused (and withheld when read back: api/crypto/secret-masking.ts). */
 export const MAX_JSON_DEPTH = 32;
 
 /** How deeply a parsed JSON value nests (a scalar is 0), without recursion: a "JSON bomb" of 10,000 levels must not exhaust the stack. */

@@ -7,9 +7,9 @@
 import { Check, Trash2 } from 'lucide-react';
 import { useEffect, useRef, type ReactNode } from 'react';
 import type { AppointmentStatus } from '../../../shared/constants.ts';
-import { Button } from '../ui/button.tsx';
-import { EmailLink, PhoneLink } from '../ui/contact-links.tsx';
-import { Dialog, DialogClose, DialogContent, DialogFooter } from '../ui/dialog.tsx';
+import { Button } from '../../ui/button.tsx';
+import { EmailLink, PhoneLink } from '../../ui/contact-links.tsx';
+import { Dialog, DialogContent, DialogFooter } from '../../ui/dialog.tsx';
 import { formatFirmDate, formatFirmDateTime, formatFirmTimeRange } from '../../../shared/firm-time.ts';
 import AppointmentStatusBadge from './AppointmentStatusBadge.tsx';
 import { canChangeStatus, canConfirm, consultationTypeLabel, fullName, practiceAreaLabel, type Appointment } from './appointments.ts';
@@ -79,12 +79,7 @@ export default function AppointmentDetailsDialog({
               {a.notes ? <p className="whitespace-pre-wrap break-words rounded-md border border-border bg-muted/40 p-3">{a.notes}</p> : 'None'}
             </Item>
           </dl>
-          <DialogFooter>
-            <DialogClose asChild>
-              <Button ref={closeRef} variant="outline" data-details-close>
-                Close
-              </Button>
-            </DialogClose>
+          <DialogFooter cancelLabel="Close" cancel={{ ref: closeRef, 'data-details-close': true }}>
             <Button variant="outline" className="text-destructive" disabled={busy} onClick={(e) => onDelete(a, e.currentTarget)}>
               <Trash2 aria-hidden="true" className="size-4" />
               Delete

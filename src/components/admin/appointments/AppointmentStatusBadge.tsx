@@ -1,5 +1,5 @@
 /** An appointment's status as a badge: the word carries the meaning, the colour only repeats it. */
-import { Badge, type BadgeVariant } from '../ui/card.tsx';
+import { Badge, type BadgeVariant } from '../../ui/card.tsx';
 import { statusLabel } from './appointments.ts';
 
 const variants: Record<string, BadgeVariant> = { scheduled: 'warning', confirmed: 'default', completed: 'success', cancelled: 'secondary' };

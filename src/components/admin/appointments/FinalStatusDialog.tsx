@@ -4,8 +4,7 @@
  * finger would otherwise cancel a client's consultation with no way back but a new booking.
  */
 import type { AppointmentStatus } from '../../../shared/constants.ts';
-import { Button } from '../ui/button.tsx';
-import { Dialog, DialogClose, DialogContent, DialogFooter } from '../ui/dialog.tsx';
+import { Dialog, DialogContent, DialogFooter } from '../../ui/dialog.tsx';
 import { formatFirmDateTime } from '../../../shared/firm-time.ts';
 import { consultationTypeLabel, fullName, statusLabel, type Appointment } from './appointments.ts';
 
@@ -37,14 +36,14 @@ export default function FinalStatusDialog({
           title={`Mark this appointment as ${label.toLowerCase()}?`}
           description={`${fullName(target.appointment)}: ${consultationTypeLabel(target.appointment.consultationType)} on ${formatFirmDateTime(target.appointment.scheduledDate)}. Once ${label.toLowerCase()}, its status cannot be changed again.`}
         >
-          <DialogFooter>
-            <DialogClose asChild>
-              <Button variant="outline">Keep Current Status</Button>
-            </DialogClose>
-            <Button variant={target.status === 'cancelled' ? 'destructive' : 'default'} disabled={pending} onClick={() => onConfirm(target)}>
-              {pending ? 'Updating...' : `Mark as ${label}`}
-            </Button>
-          </DialogFooter>
+          <DialogFooter
+            cancelLabel="Keep Current Status"
+            action={`Mark as ${label}`}
+            variant={target.status === 'cancelled' ? 'destructive' : 'default'}
+            pending={pending}
+            pendingLabel="Updating..."
+            onAction={() => onConfirm(target)}
+          />
         </DialogContent>
       )}
     </Dialog>

@@ -10,7 +10,7 @@ import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { Check, ChevronDown } from 'lucide-react';
 import { useRef } from 'react';
 import type { AppointmentStatus } from '../../../shared/constants.ts';
-import { buttonClass } from '../ui/button.tsx';
+import { buttonClass } from '../../ui/button.tsx';
 import { isAppointmentStatus, statusLabels, statusOrder } from './appointments.ts';
 
 export default function StatusMenu({

@@ -1,28 +1,13 @@
 /**
- * The appointments screen's rules, apart from the React code so they are unit tested: the row shape of
+ * The appointments screen's rules, apart from the React code so they are unit tested: the row type of
  * GET /api/admin/appointments, SPEC §4 Appointment status (which actions a status allows), the count
  * cards and the order of the list (upcoming first).
  */
 import { appointmentStatuses, type AppointmentStatus } from '../../../shared/constants.ts';
+import type { adminQueries, Row } from '../admin-api.ts';
 
-/** A row of GET /api/admin/appointments (SPEC §3 appointments). Dates are ISO strings. */
-export interface Appointment {
-  id: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string | null;
-  consultationType: string;
-  scheduledDate: string;
-  duration: number;
-  status: string;
-  notes: string | null;
-  practiceArea: string;
-  reminderSent: boolean;
-  externalEventId?: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A row of GET /api/admin/appointments (SPEC §3 appointments), as the route answers it: dates are ISO strings. */
+export type Appointment = Row<typeof adminQueries.appointments>;
 
 /** Display order: the life of an appointment, then the way it can end early. */
 export const statusOrder: readonly AppointmentStatus[] = ['scheduled', 'confirmed', 'completed', 'cancelled'];

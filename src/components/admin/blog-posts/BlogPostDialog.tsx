@@ -8,12 +8,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useRef } from 'react';
 import { Controller, useForm, useWatch, type Resolver } from 'react-hook-form';
+import { api, read } from '../../../lib/api-client.ts';
 import { FIRM_TIME_ZONE_LABEL } from '../../../shared/firm-time.ts';
-import { adminKeys, publicKeys, sendJson, useAdminMutation } from '../admin-api.ts';
-import { Button } from '../ui/button.tsx';
-import { Dialog, DialogClose, DialogContent, DialogFooter } from '../ui/dialog.tsx';
-import { Field, Input, Select, Switch, Textarea } from '../ui/form.tsx';
-import { SaveFailed, showServerFieldErrors } from '../ui/server-errors.tsx';
+import { adminKeys, publicKeys, useAdminMutation } from '../admin-api.ts';
+import { Dialog, DialogContent, DialogFooter } from '../../ui/dialog.tsx';
+import { Field, Input, RequiredFieldsNote, Select, Switch, Textarea } from '../../ui/form.tsx';
+import { showServerFieldErrors } from '../../ui/server-errors.tsx';
 import {
   blogAuthorOptions,
   blogCategoryOptions,
@@ -66,10 +66,10 @@ function BlogPostForm({ post, onSaved }: { post: BlogPost | null; onSaved: () =>
   const lastTitle = useRef(defaults.title);
 
   const failure = post ? 'Failed to update blog post' : 'Failed to create blog post';
-  const save = useAdminMutation<BlogPostFormOutput, BlogPost>({
-    mutationFn: (values) => {
-      const payload = blogPostPayload(values, post);
-      return post ? sendJson('PUT', `/api/admin/blog-posts/${post.id}`, payload) : sendJson('POST', '/api/admin/blog-posts', payload);
+  const save = useAdminMutation({
+    mutationFn: (values: BlogPostFormOutput) => {
+      const json = blogPostPayload(values, post);
+      return post ? read(api.admin['blog-posts'][':id'].$put({ param: { id: post.id }, json })) : read(api.admin['blog-posts'].$post({ json }));
     },
     invalidates: blogPostListKeys,
     success: post ? 'Blog post updated successfully' : 'Blog post created successfully',
@@ -100,10 +100,7 @@ function BlogPostForm({ post, onSaved }: { post: BlogPost | null; onSaved: () =>
 
   return (
     <form noValidate onSubmit={onSubmit} className="grid gap-4">
-      <p className="text-sm text-muted-foreground">
-        Fields marked <span aria-hidden="true">*</span>
-        <span className="sr-only">with an asterisk</span> are required.
-      </p>
+      <RequiredFieldsNote />
       <Field label="Title" required error={errors.title?.message}>
         <Input autoComplete="off" {...title} />
       </Field>
@@ -132,16 +129,7 @@ function BlogPostForm({ post, onSaved }: { post: BlogPost | null; onSaved: () =>
       </Field>
       <div className="grid gap-4 sm:grid-cols-2">
         <Field label="Category" required error={errors.category?.message}>
-          <Select {...form.register('category')}>
-            <option value="" disabled>
-              Select a category
-            </option>
-            {blogCategoryOptions.map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label}
-              </option>
-            ))}
-          </Select>
+          <Select placeholder="Select a category" options={blogCategoryOptions} {...form.register('category')} />
         </Field>
         <Field label="Author" required error={errors.author?.message}>
           <Select {...form.register('author')}>
@@ -181,15 +169,7 @@ function BlogPostForm({ post, onSaved }: { post: BlogPost | null; onSaved: () =>
           </Field>
         )}
       </div>
-      <SaveFailed error={save.error} message={failure} />
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button variant="outline">Cancel</Button>
-        </DialogClose>
-        <Button type="submit" disabled={save.isPending} aria-busy={save.isPending || undefined}>
-          {save.isPending ? 'Saving...' : post ? 'Save Changes' : 'Create Post'}
-        </Button>
-      </DialogFooter>
+      <DialogFooter action={post ? 'Save Changes' : 'Create Post'} pending={save.isPending} error={save.error} failure={failure} />
     </form>
   );
 }

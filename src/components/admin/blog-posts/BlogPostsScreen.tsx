@@ -5,15 +5,16 @@
  * yet' (SPEC §8).
  */
 import { ExternalLink, FileText, Pencil, Plus, Trash } from 'lucide-react';
+import { api, read } from '../../../lib/api-client.ts';
 import { dateLabel } from '../../../shared/firm-time.ts';
 import { categoryLabel } from '../../blog/format.ts';
 import AdminPage from '../AdminPage.tsx';
-import { adminQueries, adminKeys, sendJson, useAdminList, useAdminMutation } from '../admin-api.ts';
-import { Button, buttonClass } from '../ui/button.tsx';
-import { Badge, Card } from '../ui/card.tsx';
-import { ConfirmDialog } from '../ui/dialog.tsx';
-import { EmptyState, ListState } from '../ui/states.tsx';
-import { useListEditor } from '../ui/use-list-editor.ts';
+import { adminQueries, useAdminList, useAdminMutation } from '../admin-api.ts';
+import { Button, buttonClass } from '../../ui/button.tsx';
+import { Badge, Card } from '../../ui/card.tsx';
+import { ConfirmDialog } from '../../ui/dialog.tsx';
+import { EmptyState, ListState } from '../../ui/states.tsx';
+import { useListEditor } from '../../ui/use-list-editor.ts';
 import BlogPostDialog, { blogPostListKeys } from './BlogPostDialog.tsx';
 import type { BlogPost } from './blog-post-form.ts';
 
@@ -21,8 +22,8 @@ export default function BlogPostsScreen() {
   const list = useAdminList(adminQueries.blogPosts);
   const { editor, deleting, mainAction, openNew, openEdit, askDelete, setEditorOpen, closeDelete, restoreFocus } = useListEditor<BlogPost>();
 
-  const remove = useAdminMutation<BlogPost>({
-    mutationFn: (p) => sendJson('DELETE', `/api/admin/blog-posts/${p.id}`),
+  const remove = useAdminMutation({
+    mutationFn: (p: BlogPost) => read(api.admin['blog-posts'][':id'].$delete({ param: { id: p.id } })),
     invalidates: blogPostListKeys,
     success: 'Blog post deleted successfully',
     failure: 'Failed to delete blog post',

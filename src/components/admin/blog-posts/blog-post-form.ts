@@ -10,21 +10,10 @@ import { firmInstant, firmWallClock, isFirmDate } from '../../../shared/firm-tim
 import { blogCategories, practiceAreaLabels } from '../../../shared/constants.ts';
 import { blogPostInput, type BlogPostInput } from '../../../shared/schemas/blog-posts.ts';
 import { slugify } from '../../../shared/slug.ts';
+import type { adminQueries, Row } from '../admin-api.ts';
 
-/** A row of GET /api/admin/blog-posts (dates as ISO strings). */
-export interface BlogPost {
-  id: string;
-  title: string;
-  slug: string;
-  excerpt: string;
-  content: string;
-  category: string;
-  author: string;
-  isPublished: boolean;
-  publishedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A row of GET /api/admin/blog-posts, as the route answers it (dates as ISO strings). */
+export type BlogPost = Row<typeof adminQueries.blogPosts>;
 
 export interface BlogPostFormValues {
   title: string;

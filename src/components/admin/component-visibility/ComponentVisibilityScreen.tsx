@@ -10,10 +10,10 @@ import { Info, LoaderCircle, Save, Undo2 } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import AdminPage from '../AdminPage.tsx';
 import { adminQueries, adminKeys, publicKeys, useAdminList, useAdminMutation } from '../admin-api.ts';
-import { Button } from '../ui/button.tsx';
-import { Badge, Card, CardContent, CardHeader } from '../ui/card.tsx';
-import { Switch } from '../ui/form.tsx';
-import { ErrorState, LoadingState } from '../ui/states.tsx';
+import { Button } from '../../ui/button.tsx';
+import { Badge, Card, CardContent, CardHeader } from '../../ui/card.tsx';
+import { Switch } from '../../ui/form.tsx';
+import { ErrorState, LoadingState } from '../../ui/states.tsx';
 import {
   componentCards,
   createDefaultSettings,
@@ -24,7 +24,6 @@ import {
   withSavedRow,
   withToggle,
   type ComponentCard,
-  type ComponentSetting,
   type PendingChanges,
 } from './component-visibility.ts';
 
@@ -71,7 +70,7 @@ export default function ComponentVisibilityScreen() {
     mutationFn: (changes) =>
       saveChanges(cards, changes, (row) => {
         // Each change that went through is stored at once, so a failure later keeps only the rest.
-        queryClient.setQueryData<ComponentSetting[]>(adminKeys.componentVisibility, (old) => withSavedRow(old, row));
+        queryClient.setQueryData(adminKeys.componentVisibility, (old) => withSavedRow(old, row));
         setPending((current) => withoutSaved(current, row));
       }),
     invalidates: listKeys,

@@ -3,28 +3,22 @@
  * React screen so they can be tested alone: which cards show, what each switch shows, and the calls
  * of SPEC §7 with the request-helper messages of SPEC §8.
  */
-import { ApiError } from '../../../lib/api-client.ts';
+import type { z } from 'zod';
+import { ApiError, api, read } from '../../../lib/api-client.ts';
 import { componentCatalogue } from '../../../shared/constants.ts';
-import { sendJson } from '../admin-api.ts';
+import type { componentVisibilityInput } from '../../../shared/schemas/component-visibility.ts';
+import type { adminQueries, Row } from '../admin-api.ts';
 
-/** A row of GET /api/admin/component-visibility (the table of SPEC §3). */
-export interface ComponentSetting {
-  id: string;
-  componentKey: string;
-  componentName: string;
-  description: string;
-  isVisible: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A row of GET /api/admin/component-visibility (the table of SPEC §3), as the route answers it. */
+export type ComponentSetting = Row<typeof adminQueries.componentVisibility>;
+
+/** The body of POST /api/admin/component-visibility, every field given. */
+export type ComponentSettingInput = Required<z.input<typeof componentVisibilityInput>>;
 
 /** Unsaved switch positions by component key (SPEC §4: held locally until Save Changes). */
 export type PendingChanges = ReadonlyMap<string, boolean>;
 
-export interface ComponentCard {
-  componentKey: string;
-  componentName: string;
-  description: string;
+export interface ComponentCard extends Pick<ComponentSetting, 'componentKey' | 'componentName' | 'description'> {
   /** The stored row, when the server has one. */
   stored: ComponentSetting | undefined;
 }
@@ -103,23 +97,18 @@ function statusText(err: unknown): string {
 }
 
 /** PUT /api/admin/component-visibility/{componentKey} */
-export async function updateComponentVisibility(componentKey: string, isVisible: boolean): Promise<ComponentSetting> {
+export async function updateComponentVisibility(componentKey: string, isVisible: boolean) {
   try {
-    return await sendJson<ComponentSetting>('PUT', `/api/admin/component-visibility/${encodeURIComponent(componentKey)}`, { isVisible });
+    return await read(api.admin['component-visibility'][':componentKey'].$put({ param: { componentKey }, json: { isVisible } }));
   } catch (err) {
     throw new Error(`Failed to update component visibility: ${statusText(err)}`, { cause: err });
   }
 }
 
 /** POST /api/admin/component-visibility */
-export async function createComponentSetting(input: {
-  componentKey: string;
-  componentName: string;
-  description: string;
-  isVisible: boolean;
-}): Promise<ComponentSetting> {
+export async function createComponentSetting(json: ComponentSettingInput) {
   try {
-    return await sendJson<ComponentSetting>('POST', '/api/admin/component-visibility', input);
+    return await read(api.admin['component-visibility'].$post({ json }));
   } catch (err) {
     throw new Error('Failed to create component setting', { cause: err });
   }

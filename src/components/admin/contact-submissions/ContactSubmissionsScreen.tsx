@@ -6,15 +6,16 @@
  */
 import { Inbox, SearchX } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { api, read } from '../../../lib/api-client.ts';
 import AdminPage from '../AdminPage.tsx';
-import { adminQueries, adminKeys, sendJson, useAdminList, useAdminMutation } from '../admin-api.ts';
-import { Button, buttonClass } from '../ui/button.tsx';
-import { Card } from '../ui/card.tsx';
-import { EmailLink, PhoneLink } from '../ui/contact-links.tsx';
+import { adminQueries, adminKeys, useAdminList, useAdminMutation } from '../admin-api.ts';
+import { Button, buttonClass } from '../../ui/button.tsx';
+import { Card } from '../../ui/card.tsx';
+import { EmailLink, PhoneLink } from '../../ui/contact-links.tsx';
 import { formatFirmDateTime } from '../../../shared/firm-time.ts';
-import { Field, Input, Select } from '../ui/form.tsx';
-import { useReturnFocus } from '../ui/return-focus.ts';
-import { EmptyState, ErrorState, LoadingState } from '../ui/states.tsx';
+import { Field, Input, Select } from '../../ui/form.tsx';
+import { useReturnFocus } from '../../ui/return-focus.ts';
+import { EmptyState, ErrorState, LoadingState } from '../../ui/states.tsx';
 import {
   excerpt,
   filtersFromSearch,
@@ -33,7 +34,7 @@ import {
 import { ReadBadge, ResolvedBadge } from './SubmissionBadges.tsx';
 import SubmissionDetailsDialog from './SubmissionDetailsDialog.tsx';
 
-const flagPath = (id: string, flag: 'read' | 'resolved') => `/api/admin/contact-submissions/${encodeURIComponent(id)}/${flag}`;
+const submission = api.admin['contact-submissions'][':id'];
 
 export default function ContactSubmissionsScreen() {
   const list = useAdminList(adminQueries.contactSubmissions);
@@ -58,15 +59,15 @@ export default function ContactSubmissionsScreen() {
     });
   }, []);
 
-  const markRead = useAdminMutation<string>({
-    mutationFn: (id) => sendJson('PUT', flagPath(id, 'read')),
+  const markRead = useAdminMutation({
+    mutationFn: (id: string) => read(submission.read.$put({ param: { id } })),
     invalidates: [adminKeys.contactSubmissions],
     success: 'Contact marked as read',
     failure: 'Failed to mark contact as read',
     onSuccess: (_result, id) => keepFocusOn(id),
   });
-  const markResolved = useAdminMutation<string>({
-    mutationFn: (id) => sendJson('PUT', flagPath(id, 'resolved')),
+  const markResolved = useAdminMutation({
+    mutationFn: (id: string) => read(submission.resolved.$put({ param: { id } })),
     invalidates: [adminKeys.contactSubmissions],
     success: 'Contact marked as resolved',
     failure: 'Failed to mark contact as resolved',
@@ -118,22 +119,10 @@ export default function ContactSubmissionsScreen() {
               <Input ref={searchRef} type="search" value={filters.search} onChange={(e) => update({ search: e.target.value })} autoComplete="off" />
             </Field>
             <Field label="Status">
-              <Select value={filters.status} onChange={(e) => update({ status: e.target.value as StatusFilter })}>
-                {statusFilters.map((f) => (
-                  <option key={f.value} value={f.value}>
-                    {f.label}
-                  </option>
-                ))}
-              </Select>
+              <Select value={filters.status} onChange={(e) => update({ status: e.target.value as StatusFilter })} options={statusFilters} />
             </Field>
             <Field label="Practice area">
-              <Select value={filters.practiceArea} onChange={(e) => update({ practiceArea: e.target.value })}>
-                {practiceAreaFilters.map((f) => (
-                  <option key={f.value} value={f.value}>
-                    {f.label}
-                  </option>
-                ))}
-              </Select>
+              <Select value={filters.practiceArea} onChange={(e) => update({ practiceArea: e.target.value })} options={practiceAreaFilters} />
             </Field>
           </form>
         </Card>

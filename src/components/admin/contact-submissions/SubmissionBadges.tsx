@@ -1,5 +1,5 @@
 /** SPEC §4 Contact submission badges: the words say the state; colour only repeats it. */
-import { Badge } from '../ui/card.tsx';
+import { Badge } from '../../ui/card.tsx';
 
 export function ReadBadge({ isRead }: { isRead: boolean }) {
   return isRead ? <Badge variant="outline">Read</Badge> : <Badge>New</Badge>;

@@ -7,9 +7,9 @@
 import { Mail, Phone } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { firm } from '../../../config/firm.ts';
-import { Button, buttonClass } from '../ui/button.tsx';
-import { mailtoHref, telHref, EmailLink, PhoneLink } from '../ui/contact-links.tsx';
-import { Dialog, DialogClose, DialogContent, DialogFooter } from '../ui/dialog.tsx';
+import { Button, buttonClass } from '../../ui/button.tsx';
+import { mailtoHref, telHref, EmailLink, PhoneLink } from '../../ui/contact-links.tsx';
+import { Dialog, DialogContent, DialogFooter } from '../../ui/dialog.tsx';
 import { formatFirmDateTime } from '../../../shared/firm-time.ts';
 import { fullName, practiceAreaLabel, type ContactSubmission } from './contact-submissions.ts';
 import { ReadBadge, ResolvedBadge } from './SubmissionBadges.tsx';
@@ -79,12 +79,7 @@ export default function SubmissionDetailsDialog({
             <h3 className="text-sm font-medium text-muted-foreground">Message</h3>
             <p className="whitespace-pre-wrap break-words rounded-md border border-border bg-muted/40 p-3 text-sm">{s.message}</p>
           </div>
-          <DialogFooter>
-            <DialogClose asChild>
-              <Button ref={closeRef} variant="outline">
-                Close
-              </Button>
-            </DialogClose>
+          <DialogFooter cancelLabel="Close" cancel={{ ref: closeRef }}>
             <a href={mailtoHref(s.email, `Your ${practiceAreaLabel(s.practiceArea)} inquiry with ${firm.name}`)} className={buttonClass('outline')}>
               <Mail aria-hidden="true" className="size-4" />
               Reply by Email

@@ -4,20 +4,10 @@
  * practice area) and how they live in the address bar.
  */
 import { contactPracticeAreas, practiceAreaLabels } from '../../../shared/constants.ts';
+import type { adminQueries, Row } from '../admin-api.ts';
 
-/** A row of GET /api/admin/contact-submissions (SPEC §3 contact_submissions), newest first. */
-export interface ContactSubmission {
-  id: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string | null;
-  practiceArea: string;
-  message: string;
-  isRead: boolean;
-  isResolved: boolean;
-  createdAt: string;
-}
+/** A row of GET /api/admin/contact-submissions (SPEC §3 contact_submissions), newest first, as the route answers it. */
+export type ContactSubmission = Row<typeof adminQueries.contactSubmissions>;
 
 /**
  * SPEC §4 Contact submission has two flags, read (New/Read) and resolved (Pending/Resolved); the

@@ -1,6 +1,6 @@
 /** SPEC §2 dashboard: Quick Actions and the Navigation list (targets from dashboard-data.ts). */
 import { ArrowRight, ExternalLink, FileText, Mail, MessageSquareQuote, Palette, type LucideIcon } from 'lucide-react';
-import { Card, CardContent, CardHeader } from '../ui/card.tsx';
+import { Card, CardContent, CardHeader } from '../../ui/card.tsx';
 import type { DashboardLink } from './dashboard-data.ts';
 
 const quickIcons: Record<string, LucideIcon> = {

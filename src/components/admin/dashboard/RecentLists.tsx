@@ -7,8 +7,8 @@ import { dateLabel } from '../../../shared/firm-time.ts';
 import type { BlogPost } from '../blog-posts/blog-post-form.ts';
 import { practiceAreaLabel } from '../testimonials/testimonial-form.ts';
 import { ReadBadge, ResolvedBadge } from '../contact-submissions/SubmissionBadges.tsx';
-import { Badge, Card, CardContent, CardHeader } from '../ui/card.tsx';
-import { ListState } from '../ui/states.tsx';
+import { Badge, Card, CardContent, CardHeader } from '../../ui/card.tsx';
+import { ListState } from '../../ui/states.tsx';
 import { mostRecent, RECENT_POSTS, RECENT_SUBMISSIONS, type ContactSubmissionSummary } from './dashboard-data.ts';
 
 function ViewAll({ href, label }: { href?: string; label: string }) {

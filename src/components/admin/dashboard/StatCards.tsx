@@ -5,7 +5,7 @@
  */
 import { FileText, Mail, MessageSquareQuote, TrendingUp, type LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { Card } from '../ui/card.tsx';
+import { Card } from '../../ui/card.tsx';
 import { TRAFFIC_CHANGE } from './dashboard-data.ts';
 
 type Count<T> = { status: 'loading' } | { status: 'error' } | { status: 'ready'; value: T };

@@ -5,20 +5,15 @@
  */
 import type { AdminScreen } from '../admin-screens.ts';
 import type { BlogPost } from '../blog-posts/blog-post-form.ts';
+import type { ContactSubmission } from '../contact-submissions/contact-submissions.ts';
 import type { Testimonial } from '../testimonials/testimonial-form.ts';
-import { NEW_HASH } from '../ui/use-open-on-hash.ts';
+import { NEW_HASH } from '../../ui/use-open-on-hash.ts';
 
 /** The fields of a GET /api/admin/contact-submissions row the dashboard reads. */
-export interface ContactSubmissionSummary {
-  id: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  practiceArea: string;
-  isRead: boolean;
-  isResolved: boolean;
-  createdAt: string;
-}
+export type ContactSubmissionSummary = Pick<
+  ContactSubmission,
+  'id' | 'firstName' | 'lastName' | 'email' | 'practiceArea' | 'isRead' | 'isResolved' | 'createdAt'
+>;
 
 /** SPEC §9 Display limits: 5 recent submissions and 3 recent posts. */
 export const RECENT_SUBMISSIONS = 5;

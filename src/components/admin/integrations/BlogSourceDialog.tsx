@@ -7,10 +7,9 @@
 import { useId, type FocusEvent, type ReactElement } from 'react';
 import { useForm } from 'react-hook-form';
 import { blogSourceDisplayLimit, blogSourceTypes } from '../../../shared/constants.ts';
-import { RequiredFieldsNote } from '../../ui/FormField.tsx';
 import { useAdminMutation } from '../admin-api.ts';
-import { Dialog, DialogContent, DialogFormFooter, DialogTrigger } from '../ui/dialog.tsx';
-import { Field, Input, Select, Textarea } from '../ui/form.tsx';
+import { Dialog, DialogContent, DialogFooter, DialogTrigger } from '../../ui/dialog.tsx';
+import { Field, Input, RequiredFieldsNote, Select, Textarea } from '../../ui/form.tsx';
 import { BlogSourceTypeHelp } from './BlogSourceTypeHelp.tsx';
 import {
   blogSourceFormDefaults,
@@ -124,7 +123,7 @@ function BlogSourceForm({ create, onSaved }: { create: (payload: BlogSourcePaylo
           {...form.register('config')}
         />
       </Field>
-      <DialogFormFooter save={save} failure={failure} submitLabel="Add Blog Source" />
+      <DialogFooter action="Add Blog Source" pending={save.isPending} error={save.error} failure={failure} />
     </form>
   );
 }

@@ -8,33 +8,34 @@
 import { useQuery } from '@tanstack/react-query';
 import { CircleAlert, CloudDownload, Plus, Rss, Trash2 } from 'lucide-react';
 import { useRef, useState } from 'react';
-import { sendJson, useAdminMutation } from '../admin-api.ts';
-import { Button } from '../ui/button.tsx';
-import { Badge, Card } from '../ui/card.tsx';
-import { ConfirmDialog } from '../ui/dialog.tsx';
+import { api, read } from '../../../lib/api-client.ts';
+import { useAdminMutation } from '../admin-api.ts';
+import { Button } from '../../ui/button.tsx';
+import { Badge, Card } from '../../ui/card.tsx';
+import { ConfirmDialog } from '../../ui/dialog.tsx';
 import { formatFirmDateTime } from '../../../shared/firm-time.ts';
-import { useReturnFocus } from '../ui/return-focus.ts';
-import { EmptyState, ListState } from '../ui/states.tsx';
+import { useReturnFocus } from '../../ui/return-focus.ts';
+import { EmptyState, ListState } from '../../ui/states.tsx';
 import BlogSourceDialog, { blogSourceListKeys } from './BlogSourceDialog.tsx';
 import {
   articlesText,
   blogSourceTypeText,
   fetchOutcomeToast,
   firstFetchPollInterval,
-  integrationKeys,
+  integrationQueries,
   storedArticlesText,
   type BlogSource,
   type BlogSourcePayload,
 } from './integrations.ts';
 import SectionHeader from './SectionHeader.tsx';
 
-const sourcePath = (id: string) => `/api/admin/blog-sources/${encodeURIComponent(id)}`;
+const sourceParam = (id: string) => ({ param: { id: encodeURIComponent(id) } });
 
 export default function BlogSourcesTab() {
   // Sources created on this page, by when (browser clock): watched until their first fetch shows.
   const watched = useRef(new Map<string, number>());
-  const list = useQuery<BlogSource[]>({
-    queryKey: integrationKeys.blogSources,
+  const list = useQuery({
+    ...integrationQueries.blogSources,
     refetchInterval: (query) => firstFetchPollInterval(query.state.data, watched.current, Date.now()),
   });
   const [adding, setAdding] = useState(false);
@@ -43,14 +44,14 @@ export default function BlogSourcesTab() {
   const deleteFocus = useReturnFocus();
 
   const create = async (payload: BlogSourcePayload) => {
-    const row = await sendJson<BlogSource>('POST', '/api/admin/blog-sources', payload);
+    const row = await read(api.admin['blog-sources'].$post({ json: payload }));
     // Before the list is reloaded, so that reload already knows to keep polling.
     watched.current.set(row.id, Date.now());
     return row;
   };
 
   const remove = useAdminMutation<BlogSource>({
-    mutationFn: (source) => sendJson('DELETE', sourcePath(source.id)),
+    mutationFn: (source) => read(api.admin['blog-sources'][':id'].$delete(sourceParam(source.id))),
     invalidates: blogSourceListKeys,
     success: 'Blog source deleted successfully',
     failure: 'Failed to delete blog source',
@@ -59,7 +60,7 @@ export default function BlogSourcesTab() {
   // The answer is the source after the attempt: a feed that could not be read is not a failed call,
   // but the admin is told so (and the card shows the reason).
   const fetchNow = useAdminMutation<BlogSource, BlogSource>({
-    mutationFn: (source) => sendJson('POST', `${sourcePath(source.id)}/fetch`),
+    mutationFn: (source) => read(api.admin['blog-sources'][':id'].fetch.$post(sourceParam(source.id))),
     invalidates: blogSourceListKeys,
     success: (result, source) => fetchOutcomeToast(source.name, result),
     failure: 'Failed to fetch blog source',

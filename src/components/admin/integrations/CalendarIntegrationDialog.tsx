@@ -10,11 +10,11 @@ import { RotateCcw } from 'lucide-react';
 import { useId, type ChangeEvent, type ReactElement } from 'react';
 import { useForm } from 'react-hook-form';
 import { calendarProviders } from '../../../shared/constants.ts';
-import { RequiredFieldsNote } from '../../ui/FormField.tsx';
-import { sendJson, useAdminMutation } from '../admin-api.ts';
-import { Button } from '../ui/button.tsx';
-import { Dialog, DialogContent, DialogFormFooter, DialogTrigger } from '../ui/dialog.tsx';
-import { Field, Input, Select, Textarea } from '../ui/form.tsx';
+import { api, read } from '../../../lib/api-client.ts';
+import { useAdminMutation } from '../admin-api.ts';
+import { Button } from '../../ui/button.tsx';
+import { Dialog, DialogContent, DialogFooter, DialogTrigger } from '../../ui/dialog.tsx';
+import { Field, Input, RequiredFieldsNote, Select, Textarea } from '../../ui/form.tsx';
 import {
   calendarProviderLabels,
   checkCalendarForm,
@@ -66,7 +66,7 @@ function CalendarIntegrationForm({ onSaved }: { onSaved: () => void }) {
   const config = form.watch('config');
   const failure = 'Failed to create calendar integration';
   const save = useAdminMutation<CalendarPayload, CalendarIntegration>({
-    mutationFn: (payload) => sendJson('POST', '/api/admin/calendar-settings', payload),
+    mutationFn: (payload) => read(api.admin['calendar-settings'].$post({ json: payload })),
     invalidates: calendarListKeys,
     success: 'Calendar integration created successfully',
     failure,
@@ -160,7 +160,7 @@ function CalendarIntegrationForm({ onSaved }: { onSaved: () => void }) {
           <Input type="password" autoComplete="off" spellCheck={false} {...form.register('apiKey')} />
         </Field>
       </div>
-      <DialogFormFooter save={save} failure={failure} submitLabel="Add Integration" />
+      <DialogFooter action="Add Integration" pending={save.isPending} error={save.error} failure={failure} />
     </form>
   );
 }

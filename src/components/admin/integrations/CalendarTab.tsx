@@ -8,14 +8,15 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { CalendarX2, CircleCheck, Plus, Zap } from 'lucide-react';
 import { useState } from 'react';
-import { adminQueries, sendJson, useAdminList, useAdminMutation } from '../admin-api.ts';
-import { Button } from '../ui/button.tsx';
-import { Badge, Card } from '../ui/card.tsx';
+import { api, read } from '../../../lib/api-client.ts';
+import { adminQueries, useAdminList, useAdminMutation } from '../admin-api.ts';
+import { Button } from '../../ui/button.tsx';
+import { Badge, Card } from '../../ui/card.tsx';
 import { formatFirmDateTime } from '../../../shared/firm-time.ts';
-import { EmptyState, ListState } from '../ui/states.tsx';
+import { EmptyState, ListState } from '../../ui/states.tsx';
 import CalendarIntegrationDialog, { calendarListKeys } from './CalendarIntegrationDialog.tsx';
 import DeliveryLog from './DeliveryLog.tsx';
-import { activeIntegration, calendarProviderLabel, integrationKeys, isDeliveriesKey, prettyConfig, type CalendarIntegration } from './integrations.ts';
+import { activeIntegration, calendarProviderLabel, isDeliveriesKey, prettyConfig, type CalendarIntegration } from './integrations.ts';
 import SectionHeader from './SectionHeader.tsx';
 
 const headingId = (id: string) => `calendar-integration-${id}`;
@@ -26,7 +27,7 @@ export default function CalendarTab() {
   const [adding, setAdding] = useState(false);
 
   const activate = useAdminMutation<CalendarIntegration, CalendarIntegration>({
-    mutationFn: (row) => sendJson('PUT', `/api/admin/calendar-settings/${encodeURIComponent(row.id)}/activate`),
+    mutationFn: (row) => read(api.admin['calendar-settings'][':id'].activate.$put({ param: { id: encodeURIComponent(row.id) } })),
     invalidates: calendarListKeys,
     success: 'Calendar integration activated',
     // SPEC §8 gives activation no failure handling; saying that it failed is still better than silence.

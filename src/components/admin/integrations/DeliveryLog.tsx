@@ -6,10 +6,10 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { RefreshCw } from 'lucide-react';
-import { Button } from '../ui/button.tsx';
-import { Badge, type BadgeVariant } from '../ui/card.tsx';
+import { Button } from '../../ui/button.tsx';
+import { Badge, type BadgeVariant } from '../../ui/card.tsx';
 import { formatFirmDateTime } from '../../../shared/firm-time.ts';
-import { attemptsText, deliveriesKey, deliveryStatusLabel, purposeLabel, type DeliveryLogEntry } from './integrations.ts';
+import { attemptsText, deliveriesQuery, deliveryStatusLabel, purposeLabel, type DeliveryLogEntry } from './integrations.ts';
 
 const statusVariants: Record<string, BadgeVariant> = { sent: 'success', pending: 'warning', sending: 'warning', failed: 'destructive', skipped: 'secondary' };
 
@@ -31,7 +31,7 @@ export default function DeliveryLog({
   empty: string;
   headingLevel?: 'h3' | 'h4';
 }) {
-  const query = useQuery<DeliveryLogEntry[]>({ queryKey: deliveriesKey({ channel, integrationId, limit }) });
+  const query = useQuery(deliveriesQuery({ channel, integrationId, limit }));
   const Heading = headingLevel;
   return (
     <div className="space-y-2" data-testid={`deliveries-${channel}`}>

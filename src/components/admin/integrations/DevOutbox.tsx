@@ -6,15 +6,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { Inbox, Paperclip, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
-import { Button } from '../ui/button.tsx';
-import { Card } from '../ui/card.tsx';
+import { Button } from '../../ui/button.tsx';
+import { Card } from '../../ui/card.tsx';
 import { formatFirmDateTime } from '../../../shared/firm-time.ts';
-import { integrationKeys, newestFirst, type OutboxMessage } from './integrations.ts';
+import { integrationQueries, newestFirst } from './integrations.ts';
 
 const SHOWN = 10;
 
 export default function DevOutbox() {
-  const query = useQuery<OutboxMessage[]>({ queryKey: integrationKeys.emailOutbox });
+  const query = useQuery(integrationQueries.emailOutbox);
   const [showAll, setShowAll] = useState(false);
   const messages = newestFirst(query.data ?? []);
   const shown = showAll ? messages : messages.slice(0, SHOWN);

@@ -9,10 +9,11 @@ import { RotateCcw } from 'lucide-react';
 import { useId, type ChangeEvent, type ReactElement } from 'react';
 import { useForm } from 'react-hook-form';
 import { emailProviders } from '../../../shared/constants.ts';
-import { sendJson, useAdminMutation } from '../admin-api.ts';
-import { Button } from '../ui/button.tsx';
-import { Dialog, DialogContent, DialogFormFooter, DialogTrigger } from '../ui/dialog.tsx';
-import { Field, Select, Textarea } from '../ui/form.tsx';
+import { api, read } from '../../../lib/api-client.ts';
+import { useAdminMutation } from '../admin-api.ts';
+import { Button } from '../../ui/button.tsx';
+import { Dialog, DialogContent, DialogFooter, DialogTrigger } from '../../ui/dialog.tsx';
+import { Field, Select, Textarea } from '../../ui/form.tsx';
 import {
   checkEmailForm,
   configAfterProviderChange,
@@ -69,7 +70,7 @@ function EmailSettingsForm({ onSaved }: { onSaved: () => void }) {
   const helpId = useId();
   const failure = 'Failed to create email integration';
   const save = useAdminMutation<EmailPayload>({
-    mutationFn: (payload) => sendJson('POST', '/api/admin/email-settings', payload),
+    mutationFn: (payload) => read(api.admin['email-settings'].$post({ json: payload })),
     invalidates: emailListKeys,
     success: 'Email integration created successfully',
     failure,
@@ -117,7 +118,7 @@ function EmailSettingsForm({ onSaved }: { onSaved: () => void }) {
           </Button>
         </div>
       )}
-      <DialogFormFooter save={save} failure={failure} submitLabel="Save Configuration" />
+      <DialogFooter action="Save Configuration" pending={save.isPending} error={save.error} failure={failure} />
     </form>
   );
 }

@@ -8,18 +8,18 @@
 import { useQuery } from '@tanstack/react-query';
 import { CircleCheck, MailWarning, Settings2 } from 'lucide-react';
 import { useState } from 'react';
-import { Button } from '../ui/button.tsx';
-import { Card } from '../ui/card.tsx';
+import { Button } from '../../ui/button.tsx';
+import { Card } from '../../ui/card.tsx';
 import { formatFirmDateTime } from '../../../shared/firm-time.ts';
-import { ErrorState, LoadingState } from '../ui/states.tsx';
+import { ErrorState, LoadingState } from '../../ui/states.tsx';
 import DeliveryLog from './DeliveryLog.tsx';
 import DevOutbox from './DevOutbox.tsx';
 import EmailSettingsDialog from './EmailSettingsDialog.tsx';
-import { emailProviderLabel, integrationKeys, prettyConfig, type ActiveSetting, type EmailSetting } from './integrations.ts';
+import { emailProviderLabel, integrationQueries, prettyConfig } from './integrations.ts';
 import SectionHeader from './SectionHeader.tsx';
 
 export default function EmailTab() {
-  const active = useQuery<ActiveSetting | null>({ queryKey: integrationKeys.activeEmail });
+  const active = useQuery(integrationQueries.activeEmail);
   const [configuring, setConfiguring] = useState(false);
   const configured = active.data?.isActive ? active.data : null;
   const providerName = configured ? emailProviderLabel(configured.provider) : null;
@@ -76,7 +76,7 @@ export default function EmailTab() {
 
 /** SPEC §2: the green 'Configured' card; with the saved configuration, secrets masked, when the server gives it. */
 function ConfiguredCard({ provider }: { provider: string }) {
-  const setting = useQuery<EmailSetting | null>({ queryKey: integrationKeys.emailSetting });
+  const setting = useQuery(integrationQueries.emailSetting);
   return (
     <div
       data-testid="email-status"

@@ -7,9 +7,9 @@
 import { Plus, Trash2 } from 'lucide-react';
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import { toast } from '../../../lib/toast.ts';
-import { Button } from '../ui/button.tsx';
-import { Dialog, DialogClose, DialogContent, DialogFooter, DialogTrigger } from '../ui/dialog.tsx';
-import { Field, Input, Switch } from '../ui/form.tsx';
+import { Button } from '../../ui/button.tsx';
+import { Dialog, DialogContent, DialogFooter, DialogTrigger } from '../../ui/dialog.tsx';
+import { Field, Input, Switch } from '../../ui/form.tsx';
 import {
   addReviewUrl,
   canRemoveReviewUrl,
@@ -167,12 +167,7 @@ function ReviewSourcesForm({ initial, onSave }: { initial: ReviewSources; onSave
           </fieldset>
         );
       })}
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button variant="outline">Cancel</Button>
-        </DialogClose>
-        <Button type="submit">Save Changes</Button>
-      </DialogFooter>
+      <DialogFooter action="Save Changes" />
     </form>
   );
 }

@@ -6,8 +6,8 @@
 import { RefreshCw, SlidersHorizontal, Star } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from '../../../lib/toast.ts';
-import { Button } from '../ui/button.tsx';
-import { Badge, Card } from '../ui/card.tsx';
+import { Button } from '../../ui/button.tsx';
+import { Badge, Card } from '../../ui/card.tsx';
 import ManageReviewSourcesDialog from './ManageReviewSourcesDialog.tsx';
 import { AUTO_REFRESH_TEXT, connectedPlatforms, type ReviewSources } from './review-sources.ts';
 import SectionHeader from './SectionHeader.tsx';

@@ -9,7 +9,7 @@ import {
   checkCalendarForm,
   checkEmailForm,
   configAfterProviderChange,
-  deliveriesKey,
+  deliveriesQuery,
   fetchOutcomeToast,
   firstFetchPollInterval,
   isDeliveriesKey,
@@ -143,11 +143,11 @@ describe('first fetch of a new blog source', () => {
   const now = 1_000_000;
   it('polls every 2 s while a source created here has not been fetched, for up to 30 s', () => {
     const watched = new Map([['new', now - 5_000]]);
-    expect(firstFetchPollInterval([{ id: 'new', lastFetched: null }], watched, now)).toBe(2_000);
-    expect(firstFetchPollInterval([{ id: 'new', lastFetched: '2026-01-01T00:00:00.000Z' }], watched, now)).toBe(false);
+    expect(firstFetchPollInterval([{ id: 'new', lastFetched: null, lastError: null }], watched, now)).toBe(2_000);
+    expect(firstFetchPollInterval([{ id: 'new', lastFetched: '2026-01-01T00:00:00.000Z', lastError: null }], watched, now)).toBe(false);
     expect(firstFetchPollInterval([{ id: 'new', lastFetched: null, lastError: 'timeout' }], watched, now)).toBe(false);
-    expect(firstFetchPollInterval([{ id: 'new', lastFetched: null }], watched, now + 30_000)).toBe(false);
-    expect(firstFetchPollInterval([{ id: 'old', lastFetched: null }], watched, now)).toBe(false);
+    expect(firstFetchPollInterval([{ id: 'new', lastFetched: null, lastError: null }], watched, now + 30_000)).toBe(false);
+    expect(firstFetchPollInterval([{ id: 'old', lastFetched: null, lastError: null }], watched, now)).toBe(false);
     expect(firstFetchPollInterval(undefined, watched, now)).toBe(false);
   });
 });
@@ -165,11 +165,11 @@ describe('lists', () => {
   });
 
   it('builds the delivery log paths', () => {
-    expect(deliveriesKey({ channel: 'calendar', integrationId: 'abc', limit: 5 })).toEqual([
+    expect(deliveriesQuery({ channel: 'calendar', integrationId: 'abc', limit: 5 }).queryKey).toEqual([
       '/api/admin/deliveries?channel=calendar&integrationId=abc&limit=5',
     ]);
-    expect(deliveriesKey({ channel: 'email', limit: 10 })).toEqual(['/api/admin/deliveries?channel=email&limit=10']);
-    expect(isDeliveriesKey(deliveriesKey({ channel: 'email', limit: 10 }))).toBe(true);
+    expect(deliveriesQuery({ channel: 'email', limit: 10 }).queryKey).toEqual(['/api/admin/deliveries?channel=email&limit=10']);
+    expect(isDeliveriesKey(deliveriesQuery({ channel: 'email', limit: 10 }).queryKey)).toBe(true);
     expect(isDeliveriesKey(['/api/admin/blog-sources'])).toBe(false);
   });
 

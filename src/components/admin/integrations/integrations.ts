@@ -6,88 +6,57 @@
  * non-numeric entry becomes 5), the delivery log's wording and when to poll for a new source's
  * first fetch.
  */
+import { queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod';
+import { type ApiData, api, read } from '../../../lib/api-client.ts';
 import { blogSourceDisplayLimit, type blogSourceTypes, calendarProviders, emailProviders } from '../../../shared/constants.ts';
-import type { DeliveryLogEntry } from '../../../shared/schemas/deliveries.ts';
 import { blogSourceInput, calendarSettingInput, customCalendarMessages, emailSettingInput } from '../../../shared/schemas/integrations.ts';
-
-export type { DeliveryLogEntry } from '../../../shared/schemas/deliveries.ts';
+import { adminQueries, type Row } from '../admin-api.ts';
 
 export type CalendarProvider = (typeof calendarProviders)[number];
 export type EmailProvider = (typeof emailProviders)[number];
 export type BlogSourceType = (typeof blogSourceTypes)[number];
 
-/** A row of GET /api/admin/calendar-settings: config, webhook URL and API key come back masked. */
-export interface CalendarIntegration {
-  id: string;
-  provider: string;
-  isActive: boolean;
-  config: string | null;
-  webhookUrl: string | null;
-  apiKey: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** GET /api/calendar-settings/active and /api/email-settings/active: the active one, or null. */
-export interface ActiveSetting {
-  provider: string;
-  isActive: boolean;
-}
-
-/** GET /api/admin/email-settings: the current configuration, its secrets masked (null when none). */
-export interface EmailSetting {
-  id: string;
-  provider: string;
-  isActive: boolean;
-  config: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** A message of GET /api/admin/email-outbox: mail kept while no email integration is configured. */
-export interface OutboxMessage {
-  id?: string;
-  to: string;
-  subject: string;
-  text: string;
-  createdAt: string;
-  attachments?: { filename: string; contentType: string }[];
-}
-
-/** A row of GET /api/admin/blog-sources (url, config and lastError masked by the server). */
-export interface BlogSource {
-  id: string;
-  name: string;
-  url: string;
-  type: string;
-  isActive: boolean;
-  displayLimit: number;
-  config: string | null;
-  lastFetched: string | null;
-  lastError?: string | null;
-  /** How many articles are stored for the source (issue 7, from the feeds helper). */
-  articleCount?: number;
-  createdAt: string;
-  updatedAt?: string;
-}
+/**
+ * The screen's queries: each key is the path it fetches (SPEC §7), each answer typed by its route.
+ * The active calendar and email settings are the public calls (the active one, or null).
+ */
+export const integrationQueries = {
+  calendarSettings: adminQueries.calendarSettings,
+  activeCalendar: queryOptions({ queryKey: ['/api/calendar-settings/active'], queryFn: () => read(api['calendar-settings'].active.$get()) }),
+  activeEmail: queryOptions({ queryKey: ['/api/email-settings/active'], queryFn: () => read(api['email-settings'].active.$get()) }),
+  /** The current email configuration, its secrets masked (null when none). */
+  emailSetting: queryOptions({ queryKey: ['/api/admin/email-settings'], queryFn: () => read(api.admin['email-settings'].$get()) }),
+  /** Mail kept while no email integration is configured. */
+  emailOutbox: queryOptions({ queryKey: ['/api/admin/email-outbox'], queryFn: () => read(api.admin['email-outbox'].$get()) }),
+  blogSources: adminQueries.blogSources,
+  externalArticles: queryOptions({ queryKey: ['/api/external-blog-articles'], queryFn: () => read(api['external-blog-articles'].$get()) }),
+};
 
 export const integrationKeys = {
-  calendarSettings: ['/api/admin/calendar-settings'],
-  activeCalendar: ['/api/calendar-settings/active'],
-  activeEmail: ['/api/email-settings/active'],
-  emailSetting: ['/api/admin/email-settings'],
-  emailOutbox: ['/api/admin/email-outbox'],
-  blogSources: ['/api/admin/blog-sources'],
-  externalArticles: ['/api/external-blog-articles'],
-} as const;
+  calendarSettings: integrationQueries.calendarSettings.queryKey,
+  activeCalendar: integrationQueries.activeCalendar.queryKey,
+  activeEmail: integrationQueries.activeEmail.queryKey,
+  emailSetting: integrationQueries.emailSetting.queryKey,
+  emailOutbox: integrationQueries.emailOutbox.queryKey,
+  blogSources: integrationQueries.blogSources.queryKey,
+  externalArticles: integrationQueries.externalArticles.queryKey,
+};
 
-/** The delivery log of one channel (and integration), newest first: the query key is the path (SPEC §7). */
-export function deliveriesKey({ channel, integrationId, limit }: { channel: 'email' | 'calendar'; integrationId?: string; limit: number }): [string] {
-  const query = new URLSearchParams({ channel });
-  if (integrationId) query.set('integrationId', integrationId);
-  query.set('limit', String(limit));
-  return [`/api/admin/deliveries?${query.toString()}`];
+/** A row of GET /api/admin/calendar-settings: config, webhook URL and API key come back masked. */
+export type CalendarIntegration = Row<typeof integrationQueries.calendarSettings>;
+/** A row of GET /api/admin/blog-sources (url, config and lastError masked by the server), with its stored articles' count. */
+export type BlogSource = Row<typeof integrationQueries.blogSources>;
+/** One entry of GET /api/admin/deliveries: no payload (personal data), secrets masked. */
+export type DeliveryLogEntry = ApiData<typeof api.admin.deliveries.$get>[number];
+
+/**
+ * The delivery log of one channel (and integration), newest first: the query key is the path and
+ * query string it fetches (SPEC §7).
+ */
+export function deliveriesQuery({ channel, integrationId, limit }: { channel: 'email' | 'calendar'; integrationId?: string; limit: number }) {
+  const query = { channel, integrationId, limit: String(limit) };
+  return queryOptions({ queryKey: [api.admin.deliveries.$path({ query })], queryFn: () => read(api.admin.deliveries.$get({ query })) });
 }
 
 /** Every delivery log on the screen starts with this, so one invalidation refreshes them all. */
@@ -333,15 +302,17 @@ export function firstFetchPollInterval(
 // ---------------------------------------------------------------------------------------------
 // Delivery log wording
 
-export const deliveryStatusLabels: Record<DeliveryLogEntry['status'], string> = {
+/** The delivery states (the deliveries table's check; the route answers the column as text). */
+export const deliveryStatusLabels = {
   pending: 'Pending',
   sending: 'Sending',
   sent: 'Sent',
   failed: 'Failed',
   skipped: 'Skipped',
-};
+} as const;
 
-export const deliveryStatusLabel = (status: string) => deliveryStatusLabels[status as DeliveryLogEntry['status']] ?? status;
+export const deliveryStatusLabel = (status: string): string =>
+  Object.hasOwn(deliveryStatusLabels, status) ? deliveryStatusLabels[status as keyof typeof deliveryStatusLabels] : status;
 
 /** 'booking-confirmation' -> 'Booking confirmation', 'event_create' -> 'Event create'. */
 export function purposeLabel(purpose: string): string {

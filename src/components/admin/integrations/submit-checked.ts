@@ -1,6 +1,6 @@
 import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
 import { toast } from '../../../lib/toast.ts';
-import { showServerFieldErrors } from '../ui/server-errors.tsx';
+import { showServerFieldErrors } from '../../ui/server-errors.tsx';
 import { VALIDATION_TITLE, type FormCheck } from './integrations.ts';
 
 /**

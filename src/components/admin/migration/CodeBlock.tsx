@@ -5,7 +5,7 @@
  */
 import { Check, Copy } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { Button } from '../ui/button.tsx';
+import { Button } from '../../ui/button.tsx';
 
 export default function CodeBlock({ label, code, wrap = false, testId }: { label: string; code: string; wrap?: boolean; testId?: string }) {
   const [copied, setCopied] = useState<'idle' | 'copied' | 'failed'>('idle');

@@ -12,14 +12,14 @@ import { useQueryClient } from '@tanstack/react-query';
 import { CircleCheck, Database, LoaderCircle, Play, ShieldCheck, Table2 } from 'lucide-react';
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { toast } from '../../../lib/toast.ts';
-import { migrationKinds, type CreateTableResult, type MigrationRun, type VerificationResult } from '../../../shared/migration.ts';
+import { migrationKinds } from '../../../shared/migration.ts';
 import AdminPage from '../AdminPage.tsx';
-import { sendJson, useAdminMutation } from '../admin-api.ts';
-import { Button } from '../ui/button.tsx';
-import { Card, CardContent, CardHeader } from '../ui/card.tsx';
-import { ErrorState, LoadingState } from '../ui/states.tsx';
+import { useAdminMutation } from '../admin-api.ts';
+import { Button } from '../../ui/button.tsx';
+import { Card, CardContent, CardHeader } from '../../ui/card.tsx';
+import { ErrorState, LoadingState } from '../../ui/states.tsx';
 import CodeBlock from './CodeBlock.tsx';
-import { migrationKeys, useMigrationAction, useMigrationRun, useMigrationStatus } from './migration-api.ts';
+import { migrationCalls, migrationKeys, useMigrationAction, useMigrationRun, useMigrationStatus } from './migration-api.ts';
 import {
   canResume,
   databaseNames,
@@ -69,8 +69,8 @@ export default function MigrationScreen() {
     }
   }, [run]);
 
-  const verify = useMigrationAction<VerificationResult>({
-    mutationFn: () => sendJson('POST', '/api/admin/migration/verify'),
+  const verify = useMigrationAction({
+    mutationFn: migrationCalls.verify,
     failureTitle: 'Verification Failed',
     onSuccess: (result) => {
       if (result.ok) toast({ title: 'Verification Complete', description: messages.verificationComplete(result) });
@@ -80,8 +80,8 @@ export default function MigrationScreen() {
   });
   const resetVerification = verify.reset;
 
-  const createTable = useAdminMutation<void, CreateTableResult>({
-    mutationFn: () => sendJson('POST', '/api/admin/migration/create-table'),
+  const createTable = useAdminMutation({
+    mutationFn: migrationCalls.createTable,
     invalidates: [],
     success: (result) => ({ title: 'Table Commands Generated', description: messages.tableGenerated(result.tableName, result.created) }),
     failure: errorMessage,
@@ -91,8 +91,8 @@ export default function MigrationScreen() {
     },
   });
 
-  const migrate = useMigrationAction<{ run: MigrationRun }>({
-    mutationFn: () => sendJson('POST', '/api/admin/migration/migrate'),
+  const migrate = useMigrationAction({
+    mutationFn: migrationCalls.migrate,
     failureTitle: 'Migration Failed',
     onSuccess: async ({ run: started }) => {
       // Follow this run from now on; an older answer still on its way must not replace it.

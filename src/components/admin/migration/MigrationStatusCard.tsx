@@ -4,9 +4,9 @@
  * SPEC §8 setup alert. States are said in words, never by colour alone.
  */
 import { CircleAlert, CircleCheck, LoaderCircle, RefreshCw } from 'lucide-react';
-import type { MigrationStatus } from '../../../shared/migration.ts';
-import { Button } from '../ui/button.tsx';
-import { Badge, Card, CardContent, CardHeader } from '../ui/card.tsx';
+import { Button } from '../../ui/button.tsx';
+import { Badge, Card, CardContent, CardHeader } from '../../ui/card.tsx';
+import type { MigrationStatus } from './migration-api.ts';
 import { databaseNames, setupAlert } from './migration-wizard.ts';
 
 export default function MigrationStatusCard({ status, checking, onCheckAgain }: { status: MigrationStatus; checking: boolean; onCheckAgain: () => void }) {

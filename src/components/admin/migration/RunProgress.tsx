@@ -3,9 +3,9 @@
  * 'done / total' beside it. The bars are not live regions (they change twice a second); the run's
  * state is, and changes only when the run starts or stops.
  */
-import type { MigrationRun } from '../../../shared/migration.ts';
-import { Badge } from '../ui/card.tsx';
+import { Badge } from '../../ui/card.tsx';
 import { formatFirmDateTime } from '../../../shared/firm-time.ts';
+import type { MigrationRun } from './migration-api.ts';
 import { percentDone, progressText, runStateLabels, runTotals } from './migration-wizard.ts';
 
 const stateBadge = { running: 'default', completed: 'success', failed: 'destructive', interrupted: 'warning' } as const;

@@ -3,7 +3,8 @@
  * the mismatches, then every mismatch the server listed (kind, the item's id, what differs).
  */
 import { CircleAlert, CircleCheck } from 'lucide-react';
-import { migrationKinds, type VerificationResult } from '../../../shared/migration.ts';
+import { migrationKinds } from '../../../shared/migration.ts';
+import type { VerificationResult } from './migration-api.ts';
 import { mismatchCount, plural, verificationFailureMessage } from './migration-wizard.ts';
 
 const kindLabel = (kind: string) => migrationKinds.find((k) => k.kind === kind)?.label ?? kind;

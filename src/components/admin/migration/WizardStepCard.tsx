@@ -5,7 +5,7 @@
  */
 import { Check } from 'lucide-react';
 import { forwardRef, type ReactNode } from 'react';
-import { Badge, Card } from '../ui/card.tsx';
+import { Badge, Card } from '../../ui/card.tsx';
 import { stepProgressLabels, type StepProgress } from './migration-wizard.ts';
 
 const circle: Record<StepProgress, string> = {

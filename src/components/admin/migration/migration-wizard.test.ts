@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../lib/api-client.ts';
-import type { MigrationRun, VerificationResult } from '../../../shared/migration.ts';
+import type { MigrationRun, VerificationResult } from './migration-api.ts';
 import {
   enabledActions,
   errorMessage,

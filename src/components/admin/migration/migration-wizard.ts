@@ -5,13 +5,8 @@
  * alert, the toasts' words, progress arithmetic and the verification summary.
  */
 import { ApiError } from '../../../lib/api-client.ts';
-import {
-  migrationSetupAlert,
-  type MigrationKindProgress,
-  type MigrationRun,
-  type MigrationStatus,
-  type VerificationResult,
-} from '../../../shared/migration.ts';
+import { migrationSetupAlert } from '../../../shared/migration.ts';
+import type { MigrationKindProgress, MigrationRun, MigrationStatus, VerificationResult } from './migration-api.ts';
 
 /** SPEC §4: the steps in order. The first four are numbered on the page; complete is the final card. */
 export const wizardSteps = ['setup', 'table', 'migrate', 'verify', 'complete'] as const;

@@ -7,12 +7,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm, type Resolver } from 'react-hook-form';
 import type { z } from 'zod';
+import { api, read } from '../../../lib/api-client.ts';
 import { testimonialInput } from '../../../shared/schemas/testimonials.ts';
-import { adminKeys, publicKeys, sendJson, useAdminMutation } from '../admin-api.ts';
-import { Button } from '../ui/button.tsx';
-import { Dialog, DialogClose, DialogContent, DialogFooter } from '../ui/dialog.tsx';
-import { Field, Input, Select, Switch, Textarea } from '../ui/form.tsx';
-import { SaveFailed, showServerFieldErrors } from '../ui/server-errors.tsx';
+import { adminKeys, publicKeys, useAdminMutation } from '../admin-api.ts';
+import { Dialog, DialogContent, DialogFooter } from '../../ui/dialog.tsx';
+import { Field, Input, RequiredFieldsNote, Select, Switch, Textarea } from '../../ui/form.tsx';
+import { showServerFieldErrors } from '../../ui/server-errors.tsx';
 import {
   ratingChoices,
   ratingText,
@@ -60,9 +60,9 @@ function TestimonialForm({ testimonial, onSaved }: { testimonial: Testimonial | 
   const form = useForm<TestimonialFormValues, unknown, TestimonialPayload>({ resolver, defaultValues: testimonialFormValues(testimonial) });
   const errors = form.formState.errors;
   const failure = testimonial ? 'Failed to update testimonial' : 'Failed to create testimonial';
-  const save = useAdminMutation<TestimonialPayload, Testimonial>({
-    mutationFn: (payload) =>
-      testimonial ? sendJson('PUT', `/api/admin/testimonials/${testimonial.id}`, payload) : sendJson('POST', '/api/admin/testimonials', payload),
+  const save = useAdminMutation({
+    mutationFn: (json: TestimonialPayload) =>
+      testimonial ? read(api.admin.testimonials[':id'].$put({ param: { id: testimonial.id }, json })) : read(api.admin.testimonials.$post({ json })),
     invalidates: testimonialListKeys,
     success: testimonial ? 'Testimonial updated successfully' : 'Testimonial created successfully',
     failure,
@@ -80,10 +80,7 @@ function TestimonialForm({ testimonial, onSaved }: { testimonial: Testimonial | 
 
   return (
     <form noValidate onSubmit={onSubmit} className="grid gap-4">
-      <p className="text-sm text-muted-foreground">
-        Fields marked <span aria-hidden="true">*</span>
-        <span className="sr-only">with an asterisk</span> are required.
-      </p>
+      <RequiredFieldsNote />
       <Field label="Client Name" required error={errors.clientName?.message} hint="As it should appear on the site, e.g. first name and initial.">
         <Input autoComplete="off" {...form.register('clientName')} />
       </Field>
@@ -98,16 +95,7 @@ function TestimonialForm({ testimonial, onSaved }: { testimonial: Testimonial | 
           </Select>
         </Field>
         <Field label="Practice Area" required error={errors.practiceArea?.message}>
-          <Select {...form.register('practiceArea')}>
-            <option value="" disabled>
-              Select a practice area
-            </option>
-            {testimonialPracticeAreaOptions.map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label}
-              </option>
-            ))}
-          </Select>
+          <Select placeholder="Select a practice area" options={testimonialPracticeAreaOptions} {...form.register('practiceArea')} />
         </Field>
       </div>
       <Field label="Testimonial" required error={errors.content?.message}>
@@ -123,15 +111,7 @@ function TestimonialForm({ testimonial, onSaved }: { testimonial: Testimonial | 
           </div>
         )}
       />
-      <SaveFailed error={save.error} message={failure} />
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button variant="outline">Cancel</Button>
-        </DialogClose>
-        <Button type="submit" disabled={save.isPending} aria-busy={save.isPending || undefined}>
-          {save.isPending ? 'Saving...' : testimonial ? 'Save Changes' : 'Add Testimonial'}
-        </Button>
-      </DialogFooter>
+      <DialogFooter action={testimonial ? 'Save Changes' : 'Add Testimonial'} pending={save.isPending} error={save.error} failure={failure} />
     </form>
   );
 }

@@ -5,14 +5,15 @@
  * is 'No Testimonials Yet' with 'Add Your First Testimonial' (SPEC §2, §8).
  */
 import { Eye, EyeOff, MessageSquareQuote, Pencil, Plus, Trash } from 'lucide-react';
+import { api, read } from '../../../lib/api-client.ts';
 import { dateLabel } from '../../../shared/firm-time.ts';
 import AdminPage from '../AdminPage.tsx';
-import { adminQueries, adminKeys, sendJson, useAdminList, useAdminMutation } from '../admin-api.ts';
-import { Button } from '../ui/button.tsx';
-import { Badge, Card } from '../ui/card.tsx';
-import { ConfirmDialog } from '../ui/dialog.tsx';
-import { EmptyState, ListState } from '../ui/states.tsx';
-import { useListEditor } from '../ui/use-list-editor.ts';
+import { adminQueries, useAdminList, useAdminMutation } from '../admin-api.ts';
+import { Button } from '../../ui/button.tsx';
+import { Badge, Card } from '../../ui/card.tsx';
+import { ConfirmDialog } from '../../ui/dialog.tsx';
+import { EmptyState, ListState } from '../../ui/states.tsx';
+import { useListEditor } from '../../ui/use-list-editor.ts';
 import RatingStars from './RatingStars.tsx';
 import TestimonialDialog, { testimonialListKeys } from './TestimonialDialog.tsx';
 import { practiceAreaLabel, type Testimonial } from './testimonial-form.ts';
@@ -21,14 +22,14 @@ export default function TestimonialsScreen() {
   const list = useAdminList(adminQueries.testimonials);
   const { editor, deleting, mainAction, openNew, openEdit, askDelete, setEditorOpen, closeDelete, restoreFocus } = useListEditor<Testimonial>();
 
-  const toggle = useAdminMutation<Testimonial, Testimonial>({
-    mutationFn: (t) => sendJson('PUT', `/api/admin/testimonials/${t.id}`, { isPublished: !t.isPublished }),
+  const toggle = useAdminMutation({
+    mutationFn: (t: Testimonial) => read(api.admin.testimonials[':id'].$put({ param: { id: t.id }, json: { isPublished: !t.isPublished } })),
     invalidates: testimonialListKeys,
     success: 'Testimonial updated successfully',
     failure: 'Failed to update testimonial',
   });
-  const remove = useAdminMutation<Testimonial>({
-    mutationFn: (t) => sendJson('DELETE', `/api/admin/testimonials/${t.id}`),
+  const remove = useAdminMutation({
+    mutationFn: (t: Testimonial) => read(api.admin.testimonials[':id'].$delete({ param: { id: t.id } })),
     invalidates: testimonialListKeys,
     success: 'Testimonial deleted successfully',
     failure: 'Failed to delete testimonial',

@@ -4,18 +4,10 @@
  * the server uses (src/shared/schemas/testimonials.ts).
  */
 import { practiceAreaLabels, testimonialPracticeAreas } from '../../../shared/constants.ts';
+import type { adminQueries, Row } from '../admin-api.ts';
 
-/** A row of GET /api/admin/testimonials (dates as ISO strings). */
-export interface Testimonial {
-  id: string;
-  clientName: string;
-  rating: number;
-  content: string;
-  practiceArea: string;
-  isPublished: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A row of GET /api/admin/testimonials, as the route answers it (dates as ISO strings). */
+export type Testimonial = Row<typeof adminQueries.testimonials>;
 
 export interface TestimonialFormValues {
   clientName: string;

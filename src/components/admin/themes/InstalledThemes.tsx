@@ -8,9 +8,9 @@
  * theme), as opposed to the default theme the site is seeded with (docs/decisions/004).
  */
 import { Check, Download, Palette, Trash2 } from 'lucide-react';
-import { Button } from '../ui/button.tsx';
-import { Badge, Card, CardContent, CardHeader } from '../ui/card.tsx';
-import { ErrorState, LoadingState } from '../ui/states.tsx';
+import { Button } from '../../ui/button.tsx';
+import { Badge, Card, CardContent, CardHeader } from '../../ui/card.tsx';
+import { ErrorState, LoadingState } from '../../ui/states.tsx';
 import { RadiusPreview, Swatches } from './Swatches.tsx';
 import { colourSwatches, GALLERY_SWATCHES, storedVariables } from './theme-checks.ts';
 import type { AdminTheme } from './theme-file.ts';

@@ -7,9 +7,9 @@
 import { Check, LayoutGrid, List } from 'lucide-react';
 import { useId, useState, type ReactNode } from 'react';
 import { themeCategories, themeTemplates, type ThemeTemplate } from '../../../shared/theme-templates.ts';
-import { Button } from '../ui/button.tsx';
-import { Badge, Card, CardContent, CardHeader } from '../ui/card.tsx';
-import { Field, Input, Select } from '../ui/form.tsx';
+import { Button } from '../../ui/button.tsx';
+import { Badge, Card, CardContent, CardHeader } from '../../ui/card.tsx';
+import { Field, Input, Select } from '../../ui/form.tsx';
 import { RadiusPreview, Swatches, ThemePicture } from './Swatches.tsx';
 import { colourSwatches, filterTemplates, GALLERY_SWATCHES, LIST_SWATCHES, type CategoryFilter } from './theme-checks.ts';
 import type { AdminTheme } from './theme-file.ts';

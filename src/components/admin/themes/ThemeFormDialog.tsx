@@ -10,17 +10,16 @@ import { AlertTriangle } from 'lucide-react';
 import { useId, useRef } from 'react';
 import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import type { z } from 'zod';
-import { ApiError } from '../../../lib/api-client.ts';
+import { ApiError, api, read } from '../../../lib/api-client.ts';
 import { themeInput } from '../../../shared/schemas/themes.ts';
 import { slugify } from '../../../shared/slug.ts';
 import { themeColorKeys, themeTemplates } from '../../../shared/theme-templates.ts';
-import { adminKeys, sendJson, useAdminMutation } from '../admin-api.ts';
-import { Button } from '../ui/button.tsx';
-import { Dialog, DialogClose, DialogContent, DialogFooter } from '../ui/dialog.tsx';
-import { Field, Input, Select, Textarea } from '../ui/form.tsx';
+import { adminKeys, useAdminMutation } from '../admin-api.ts';
+import { Dialog, DialogContent, DialogFooter } from '../../ui/dialog.tsx';
+import { Field, Input, Select, Textarea } from '../../ui/form.tsx';
 import { RadiusPreview, Swatches } from './Swatches.tsx';
 import { colourSwatches, contrastWarnings, cssColour, missingVariables, variableProblems } from './theme-checks.ts';
-import { formatVariables, parseVariables, type AdminTheme, type ThemeDraft } from './theme-file.ts';
+import { formatVariables, parseVariables, type ThemeDraft } from './theme-file.ts';
 
 export type ThemeDialogMode = 'create' | 'import';
 
@@ -78,8 +77,8 @@ function ThemeForm({
   const lastDisplayName = useRef(draft.displayName);
   const [name, variablesText] = useWatch({ control: form.control, name: ['name', 'cssVariables'] });
 
-  const create = useAdminMutation<{ input: ThemeOutput; mode: ThemeDialogMode }, AdminTheme>({
-    mutationFn: ({ input }) => sendJson<AdminTheme>('POST', '/api/admin/themes', input),
+  const create = useAdminMutation({
+    mutationFn: ({ input }: { input: ThemeOutput; mode: ThemeDialogMode }) => read(api.admin.themes.$post({ json: input })),
     invalidates: [adminKeys.themes],
     success: (_, vars) => (vars.mode === 'import' ? 'Theme imported successfully' : 'Theme created successfully'),
     failure: 'Failed to create theme',
@@ -191,14 +190,7 @@ function ThemeForm({
 
       {variables && <ThemePreview variables={variables} />}
 
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button variant="outline">Cancel</Button>
-        </DialogClose>
-        <Button type="submit" disabled={create.isPending}>
-          {create.isPending ? 'Saving...' : 'Save Theme'}
-        </Button>
-      </DialogFooter>
+      <DialogFooter action="Save Theme" pending={create.isPending} />
     </form>
   );
 }

@@ -6,17 +6,18 @@
 import { useQuery } from '@tanstack/react-query';
 import { Plus, Upload } from 'lucide-react';
 import { useRef, useState, type ChangeEvent } from 'react';
+import { api, read } from '../../../lib/api-client.ts';
 import { toast } from '../../../lib/toast.ts';
 import { defaultThemeName, findThemeTemplate, type ThemeTemplate } from '../../../shared/theme-templates.ts';
 import AdminPage from '../AdminPage.tsx';
-import { adminQueries, adminKeys, publicKeys, sendJson, useAdminList, useAdminMutation } from '../admin-api.ts';
-import { Button } from '../ui/button.tsx';
-import { Card } from '../ui/card.tsx';
-import { ConfirmDialog } from '../ui/dialog.tsx';
+import { adminQueries, adminKeys, publicKeys, publicQueries, useAdminList, useAdminMutation, type QueryData } from '../admin-api.ts';
+import { Button } from '../../ui/button.tsx';
+import { Card } from '../../ui/card.tsx';
+import { ConfirmDialog } from '../../ui/dialog.tsx';
 import InstalledThemes, { INSTALLED_LIST_ID } from './InstalledThemes.tsx';
 import TemplateGallery from './TemplateGallery.tsx';
 import ThemeFormDialog, { type ThemeDialogMode } from './ThemeFormDialog.tsx';
-import { useReturnFocus } from '../ui/return-focus.ts';
+import { useReturnFocus } from '../../ui/return-focus.ts';
 import {
   downloadThemeFile,
   formatVariables,
@@ -30,37 +31,34 @@ import {
   type ThemeDraft,
 } from './theme-file.ts';
 
-interface ActiveTheme {
-  name: string;
-  displayName: string;
-  description: string;
-}
+/** What GET /api/themes/active answers: the theme the public site wears (a built-in template, id null, when none is stored). */
+type ActiveTheme = QueryData<typeof publicQueries.activeTheme>;
 
 /** Activation changes what GET /api/themes/active answers (the banner) as well as the list. */
 const afterActivation = [adminKeys.themes, publicKeys.activeTheme] as const;
 
 export default function ThemesScreen() {
   const themes = useAdminList(adminQueries.themes);
-  const active = useQuery<ActiveTheme>({ queryKey: publicKeys.activeTheme });
+  const active = useQuery(publicQueries.activeTheme);
   const [dialog, setDialog] = useState<{ mode: ThemeDialogMode; draft: ThemeDraft } | null>(null);
   const [toDelete, setToDelete] = useState<AdminTheme | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const focus = useReturnFocus();
 
-  const install = useAdminMutation<ThemeTemplate, AdminTheme>({
-    mutationFn: async (template) => sendJson<AdminTheme>('POST', '/api/admin/themes', templateInstallBody(template.name)),
+  const install = useAdminMutation({
+    mutationFn: async (template: ThemeTemplate) => read(api.admin.themes.$post({ json: templateInstallBody(template.name) })),
     invalidates: [adminKeys.themes],
     success: 'Theme template installed successfully',
     failure: installFailureMessage,
   });
-  const activate = useAdminMutation<AdminTheme, AdminTheme>({
-    mutationFn: (theme) => sendJson<AdminTheme>('PUT', `/api/admin/themes/${encodeURIComponent(theme.id)}/activate`),
+  const activate = useAdminMutation({
+    mutationFn: (theme: AdminTheme) => read(api.admin.themes[':id'].activate.$put({ param: { id: theme.id } })),
     invalidates: afterActivation,
     success: 'Theme activated successfully',
     failure: 'Failed to activate theme',
   });
-  const remove = useAdminMutation<AdminTheme>({
-    mutationFn: (theme) => sendJson('DELETE', `/api/admin/themes/${encodeURIComponent(theme.id)}`),
+  const remove = useAdminMutation({
+    mutationFn: (theme: AdminTheme) => read(api.admin.themes[':id'].$delete({ param: { id: theme.id } })),
     invalidates: [adminKeys.themes],
     success: 'Theme deleted successfully',
     failure: 'Failed to delete theme',

@@ -6,20 +6,10 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { themeFile, type ThemeInput } from '../../../shared/schemas/themes.ts';
 import { slugify } from '../../../shared/slug.ts';
 import { findThemeTemplate } from '../../../shared/theme-templates.ts';
+import type { adminQueries, Row } from '../admin-api.ts';
 
-/** A theme_settings row as GET /api/admin/themes lists it (SPEC §3). */
-export interface AdminTheme {
-  id: string;
-  name: string;
-  displayName: string;
-  description: string;
-  /** JSON text of the variables object. */
-  cssVariables: string;
-  isActive: boolean;
-  isDefault: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A theme_settings row as GET /api/admin/themes lists it (SPEC §3); cssVariables is the JSON text of the variables object. */
+export type AdminTheme = Row<typeof adminQueries.themes>;
 
 /** What the create-custom-theme dialog edits; cssVariables is the JSON text the admin sees. */
 export interface ThemeDraft {

@@ -1,6 +1,6 @@
 /**
  * Integration secrets at rest (docs/decisions/015). Every config value its template does not name
- * public (publicConfigFields in secrets.ts), and the custom webhook's API key, is sealed with
+ * public (publicConfigFields in secret-masking.ts), and the custom webhook's API key, is sealed with
  * deps.secrets before it is written, and opened only where it is used: sending mail, calling a
  * calendar provider, fetching a feed, checking a Calendly signature (and, for the last 4 characters
  * a GET shows, masking). A sealed value's context names its table, row and field, so a value copied
@@ -13,8 +13,8 @@
  * whole. null and '' stay as they are: there is nothing to hide, and the screens show them blank.
  */
 import { jsonDepth, MAX_JSON_DEPTH } from '../../src/shared/schemas/fields.ts';
-import { isSealed, type SecretBox } from '../crypto/secret-box.ts';
-import { isPublicField, MASK, type ConfigKind } from './secrets.ts';
+import { isSealed, type SecretBox } from './secret-box.ts';
+import { isPublicField, MASK, type ConfigKind } from './secret-masking.ts';
 
 export type SecretTable = 'calendar-settings' | 'email-settings' | 'blog-sources';
 

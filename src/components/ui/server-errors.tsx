@@ -5,7 +5,7 @@
  */
 import { CircleAlert } from 'lucide-react';
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
-import { ApiError } from '../../../lib/api-client.ts';
+import { ApiError } from '../../lib/api-client.ts';
 
 /**
  * Sets the form errors of `err` for the fields the form has (`names`); `rename` maps a payload

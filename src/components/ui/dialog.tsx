@@ -1,11 +1,13 @@
 /**
- * The one way to open a dialog in the admin (STYLE §11): Radix Dialog, which traps focus, restores it
- * to the opener, closes on Escape and labels the dialog by its title and description.
+ * The one way to open a dialog (STYLE §11): Radix Dialog, which traps focus, restores it to the
+ * opener (./return-focus.ts where it has no trigger), closes on Escape and labels the dialog by its
+ * title and description; every dialog ends with DialogFooter. The booking modal, a whole-screen wizard
+ * on phones, lays out its own Radix dialog, with the same buttons and return-focus.
  */
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
-import type { ReactNode } from 'react';
-import { Button } from './button.tsx';
+import type { ReactNode, Ref } from 'react';
+import { Button, type ButtonProps, type ButtonVariant } from './button.tsx';
 import { SaveFailed } from './server-errors.tsx';
 
 export const Dialog = DialogPrimitive.Root;
@@ -53,26 +55,56 @@ export function DialogContent({
   );
 }
 
-export function DialogFooter({ children }: { children: ReactNode }) {
-  return <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">{children}</div>;
-}
+type CancelProps = Omit<ButtonProps, 'children'> & { ref?: Ref<HTMLButtonElement> } & { [data: `data-${string}`]: string | boolean | undefined };
 
 /**
- * The end of a form in a dialog: a failed save said inside the form (SaveFailed), then Cancel, which
- * closes the dialog, and the submit button, busy and showing 'Saving...' while `save` runs.
+ * The end of every dialog: a failed save said inside the dialog (`failure`, shown when there is an
+ * `error`: while a modal is open, the toast alone would not be heard), then Cancel, which closes the
+ * dialog, the dialog's other actions (`children`), and its main action, disabled and busy, reading
+ * `pendingLabel`, while `pending`. The main action submits the dialog's form, or, with `onAction`,
+ * runs that. A dialog that only shows something has no `action`: its Close (`cancelLabel`) and actions.
  */
-export function DialogFormFooter({ save, failure, submitLabel }: { save: { isPending: boolean; error: Error | null }; failure: string; submitLabel: string }) {
+export function DialogFooter({
+  action,
+  onAction,
+  variant = 'default',
+  pending = false,
+  pendingLabel = 'Saving...',
+  cancelLabel = 'Cancel',
+  cancel,
+  error = null,
+  failure,
+  children,
+}: {
+  action?: ReactNode;
+  onAction?: () => void;
+  variant?: ButtonVariant;
+  pending?: boolean;
+  pendingLabel?: string;
+  cancelLabel?: string;
+  /** More for the Cancel button: a ref to focus it, a data attribute to find it. */
+  cancel?: CancelProps;
+  error?: Error | null;
+  /** What failed, as SaveFailed says it ('The testimonial could not be saved'). */
+  failure?: string;
+  children?: ReactNode;
+}) {
   return (
     <>
-      <SaveFailed error={save.error} message={failure} />
-      <DialogFooter>
+      {failure && <SaveFailed error={error} message={failure} />}
+      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
         <DialogClose asChild>
-          <Button variant="outline">Cancel</Button>
+          <Button variant="outline" {...cancel}>
+            {cancelLabel}
+          </Button>
         </DialogClose>
-        <Button type="submit" disabled={save.isPending} aria-busy={save.isPending || undefined}>
-          {save.isPending ? 'Saving...' : submitLabel}
-        </Button>
-      </DialogFooter>
+        {children}
+        {action && (
+          <Button type={onAction ? 'button' : 'submit'} variant={variant} disabled={pending} aria-busy={pending || undefined} onClick={onAction}>
+            {pending ? pendingLabel : action}
+          </Button>
+        )}
+      </div>
     </>
   );
 }
@@ -103,14 +135,7 @@ export function ConfirmDialog({
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent role="alertdialog" title={title} description={description} onCloseAutoFocus={onCloseAutoFocus}>
-        <DialogFooter>
-          <DialogClose asChild>
-            <Button variant="outline">Cancel</Button>
-          </DialogClose>
-          <Button variant="destructive" disabled={pending} onClick={onConfirm}>
-            {pending ? 'Deleting...' : confirmLabel}
-          </Button>
-        </DialogFooter>
+        <DialogFooter action={confirmLabel} variant="destructive" pending={pending} pendingLabel="Deleting..." onAction={onConfirm} />
       </DialogContent>
     </Dialog>
   );

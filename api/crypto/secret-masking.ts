@@ -62,7 +62,7 @@ export function maskUrlsInText(text: string | null | undefined): string | null {
  * through in full): a config value is shown only where its kind's template names the field public;
  * everything else, unknown and nested fields included, is masked. A path is the keys from the top
  * joined by dots; `*` stands for any one key. The same lists decide what is sealed at rest
- * (api/integrations/sealed-config.ts).
+ * (api/crypto/sealed-config.ts).
  */
 export const publicConfigFields = {
   'calendar:google': ['client_id', 'calendar_id', 'redirect_uri'],
@@ -110,7 +110,7 @@ function maskValue(kind: ConfigKind | null, value: unknown, path: (string | numb
 }
 
 /**
- * A config held as JSON text (opened: api/integrations/sealed-config.ts), masked for a GET: only the
+ * A config held as JSON text (opened: api/crypto/sealed-config.ts), masked for a GET: only the
  * public fields of `kind` show; text that is not a JSON object or list is withheld.
  */
 export function maskConfig(config: string | null, kind: ConfigKind | null): string | null {

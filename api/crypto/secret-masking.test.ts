@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSecretKey, MASK, maskConfig, maskSecret, maskUrl, maskUrlsInText, type ConfigKind } from './secrets.ts';
+import { isSecretKey, MASK, maskConfig, maskSecret, maskUrl, maskUrlsInText, type ConfigKind } from './secret-masking.ts';
 
 const masked = (config: unknown, kind: ConfigKind | null) => JSON.parse(maskConfig(JSON.stringify(config), kind)!);
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createSecretBox, isSealed } from '../crypto/secret-box.ts';
+import { createSecretBox, isSealed } from './secret-box.ts';
 import {
   configIsCurrent,
   fieldIsCurrent,
@@ -12,7 +12,7 @@ import {
   writeBackProblem,
   type SecretOwner,
 } from './sealed-config.ts';
-import { MASK } from './secrets.ts';
+import { MASK } from './secret-masking.ts';
 
 const box = createSecretBox(randomBytes(32));
 const owner: SecretOwner = { table: 'email-settings', id: 'row-1' };
@@ -80,7 +80,7 @@ describe('sealConfig and openConfig', () => {
 
   it('fails closed on a tampered value, or shows the mask alone when only masking (lenient)', () => {
     const sealed = JSON.parse(sealConfig(box, JSON.stringify(smtp), 'email:smtp', owner));
-    sealed.auth.pass = `${sealed.auth.pass.slice(0, -3)}${sealed.auth.pass.endsWith('A') ? 'B' : 'A'}${sealed.auth.pass.slice(-2)}`;
+    sealed.auth.pass = `${sealed.auth.pass.slice(0, -3)}${sealed.auth.pass.at(-3) === 'A' ? 'B' : 'A'}${sealed.auth.pass.slice(-2)}`;
     const tampered = JSON.stringify(sealed);
     expect(() => openConfig(box, tampered, owner)).toThrow(/its secret "auth\.pass" cannot be opened/);
     expect(JSON.parse(openConfig(box, tampered, owner, { lenient: true })!).auth).toEqual({ user: 'office@firm.example', pass: MASK });

@@ -15,7 +15,7 @@ import { BlockList, isIP } from 'node:net';
 import type { LookupFunction } from 'node:net';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { isSecretKey } from './secrets.ts';
+import { isSecretKey } from '../crypto/secret-masking.ts';
 
 export interface SafeFetchOptions {
   method?: string;

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../db/client.ts';
 import { resealers, rotateSecrets, runRotate } from '../../scripts/secrets-rotate.ts';
-import { createSecretBox, type SecretBox } from '../crypto/secret-box.ts';
+import { createSecretBox, type SecretBox } from './secret-box.ts';
 import { configIsCurrent, fieldIsCurrent, openConfig, openField, sealConfig, sealField } from './sealed-config.ts';
-import { configKind } from './secrets.ts';
+import { configKind } from './secret-masking.ts';
 
 const smtp = JSON.stringify({ host: 'smtp.example.com', port: 587, secure: false, auth: { user: 'u@firm.example', pass: 'smtp-pass-0123456789' } });
 const google = JSON.stringify({ client_id: 'cid', client_secret: 'GOCSPX-secret-0001', refresh_token: '1//refresh-0002', calendar_id: 'primary' });

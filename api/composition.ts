@@ -1,5 +1,7 @@
 /**
- * The server's background work (issue 7), in one place: delivering the outbox (at once after each
+ * The composition module: the one place that wires the features to each other and to time. The
+ * activity listeners (mail, calendar sync), the delivery handlers by channel, and the timers of the
+ * server's background work (issue 7): delivering the outbox (at once after each
  * enqueue, and every few seconds for retries), queueing reminders as appointments come within 24
  * hours, announcing again what a crash left unannounced, and fetching blog sources when they are
  * due. `schedule: false` (tests) wires the listeners but runs nothing by itself: the test calls
@@ -7,14 +9,14 @@
  * Several API containers may run this side by side: deliveries are claimed row by row, reminders are
  * deduplicated by key, and a source fetched twice stores its articles once.
  */
-import { recoverLostAnnouncements } from '../activity-recovery.ts';
-import { backgroundFetchesSettled, fetchDueSources } from '../blog-sources/blog-source-fetcher.ts';
-import { calendarHandler, calendarListener } from '../calendar-sync/calendar-sync.ts';
-import { createDeliveryRunner } from '../deliveries/deliveries.ts';
-import type { Deps } from '../deps.ts';
-import { emailHandler, mailListener, scanReminders } from '../mail/mail.ts';
-import { deleteExpiredIdempotencyKeys } from '../http/idempotency.ts';
-import { pruneContentChanges } from '../content-bus.ts';
+import { recoverLostAnnouncements } from './activity-recovery.ts';
+import { backgroundFetchesSettled, fetchDueSources } from './blog-sources/blog-source-fetcher.ts';
+import { calendarHandler, calendarListener } from './calendar-sync/calendar-sync.ts';
+import { createDeliveryRunner } from './deliveries/deliveries.ts';
+import type { Deps } from './deps.ts';
+import { emailHandler, mailListener, scanReminders } from './mail/mail.ts';
+import { deleteExpiredIdempotencyKeys } from './http/idempotency.ts';
+import { pruneContentChanges } from './content-bus.ts';
 
 export interface BackgroundWork {
   runDeliveries(): Promise<number>;

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkOutboundUrl, createPublicOnlyLookup, isPrivateAddress, OutboundError, safeFetch } from './safe-fetch.ts';
+import { checkOutboundUrl, createPublicOnlyLookup, isPrivateAddress, OutboundError, safeFetch } from './outbound-fetch.ts';
 
 /** Resolves to the OutboundError a call failed with (and fails the test if it did not fail so). */
 async function failureOf(p: Promise<unknown>): Promise<OutboundError> {

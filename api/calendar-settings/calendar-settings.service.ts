@@ -1,0 +1,75 @@
+/**
+ * Calendar integrations (SPEC §4): created inactive, one active at a time. Their secrets are sealed
+ * before they are written and never shown in full (docs/decisions/015).
+ */
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import type { calendarSettingInput } from '../../src/shared/schemas/integrations.ts';
+import { openConfig, openField, sealConfig, sealField, writeBackErrors, type SecretOwner } from '../crypto/sealed-config.ts';
+import { configKind, maskConfig, maskSecret, maskUrl } from '../crypto/secret-masking.ts';
+import type { Deps } from '../deps.ts';
+import { badRequest, notFound } from '../http/errors.ts';
+import { checkOutboundUrl, OutboundError } from '../http/outbound-fetch.ts';
+import { calendarSettingsRepository } from './calendar-settings.repository.ts';
+
+type CalendarSettingInput = z.output<typeof calendarSettingInput>;
+
+export function calendarSettingsService({ database, integrations, secrets }: Pick<Deps, 'database' | 'integrations' | 'secrets'>) {
+  const repo = calendarSettingsRepository(database);
+  const owner = (id: string): SecretOwner => ({ table: 'calendar-settings', id });
+  type Row = Awaited<ReturnType<typeof repo.create>>;
+  // Opened only to show the last 4 characters; a value that does not open shows as the mask alone.
+  const safe = (row: Row) => ({
+    id: row.id,
+    provider: row.provider,
+    isActive: row.isActive,
+    config: maskConfig(openConfig(secrets, row.config, owner(row.id), { lenient: true }), configKind('calendar', row.provider)),
+    // A webhook URL may carry a token in its query or user info.
+    webhookUrl: maskUrl(row.webhookUrl),
+    apiKey: maskSecret(openField(secrets, row.apiKey, owner(row.id), 'apiKey', { lenient: true })),
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  });
+  return {
+    active: repo.activeProvider,
+    list: async () => (await repo.listNewestFirst()).map(safe),
+
+    async create(input: CalendarSettingInput) {
+      // Issue 7: the server posts a custom integration's events to its webhook URL, so an address
+      // the server may not reach (loopback, private network, in production) is refused now rather
+      // than failing every delivery later.
+      if (input.provider === 'custom' && input.webhookUrl) {
+        try {
+          checkOutboundUrl(input.webhookUrl, integrations.allowPrivateNetworks);
+        } catch (err) {
+          if (!(err instanceof OutboundError)) throw err;
+          throw badRequest('Please check the highlighted fields.', {
+            webhookUrl: 'Webhook URL must be a public internet address: the server cannot post to private or loopback networks',
+          });
+        }
+      }
+      // Nothing shown masked may come back as the secret (api/crypto/sealed-config.ts).
+      const writeBack = writeBackErrors({
+        config: ['Configuration', input.config],
+        webhookUrl: ['Webhook URL', input.webhookUrl],
+        apiKey: ['API key', input.apiKey],
+      });
+      if (writeBack) throw badRequest('Please check the highlighted fields.', writeBack);
+      // The id is chosen here: the secrets are sealed for this row before it is written.
+      const id = randomUUID();
+      const row = await repo.create({
+        ...input,
+        id,
+        config: sealConfig(secrets, input.config, configKind('calendar', input.provider), owner(id)),
+        apiKey: sealField(secrets, input.apiKey, owner(id), 'apiKey'),
+      });
+      return safe(row);
+    },
+
+    async activate(id: string) {
+      const row = await repo.activate(id);
+      if (!row) throw notFound('Calendar integration not found');
+      return safe(row);
+    },
+  };
+}

@@ -1,0 +1,257 @@
+/**
+ * The one REST calendar adapter (issue 7 item 3) behind Google Calendar and Outlook: the admin's
+ * config JSON read, an OAuth access token from the provider's grant cached until shortly before it
+ * expires, each request sent with it and tried once more with a new token on a 401, and one event per
+ * appointment created (POST), changed (PATCH) and removed (DELETE) in a JSON events collection, whose
+ * answers both providers give the same meaning; a failure retrying can fix is told from one it cannot.
+ * Each provider (google.ts, outlook.ts) gives only what differs: its config keys, token grant and
+ * URLs, and its event resource. Every request goes through safeFetch (api/http/outbound-fetch.ts).
+ */
+import { createHash } from 'node:crypto';
+import type { Clock } from '../clock.ts';
+import { PermanentDeliveryError } from '../deliveries/deliveries.ts';
+import type { IntegrationSettings } from '../deps.ts';
+import { OutboundError, safeFetch, type SafeFetchOptions, type SafeResponse } from '../http/outbound-fetch.ts';
+import type { AppointmentSnapshot } from './calendar-event.ts';
+import type { CalendarSetting } from './calendar-sync.repository.ts';
+
+/** One provider's calendar, for one integration's credentials. */
+export interface CalendarApi {
+  /** 'Google Calendar', 'Outlook': for messages in the delivery log. */
+  readonly label: string;
+  /** Creates the event and returns its id. `idempotencyKey` (the delivery id) makes a retried insert create it once. */
+  create(appointment: AppointmentSnapshot, idempotencyKey: string): Promise<string>;
+  /** false when the event no longer exists at the provider. */
+  update(eventId: string, appointment: AppointmentSnapshot): Promise<boolean>;
+  /** Resolves also when the event was already gone. */
+  remove(eventId: string): Promise<void>;
+}
+
+/**
+ * What a REST calendar provider gives the adapter; everything else (tokens, retries, the events
+ * collection's requests and their answers) is the same for all of them.
+ */
+export interface RestCalendarProvider {
+  /** 'Google Calendar', 'Outlook': in messages of the delivery log. */
+  label: string;
+  /**
+   * The integration's config read into the token grant and the events collection. `config` throws a
+   * permanent failure naming a required key that is missing.
+   */
+  connect(
+    config: ConfigReader,
+    integrations: IntegrationSettings,
+  ): {
+    /** An OAuth grant at `tokenUrl` (form-encoded); `label` names the token service in messages; `cacheKey`: the credentials it is cached by. */
+    grant: { tokenUrl: string; form: Record<string, string>; label: string; cacheKey: string[] };
+    /** POST creates an event here; PATCH and DELETE go to `eventsUrl/{id}`. */
+    eventsUrl: string;
+    /** What a 404 on create means is missing, and the config key that names it. */
+    missing: { what: string; configKey: string };
+  };
+  /** The provider's event resource for the appointment (PATCH body). */
+  resource(appointment: AppointmentSnapshot): Record<string, unknown>;
+  /**
+   * The create's body for this delivery id, with the provider's guard against a retried POST making a
+   * second event; `ownId` when the client chose the event's id, so a 409 means an earlier attempt
+   * created it and its answer was lost.
+   */
+  createBody(appointment: AppointmentSnapshot, idempotencyKey: string): { body: Record<string, unknown>; ownId?: string | null };
+  /** 'insert' (Google's name for it) or 'create' (Graph's), in messages. */
+  createVerb: string;
+}
+
+/** The admin's config JSON, read key by key. */
+export interface ConfigReader {
+  /** A required text value; missing or blank is a permanent failure naming the key and what it holds. */
+  required(key: string, what: string): string;
+  optional(key: string): string | null;
+}
+
+/** The integration's config as an object, or a permanent failure telling the admin what to fix. */
+function readConfig(setting: CalendarSetting, label: string): ConfigReader {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(setting.config);
+  } catch {
+    throw new PermanentDeliveryError(
+      `The ${label} integration's configuration is not valid JSON; add a new integration with a JSON object as its configuration.`,
+    );
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new PermanentDeliveryError(`The ${label} integration's configuration must be a JSON object.`);
+  }
+  const config = parsed as Record<string, unknown>;
+  const optional = (key: string) => {
+    const value = config[key];
+    return typeof value === 'string' && value.trim() ? value.trim() : null;
+  };
+  return {
+    optional,
+    required(key, what) {
+      const value = optional(key);
+      if (value !== null) return value;
+      throw new PermanentDeliveryError(
+        `The ${label} configuration has no "${key}": add "${key}": "<${what}>" to its JSON (create a new integration with it and activate that one).`,
+      );
+    },
+  };
+}
+
+/** Access tokens by credentials, held until a minute before they expire (the firm's clock decides). */
+export interface TokenCache {
+  get(key: string): string | null;
+  set(key: string, token: string, expiresInSeconds: number): void;
+  drop(key: string): void;
+}
+
+const EXPIRY_MARGIN_MS = 60_000;
+
+export function createTokenCache(clock: Clock): TokenCache {
+  const tokens = new Map<string, { token: string; expiresAt: number }>();
+  return {
+    get(key) {
+      const entry = tokens.get(key);
+      if (!entry) return null;
+      if (clock.now().getTime() >= entry.expiresAt - EXPIRY_MARGIN_MS) {
+        tokens.delete(key);
+        return null;
+      }
+      return entry.token;
+    },
+    set(key, token, expiresInSeconds) {
+      const seconds = Number.isFinite(expiresInSeconds) && expiresInSeconds > 0 ? expiresInSeconds : 3600;
+      tokens.set(key, { token, expiresAt: clock.now().getTime() + seconds * 1000 });
+    },
+    drop(key) {
+      tokens.delete(key);
+    },
+  };
+}
+
+/** A cache key that changes with the credentials, without keeping them in the key. */
+const credentialsKey = (parts: string[]) => createHash('sha256').update(parts.join('\u0000')).digest('hex');
+
+/** The operator's network rule for outbound requests. */
+export type OutboundDeps = { integrations: Pick<IntegrationSettings, 'allowPrivateNetworks'> };
+
+/**
+ * safeFetch with the operator's network rule, where an address that is refused or malformed is a
+ * permanent failure (retrying reaches the same address) and anything else of OutboundError
+ * (timeout, network) is retried. (The custom webhook sends through it too.)
+ */
+export async function outbound(deps: OutboundDeps, url: string, options: Omit<SafeFetchOptions, 'allowPrivateNetworks'>): Promise<SafeResponse> {
+  try {
+    return await safeFetch(url, { timeoutMs: 15_000, maxBytes: 1024 * 1024, ...options, allowPrivateNetworks: deps.integrations.allowPrivateNetworks });
+  } catch (err) {
+    if (err instanceof OutboundError && (err.failure === 'bad-url' || err.failure === 'refused-address')) throw new PermanentDeliveryError(err.message);
+    throw err;
+  }
+}
+
+/** The provider's own explanation of an error answer (Google and Graph both use { error: { message } }), short. */
+function providerMessage(res: SafeResponse): string {
+  let detail = '';
+  try {
+    const body = res.json<{ error?: string | { message?: string; code?: string | number }; error_description?: string }>();
+    if (typeof body.error === 'string') detail = body.error_description ? `${body.error}: ${body.error_description}` : body.error;
+    else if (body.error) detail = body.error.message ?? String(body.error.code ?? '');
+  } catch {
+    /* not JSON: the status says enough */
+  }
+  detail = detail.replace(/\s+/g, ' ').trim().slice(0, 200);
+  return `HTTP ${res.status}${detail ? ` (${detail})` : ''}`;
+}
+
+/**
+ * An OAuth token endpoint's answer. A 400/401 means the credentials were refused (invalid_grant,
+ * invalid_client): retrying cannot fix that, the admin must. Anything else unexpected is retried.
+ */
+function readTokenAnswer(res: SafeResponse, label: string): { token: string; expiresIn: number } {
+  if (res.status === 400 || res.status === 401) {
+    throw new PermanentDeliveryError(
+      `${label} refused the configured credentials: ${providerMessage(res)}. Check the client id, client secret and token in the integration's configuration.`,
+    );
+  }
+  if (!res.ok) throw new Error(`${label} token request failed: ${providerMessage(res)}`);
+  let body: { access_token?: unknown; expires_in?: unknown };
+  try {
+    body = res.json();
+  } catch {
+    throw new Error(`${label} token answer was not JSON`);
+  }
+  if (typeof body.access_token !== 'string' || !body.access_token) throw new Error(`${label} token answer had no access_token`);
+  return { token: body.access_token, expiresIn: Number(body.expires_in) };
+}
+
+/** A JSON request with the bearer token (`body` undefined: none). */
+type OAuthCall = (method: string, url: string, body?: unknown) => Promise<SafeResponse>;
+
+/**
+ * JSON requests with a cached token from the grant; on a 401 the token is dropped, a new one
+ * fetched, and the request tried once more (a token revoked or expired early).
+ */
+function oauthJsonApi(deps: OutboundDeps, cache: TokenCache, grant: { tokenUrl: string; form: Record<string, string>; label: string; key: string }): OAuthCall {
+  const fresh = async () => {
+    const res = await outbound(deps, grant.tokenUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: new URLSearchParams(grant.form).toString(),
+    });
+    const { token, expiresIn } = readTokenAnswer(res, grant.label);
+    cache.set(grant.key, token, expiresIn);
+    return token;
+  };
+  const request = (token: string, method: string, url: string, body?: unknown) =>
+    outbound(deps, url, {
+      method,
+      headers: { authorization: `Bearer ${token}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  return async (method, url, body) => {
+    const cached = cache.get(grant.key);
+    const res = await request(cached ?? (await fresh()), method, url, body);
+    if (res.status !== 401 || cached === null) return res;
+    cache.drop(grant.key);
+    return request(await fresh(), method, url, body);
+  };
+}
+
+/** A REST calendar provider's events, for one integration's credentials. */
+export function restCalendar(deps: { integrations: IntegrationSettings }, tokens: TokenCache, provider: RestCalendarProvider) {
+  const { label, createVerb } = provider;
+  return {
+    forSetting(setting: CalendarSetting): CalendarApi {
+      const { grant, eventsUrl, missing } = provider.connect(readConfig(setting, label), deps.integrations);
+      const call = oauthJsonApi(deps, tokens, { ...grant, key: credentialsKey(grant.cacheKey) });
+      const eventUrl = (eventId: string) => `${eventsUrl}/${encodeURIComponent(eventId)}`;
+      return {
+        label,
+        async create(a, idempotencyKey) {
+          const { body, ownId } = provider.createBody(a, idempotencyKey);
+          const res = await call('POST', eventsUrl, body);
+          if (res.status === 409 && ownId) return ownId;
+          if (res.status === 400) throw new PermanentDeliveryError(`${label} refused the event: ${providerMessage(res)}`);
+          if (res.status === 404) throw new PermanentDeliveryError(`${label} has no ${missing.what}: ${providerMessage(res)}. Check ${missing.configKey}.`);
+          if (!res.ok) throw new Error(`${label} ${createVerb} failed: ${providerMessage(res)}`);
+          const created = res.json<{ id?: unknown }>();
+          if (typeof created.id !== 'string' || !created.id) throw new Error(`${label} answered the ${createVerb} without an event id`);
+          return created.id;
+        },
+        async update(eventId, a) {
+          const res = await call('PATCH', eventUrl(eventId), provider.resource(a));
+          if (res.status === 404 || res.status === 410) return false;
+          if (res.status === 400) throw new PermanentDeliveryError(`${label} refused the change: ${providerMessage(res)}`);
+          if (!res.ok) throw new Error(`${label} update failed: ${providerMessage(res)}`);
+          return true;
+        },
+        async remove(eventId) {
+          const res = await call('DELETE', eventUrl(eventId));
+          // 404: never there or purged; 410: already deleted. Either way the event is gone.
+          if (res.ok || res.status === 404 || res.status === 410) return;
+          throw new Error(`${label} delete failed: ${providerMessage(res)}`);
+        },
+      };
+    },
+  };
+}

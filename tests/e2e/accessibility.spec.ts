@@ -1,0 +1,110 @@
+/**
+ * One accessibility crawl over the built site (WCAG 2.2 AA with axe, STYLE): every public page (the
+ * site's own route list, as the sitemap and the bench use it), an article, the sign-in page and both
+ * not-found pages, in each visitor mode (light, dark, warm; SPEC §4 Theme) at desktop and at phone
+ * width; then, for colour contrast, every built-in firm theme (SPEC §3) on the pages that show every
+ * kind of component. Each page is judged once it has settled (islands hydrated, animations finished),
+ * with no console error. The feature specs check with axe only what a crawl cannot reach: open dialogs
+ * and menus, field messages, results, filters, and the admin screens.
+ */
+import { devices, expect, test, type Page, type TestInfo } from '@playwright/test';
+import { publicRoutes } from '../../src/components/blog/public-routes.ts';
+import { THEME_STORAGE_KEY, themes as visitorModes, type Theme } from '../../src/components/chrome/theme-store.ts';
+import type { PublicBlogPostSummary } from '../../src/shared/public-api.ts';
+import { defaultThemeName, themeTemplates } from '../../src/shared/theme-templates.ts';
+import { expectNoAxeViolations, screenshot, settled } from '../support/e2e.ts';
+
+interface Visit {
+  path: string;
+  /** Screenshot name (E2E_SCREENSHOTS=1). */
+  name: string;
+  status: number;
+}
+
+/** The pages a visitor can land on: the public routes, an article, /login and the two not-found pages. */
+async function sitePages(page: Page): Promise<Visit[]> {
+  const [post] = (await (await page.request.get('/api/blog-posts')).json()) as PublicBlogPostSummary[];
+  expect(post, 'the sample content has a published article').toBeTruthy();
+  const named = (path: string) => path.replace(/^\//, '').replaceAll('/', '-') || 'home';
+  return [
+    ...publicRoutes.map((path) => ({ path, name: named(path), status: 200 })),
+    { path: `/blog/${post!.slug}`, name: 'blog-article', status: 200 },
+    { path: '/login', name: 'login', status: 200 },
+    { path: '/no-such-page', name: '404', status: 404 },
+    { path: '/blog/no-such-article-anywhere', name: 'blog-article-missing', status: 404 },
+  ];
+}
+
+/**
+ * Visits each page in `mode` and runs axe on it once it has settled; a console error fails the page
+ * too (a not-found page may log its own 404 only). `variant` names the width, if not the desktop's.
+ */
+async function crawl(page: Page, info: TestInfo, mode: Theme, variant = '') {
+  // The phone project runs the layout specs; this spec takes the phone's screen itself (below).
+  test.skip(info.project.name !== 'desktop', 'the desktop project crawls at both widths');
+  test.setTimeout(480_000); // fourteen pages, each analysed in full (some 20 s each on a busy machine)
+  const errors: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(msg.text());
+  });
+  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+  await page.addInitScript(([key, m]) => localStorage.setItem(key, m), [THEME_STORAGE_KEY, mode] as const);
+  for (const visit of await sitePages(page)) {
+    errors.length = 0;
+    const res = await page.goto(visit.path);
+    expect(res?.status(), visit.path).toBe(visit.status);
+    // The stored mode is on <html> before first paint (light adds no class).
+    expect(await page.evaluate(() => document.documentElement.className), visit.path).toBe(mode === 'light' ? '' : mode);
+    await settled(page);
+    await expectNoAxeViolations(page, { label: [`${visit.path} in ${mode}`, variant].filter(Boolean).join(', '), fromTop: true });
+    await screenshot(page, info, [visit.name, mode !== 'light' && mode, variant].filter(Boolean).join('-'), { fromTop: true, blur: true, unhover: true });
+    const unexpected = errors.filter((e) => !(visit.status === 404 && e.includes('the server responded with a status of 404')));
+    expect(unexpected, `console errors on ${visit.path}`).toEqual([]);
+  }
+}
+
+/** A phone's screen, touch and user agent (a describe may set context options, not the browser type). */
+const { defaultBrowserType: _browser, ...phone } = devices['Pixel 7'];
+
+for (const [width, use] of [
+  ['desktop', {}],
+  ['phone', phone],
+] as const) {
+  test.describe(`at ${width} width`, () => {
+    test.use(use);
+    for (const mode of visitorModes) {
+      test(`every page has no WCAG 2.2 AA violations in ${mode} mode`, async ({ page }, info) => {
+        await crawl(page, info, mode, width === 'phone' ? 'phone' : '');
+      });
+    }
+  });
+}
+
+// The firm's theme sets the light palette only (/theme.css sets :root; dark and warm keep their own,
+// api/site/theme-css.ts), and only its colours bear on WCAG: each built-in theme is put on the pages
+// that show every kind of component (as /theme.css would: the root's variables, set in place, so no
+// other spec sees it) and judged for colour contrast, in light mode at desktop width.
+test.describe('each built-in firm theme', () => {
+  for (const path of ['/', '/blog', '/contact', '/login']) {
+    test(`${path} has no colour-contrast violation in any built-in theme`, async ({ page }, info) => {
+      test.skip(info.project.name !== 'desktop', 'colours do not depend on the width');
+      test.setTimeout(300_000); // one contrast run per theme
+      await page.goto(path);
+      await settled(page);
+      for (const template of themeTemplates.filter((t) => t.name !== defaultThemeName)) {
+        const [worn, meant] = await page.evaluate((variables) => {
+          for (const [key, value] of Object.entries(variables)) document.documentElement.style.setProperty(`--${key}`, value);
+          const probe = document.createElement('div');
+          probe.style.backgroundColor = `hsl(${variables.background})`;
+          document.body.append(probe);
+          const colours = [getComputedStyle(document.body).backgroundColor, getComputedStyle(probe).backgroundColor];
+          probe.remove();
+          return colours;
+        }, template.cssVariables);
+        expect(worn, `the page wears ${template.displayName}`).toBe(meant);
+        await expectNoAxeViolations(page, { label: `${path} in ${template.displayName}`, fromTop: true, rules: ['color-contrast'] });
+        await screenshot(page, info, `${path.slice(1) || 'home'}-${template.name}`, { fromTop: true, blur: true, unhover: true });
+      }
+    });
+  }
+});
