@@ -9,17 +9,17 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { CalendarX2, Check, Trash2 } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ApiError } from '../../../lib/api-client.ts';
+import { ApiError, api, read } from '../../../lib/api-client.ts';
 import type { AppointmentStatus } from '../../../shared/constants.ts';
 import AdminPage from '../AdminPage.tsx';
-import { adminQueries, adminKeys, sendJson, useAdminList, useAdminMutation } from '../admin-api.ts';
-import { Button } from '../ui/button.tsx';
-import { Card } from '../ui/card.tsx';
-import { ConfirmDialog } from '../ui/dialog.tsx';
+import { adminQueries, adminKeys, useAdminList, useAdminMutation } from '../admin-api.ts';
+import { Button } from '../../ui/button.tsx';
+import { Card } from '../../ui/card.tsx';
+import { ConfirmDialog } from '../../ui/dialog.tsx';
 import { FIRM_TIME_ZONE_LABEL, formatFirmDate, formatFirmDateTime, formatFirmTimeRange } from '../../../shared/firm-time.ts';
-import { Field, Select } from '../ui/form.tsx';
-import { useReturnFocus } from '../ui/return-focus.ts';
-import { EmptyState, ErrorState, LoadingState } from '../ui/states.tsx';
+import { Field, Select } from '../../ui/form.tsx';
+import { useReturnFocus } from '../../ui/return-focus.ts';
+import { EmptyState, ErrorState, LoadingState } from '../../ui/states.tsx';
 import AppointmentDetailsDialog from './AppointmentDetailsDialog.tsx';
 import AppointmentStatusBadge from './AppointmentStatusBadge.tsx';
 import {
@@ -42,7 +42,7 @@ import {
 import FinalStatusDialog, { type FinalStatusTarget } from './FinalStatusDialog.tsx';
 import StatusMenu from './StatusMenu.tsx';
 
-const appointmentPath = (id: string) => `/api/admin/appointments/${encodeURIComponent(id)}`;
+const appointmentParam = (id: string) => ({ id: encodeURIComponent(id) });
 
 /** The server's reason when it refuses a change (409: already final, or changed at the same moment). */
 function refusal(error: Error): string | null {
@@ -95,13 +95,30 @@ export default function AppointmentsScreen() {
   }, [filter]);
 
   // Confirm or the dropdown disappear once the status moved on: keep the keyboard user's place on
-  // the same appointment's View Details.
-  const keepFocusOn = useCallback((id: string) => {
-    requestAnimationFrame(() => {
-      if (document.activeElement && document.activeElement !== document.body) return;
-      document.querySelector<HTMLElement>(`[data-details-for="${CSS.escape(id)}"]`)?.focus();
-    });
+  // the same appointment's View Details. Tried on the next frame, and again once the reloaded list
+  // is on screen (the query cache hands React its data a tick after the fetch resolves, so the
+  // button that had the focus may still be there at that frame).
+  const pendingFocus = useRef<string | null>(null);
+  const focusDetails = useCallback((id: string) => {
+    if (document.activeElement && document.activeElement !== document.body) return false;
+    document.querySelector<HTMLElement>(`[data-details-for="${CSS.escape(id)}"]`)?.focus();
+    return true;
   }, []);
+  const keepFocusOn = useCallback(
+    (id: string) => {
+      pendingFocus.current = id;
+      requestAnimationFrame(() => {
+        if (pendingFocus.current === id && focusDetails(id)) pendingFocus.current = null;
+      });
+    },
+    [focusDetails],
+  );
+  useEffect(() => {
+    const id = pendingFocus.current;
+    if (!list.data || !id) return;
+    pendingFocus.current = null;
+    focusDetails(id);
+  }, [list.data, focusDetails]);
 
   // The list shows the real state again; a button that no longer applies goes, the focus stays on the row.
   const refetchIfStale = (error: Error, id: string) => {
@@ -109,7 +126,7 @@ export default function AppointmentsScreen() {
   };
 
   const updateStatus = useAdminMutation<{ id: string; status: AppointmentStatus }, Appointment>({
-    mutationFn: ({ id, status }) => sendJson('PUT', appointmentPath(id), { status }),
+    mutationFn: ({ id, status }) => read(api.admin.appointments[':id'].$put({ param: appointmentParam(id), json: { status } })),
     invalidates: [adminKeys.appointments],
     success: 'Appointment status updated successfully',
     failure: (error) => {
@@ -124,7 +141,7 @@ export default function AppointmentsScreen() {
 
   const remove = useAdminMutation<string>({
     mutationFn: async (id) => {
-      await sendJson('DELETE', appointmentPath(id));
+      await read(api.admin.appointments[':id'].$delete({ param: appointmentParam(id) }));
       justDeleted.current = true;
     },
     invalidates: [adminKeys.appointments],
