@@ -20,7 +20,7 @@ export default defineConfig({
   // staticHeaders: prerendered pages' policies go to dist/_headers.json, not <meta> tags; the server
   // reads the hashes there and sends one Content-Security-Policy header (docs/decisions/012).
   adapter: node({ mode: 'standalone', staticHeaders: true }),
-  // Content-Security-Policy (issue 9, docs/decisions/012): Astro hashes every script it inlines (the
+  // Content-Security-Policy (docs/decisions/012): Astro hashes every script it inlines (the
   // island runtime, the client directives); our one inline script is listed here. Inline styles stay
   // allowed (Radix writes them at run time), as in the policy the server sends.
   security: {

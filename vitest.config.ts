@@ -11,8 +11,8 @@ export default defineConfig({
           setupFiles: ['tests/support/fail-on-console-error.ts'],
         },
       },
-      // Issue 5: the firm's clock must not lean on the process's zone. Its tests (with every date format
-      // since issue 16), the booking unit tests (and, since issue 7, the mail's times and .ics) run again
+      // The firm's clock must not lean on the process's zone. Its tests (every date format), the
+      // booking unit tests and the mail's times and .ics run again
       // with the zone set far from California
       // (npm run test:unit runs every unit* project).
       ...[

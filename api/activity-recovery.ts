@@ -1,5 +1,5 @@
 /**
- * Announcements a crash lost (issue 9 "nothing a visitor submits is lost"; docs/decisions/010).
+ * Announcements a crash lost (docs/decisions/010).
  *
  * Services announce a booking or a contact message after its commit, and the listeners then queue
  * its e-mails and calendar event. A process that stops between the two (killed, out of memory, a

@@ -1,5 +1,5 @@
 /**
- * What visitors and admins did that the outside world should hear about (issue 7): a booking, a
+ * What visitors and admins did that the outside world should hear about: a booking, a
  * status change, a deleted appointment, a contact message. Services announce it after the write has
  * committed and wait for the listeners (mail, calendar sync), which only enqueue deliveries
  * (api/deliveries): quick, and a listener's failure is logged, never turned into the visitor's error.

@@ -66,7 +66,7 @@ export type ApiEnv = { Variables: { requestId: string } };
 export function createApp(deps: Deps) {
   const app = new Hono<ApiEnv>();
   app.use('*', requestId());
-  // Issue 9: nosniff, CSP, frame and referrer rules on every answer, errors included (decision 012).
+  // Nosniff, CSP, frame and referrer rules on every answer, errors included (decision 012).
   app.use('*', apiSecurityHeaders(securitySettings(deps)));
   app.use('*', async (c, next) => {
     const started = performance.now();

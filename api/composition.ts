@@ -1,7 +1,7 @@
 /**
  * The composition module: the one place that wires the features to each other and to time. The
  * activity listeners (mail, calendar sync), the delivery handlers by channel, and the timers of the
- * server's background work (issue 7): delivering the outbox (at once after each
+ * server's background work: delivering the outbox (at once after each
  * enqueue, and every few seconds for retries), queueing reminders as appointments come within 24
  * hours, announcing again what a crash left unannounced, and fetching blog sources when they are
  * due. `schedule: false` (tests) wires the listeners but runs nothing by itself: the test calls
@@ -37,7 +37,7 @@ const HOUSEKEEPING_MS = 60 * 60_000;
 export function startBackgroundWork(deps: Deps, { schedule }: { schedule: boolean }): BackgroundWork {
   const unsubscribe = [deps.activity.subscribe(mailListener(deps)), deps.activity.subscribe(calendarListener(deps))];
   // Set by stop(): a delivery run in progress ends after the deliveries in hand, so a backlog of
-  // hundreds cannot hold a shutdown (issue 9); what is left is delivered after the next start.
+  // hundreds cannot hold a shutdown; what is left is delivered after the next start.
   let halted = false;
   const runner = createDeliveryRunner({
     database: deps.database,

@@ -1,5 +1,5 @@
 /**
- * Content changes across containers (issue 15 item 1, docs/decisions/017-many-containers.md). With
+ * Content changes across containers (docs/decisions/017-many-containers.md). With
  * several API containers on one PostgreSQL database, a change made through one must reach every
  * other's stored pages and /theme.css within a second, and a container that missed announcements
  * (a restart, a dropped connection) must never keep serving what they changed.

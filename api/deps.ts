@@ -1,7 +1,7 @@
 /**
  * What the API needs from the outside world, passed to createApp (STYLE §2): the database, a clock
  * (so time rules are testable), the access-token verifier, a logger, content-change events and the
- * operator settings a feature reads; since issue 7 also the activity events, the delivery queue, the
+ * operator settings a feature reads, the activity events, the delivery queue, the
  * development outbox and the integration settings. Tests build their own; api/server.ts builds the real ones.
  */
 import type { Database } from '../db/client.ts';
@@ -21,7 +21,7 @@ export interface MigrationSettings {
   awsRegion: string | null;
   /** Credentials or a custom endpoint are present. */
   awsConfigured: boolean;
-  /** Issue 8 (api/env.ts): the DynamoDB table; unset means 'firm-site'. */
+  /** The DynamoDB table the migration writes (api/env.ts); unset means 'firm-site'. */
   tableName?: string;
   /** A custom endpoint (dynalite, DynamoDB Local) instead of AWS. */
   endpoint?: string;
@@ -31,7 +31,7 @@ export interface MigrationSettings {
   tuning?: Partial<MigrationTuning>;
 }
 
-/** Issue 7: what the integrations need from the operator (api/env.ts reads it). */
+/** What the integrations need from the operator (api/env.ts reads it). */
 export interface IntegrationSettings {
   /** Let outbound requests reach loopback and private addresses (tests, an intranet); off in production. */
   allowPrivateNetworks: boolean;
@@ -76,7 +76,7 @@ export interface Deps {
   /** Seals secrets the database must hold (integration keys and passwords) with the install's key. */
   secrets: SecretBox;
   /**
-   * Issue 9: per-client limits of the public calls (api/http/rate-limit.ts): the operator's
+   * Per-client limits of the public calls (api/http/rate-limit.ts): the operator's
    * (RATE_LIMIT_*, TRUSTED_PROXIES, read by api/server.ts); tests give their own (off unless a test turns them on).
    */
   rateLimits: RateLimitSettings;

@@ -73,7 +73,7 @@ describe('migrationSettings', () => {
   });
 });
 
-describe('loadEnv: the CDN purge (issue 15)', () => {
+describe('loadEnv: the CDN purge', () => {
   it('is none by default and asks for what each adapter needs', () => {
     expect(cdnPurgeSettings(loadEnv({}))).toEqual({ kind: 'none' });
     expect(() => loadEnv({ CDN_PURGE: 'varnish' })).toThrow(/CDN_PURGE_URLS: is required with CDN_PURGE=varnish/);

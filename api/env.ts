@@ -80,7 +80,7 @@ const envSchema = z
     AWS_ACCESS_KEY_ID: z.string().optional(),
     AWS_SECRET_ACCESS_KEY: z.string().optional(),
     DYNAMODB_ENDPOINT: z.url().optional(),
-    // Issue 8: the table the migration writes (unset: firm-site), temporary keys, and credentials the
+    // The table the migration writes (unset: firm-site), temporary keys, and credentials the
     // SDK finds by itself (a named profile; a container or web-identity role the platform provides).
     DYNAMODB_TABLE: z
       .string()
@@ -92,7 +92,7 @@ const envSchema = z
     AWS_CONTAINER_CREDENTIALS_RELATIVE_URI: z.string().optional(),
     AWS_CONTAINER_CREDENTIALS_FULL_URI: z.string().optional(),
     AWS_WEB_IDENTITY_TOKEN_FILE: z.string().optional(),
-    // Integrations (issue 7): where firm notifications go, and the providers' endpoints (overridable
+    // Integrations: where firm notifications go, and the providers' endpoints (overridable
     // for tests and sovereign clouds). Private and loopback addresses are refused unless allowed.
     FIRM_NOTIFICATION_EMAIL: z.email().optional(),
     INTEGRATIONS_ALLOW_PRIVATE_NETWORKS: flag,
@@ -106,7 +106,7 @@ const envSchema = z
     // SIGTERM: how long the server keeps serving, health answering 503, before it stops taking
     // connections (docs/decisions/016). Unset: 5000 in production, 0 elsewhere.
     SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).optional(),
-    // Issue 9 (docs/decisions/013): per-client limits of the public calls, and the proxies whose
+    // Per-client (docs/decisions/013) limits of the public calls, and the proxies whose
     // X-Forwarded-For names the client (unset: none; the socket's address is the client).
     RATE_LIMITS: z.enum(['on', 'off']).default('on'),
     RATE_LIMIT_CONTACT: rateLimit,
@@ -114,7 +114,7 @@ const envSchema = z
     RATE_LIMIT_CALCULATOR: rateLimit,
     RATE_LIMIT_AVAILABILITY: rateLimit,
     RATE_LIMIT_SIGN_UP: rateLimit,
-    // Issue 15: where the limits are counted with several API containers. Set: Redis; unset: PostgreSQL
+    // Where the limits are counted with several API containers. Set: Redis; unset: PostgreSQL
     // when DATABASE_URL is set, else this process's memory (api/http/shared-rate-limits.ts).
     REDIS_URL: z
       .string()
@@ -128,7 +128,7 @@ const envSchema = z
         ctx.addIssue({ code: 'custom', message: (err as Error).message });
       }
     }),
-    // Issue 15: the CDN in front, purged by what each change touched (api/cdn/cdn-purge.ts).
+    // The CDN in front, purged by what each change touched (api/cdn/cdn-purge.ts).
     CDN_PURGE: z.enum(['none', 'varnish', 'fastly', 'cloudflare', 'cloudfront']).default('none'),
     CDN_PURGE_URLS: commaList.refine(
       (urls) => urls.every((u) => /^https?:\/\//.test(u) && URL.canParse(u)),
@@ -252,7 +252,7 @@ export function integrationSettings(env: Env): IntegrationSettings {
   };
 }
 
-/** Issue 15: how the CDN in front is purged (api/cdn/cdn-purge.ts). */
+/** How the CDN in front is purged (api/cdn/cdn-purge.ts). */
 export function cdnPurgeSettings(env: Env): CdnPurgeSettings {
   switch (env.CDN_PURGE) {
     case 'none':
@@ -277,7 +277,7 @@ export function cdnPurgeSettings(env: Env): CdnPurgeSettings {
   }
 }
 
-/** Issue 9: the public calls' limits (api/http/rate-limit.ts), the defaults where a variable is unset. */
+/** The public calls' limits (api/http/rate-limit.ts), the defaults where a variable is unset. */
 export function rateLimitSettings(env: Env): RateLimitSettings {
   const given: Record<RateRule, Limit[] | undefined> = {
     contact: env.RATE_LIMIT_CONTACT,
@@ -292,7 +292,7 @@ export function rateLimitSettings(env: Env): RateLimitSettings {
 }
 
 /**
- * Issue 8: where the migration writes. Configured (SPEC §2 status card) = a region plus either
+ * Where the migration writes. Configured (SPEC §2 status card) = a region plus either
  * credentials (keys, a profile, or a role the platform provides) or a custom endpoint (dynalite,
  * DynamoDB Local).
  * Unset values stay undefined: api/migration applies the defaults (table firm-site).

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger, scrub } from './logger.ts';
 
-describe('the logger keeps personal data and secrets out (issue 9 item 5)', () => {
+describe('the logger keeps personal data and secrets out', () => {
   it("redacts Drizzle's statement values, e-mail addresses, bearer tokens and JWTs, however deep", () => {
     const err = `Error: Failed query: insert into "contact_submissions" ("first_name", "email") values ($1, $2)\nparams: Maria,maria@example.com\n    at x (file.ts:1:1)`;
     expect(scrub(err)).toBe(

@@ -2,7 +2,7 @@
  * Structured JSON logs, one line each. Never pass personal data (names, e-mails, messages) or
  * secrets: log ids and counts.
  *
- * What slips through anyway is scrubbed here (issue 9 item 5): an error's text can carry what a
+ * What slips through anyway is scrubbed here: an error's text can carry what a
  * visitor sent (Drizzle's "Failed query: … params: <the values>", a mail server's "550 <someone@…>
  * rejected"), so every string a line holds loses its query parameters, e-mail addresses, bearer
  * tokens and JWTs before it is written.

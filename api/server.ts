@@ -90,11 +90,11 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean; shutd
   const outbox = createDevOutbox(env.OUTBOX_DIR);
   const identity = await startIdentity({ env, database, secrets, clock: systemClock, log, outbox });
   const events = createContentEvents((err) => log.error('content listener failed', { err: String(err) }));
-  // Containers on one PostgreSQL database hear each other's changes (issue 15, decision 017). Created
+  // Containers on one PostgreSQL database hear each other's changes (decision 017). Created
   // before the site loads anything, so what changes meanwhile is caught up with once it listens.
   const bus = env.DATABASE_URL ? await createContentBus({ databaseUrl: env.DATABASE_URL, database, events, log }) : null;
   // Per-client limits counted where every container sees them: Redis, else PostgreSQL, else this
-  // process's memory (issue 15, decision 013 "shared counts"). Waits for its table or connection.
+  // process's memory (decision 013 "shared counts"). Waits for its table or connection.
   const rateLimitStore = await createRateLimitStore({ database, redisUrl: env.REDIS_URL, log });
   log.info('rate limits ready', { store: rateLimitStore.label });
   const deps: Deps = {
@@ -120,7 +120,7 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean; shutd
   const api = getRequestListener(app.fetch);
   let origin = '';
   const site = options.apiOnly ? null : await createSite({ api: app.fetch, selfOrigin: () => origin, log, security: securitySettings(deps) });
-  // Republish what a change touches (issue 4: visible within a second), then purge it from the CDN:
+  // Republish what a change touches (visible within a second), then purge it from the CDN:
   // after this container serves the new content, so the CDN cannot refetch the old from it (decision 017).
   const cdn = createCdnPurger(cdnPurgeSettings(env), { log });
   events.subscribe(async (change) => {
@@ -145,7 +145,7 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean; shutd
   };
   /**
    * The API logs its own requests (api/app.ts); the site's get the same line and an X-Request-Id here
-   * (issue 9 item 5). Path only: query strings may carry personal data.
+   *. Path only: query strings may carry personal data.
    */
   const logged = (req: IncomingMessage, res: ServerResponse) => {
     const requestId = requestIdOf(req);
@@ -188,7 +188,7 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean; shutd
   // name). Purged again when this container stops, so a rolling deploy ends with none of the old.
   const purgeStatic = () => (site ? cdn.purgeKeys(['static'], ['/*']) : Promise.resolve());
   void purgeStatic();
-  // Mail, calendar sync, reminders and feeds (issue 7) start once the site answers.
+  // Mail, calendar sync, reminders and feeds start once the site answers.
   const background = startBackgroundWork(deps, { schedule: true });
 
   let stopping: Promise<void> | null = null;

@@ -1,5 +1,5 @@
 /**
- * Booking under load (issue 5): POST /api/appointments from 50 concurrent clients, against an API-only
+ * Booking under load: POST /api/appointments from 50 concurrent clients, against an API-only
  * server on a fresh database (so earlier bookings never get in the way).
  *   A. distinct free slots: every request a different weekday slot in the window, all should be 201s:
  *      throughput (req/s over the whole run) and latency (autocannon, like load.ts).

@@ -1,5 +1,5 @@
 /**
- * Through the CDN (issue 15): two containers (`node api/server.ts`, the built site) on one fresh
+ * Through the CDN: two containers (`node api/server.ts`, the built site) on one fresh
  * PostgreSQL database and one secrets key, Varnish with the shipped VCL in front (scripts/varnish.ts),
  * purged by the containers when content changes (CDN_PURGE=varnish).
  *   A. publish to visible: an admin publishes posts through container A, one after another; for each,

@@ -1,5 +1,5 @@
 /**
- * The DynamoDB migration at scale (issue 8): 100,000 rows of mixed kinds in a fresh SQLite file,
+ * The DynamoDB migration at scale: 100,000 rows of mixed kinds in a fresh SQLite file,
  * migrated by the real service (keyset pages, 25-item BatchWriteItem calls, several in flight,
  * checkpoints) into dynalite running in a child process, beside a plain sequential BatchWriteItem
  * loop writing the same items (prepared in memory beforehand) to the same dynalite in the same run

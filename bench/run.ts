@@ -151,15 +151,15 @@ async function main() {
     report.load = { connections: CONNECTIONS, seconds: SECONDS, results: loads };
     report.rssAfterLoadMb = rssMb(child.pid!);
 
-    // Issue 5: booking throughput and p99 under 50 concurrent clients (own API server, fresh database).
+    // Booking throughput and p99 under 50 concurrent clients (own API server, fresh database).
     report.booking = await runBookingBenches();
 
-    // Issue 15: two containers behind Varnish (own database, containers and Varnish).
+    // Two containers behind Varnish (own database, containers and Varnish).
     const cdnUnavailable = await cdnBenchUnavailable();
     if (cdnUnavailable) console.log(`cdn: not measured: ${cdnUnavailable}`);
     report.cdn = cdnUnavailable ? { skipped: cdnUnavailable } : await cdnBench();
 
-    // Issue 8: 100,000 rows to DynamoDB (dynalite) beside a plain BatchWriteItem loop.
+    // 100,000 rows to DynamoDB (dynalite) beside a plain BatchWriteItem loop.
     report.migration = await migrationBench();
     console.log(migrationLine(report.migration as MigrationBenchResult));
 

@@ -17,12 +17,12 @@ const kindOfCode: Record<string, RefusalKind> = {
   '23514': 'invalid-value',
   SQLITE_CONSTRAINT_CHECK: 'invalid-value',
   // 22003 a number out of range, 22P02 text that is not a number, 22008/22009 a date PostgreSQL
-  // cannot hold (year 0, year 10000...). Issue 9: the validators refuse these first.
+  // cannot hold (year 0, year 10000...). The validators refuse these first.
   '22003': 'invalid-value',
   '22P02': 'invalid-value',
   '22008': 'invalid-value',
   '22009': 'invalid-value',
-  // 22021/22P05: text PostgreSQL cannot store (a NUL character); refused by the validators first (issue 9).
+  // 22021/22P05: text PostgreSQL cannot store (a NUL character); refused by the validators first.
   '22021': 'unstorable-text',
   '22P05': 'unstorable-text',
 };

@@ -1,5 +1,5 @@
 /**
- * Files at rest (issue 14, decision 014): the SQLite database and the development outbox hold clients'
+ * Files at rest (decision 014): the SQLite database and the development outbox hold clients'
  * messages, identity hashes and codes, so only the server's own user may read them, whatever the umask.
  */
 import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';

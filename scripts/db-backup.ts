@@ -1,5 +1,5 @@
 /**
- * npm run db:backup [-- <file or folder>] [-- --run]   (issue 9 item 4)
+ * npm run db:backup [-- <file or folder>] [-- --run]
  *
  * SQLite (the embedded default): writes a consistent copy of the database while the site runs, with
  * `VACUUM INTO` on a read-only connection. It reads one snapshot (a single read transaction: in WAL

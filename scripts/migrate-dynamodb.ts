@@ -1,5 +1,5 @@
 /**
- * npm run migrate:dynamodb -- <command> [options]   (issue 8 item 6)
+ * npm run migrate:dynamodb -- <command> [options]
  *
  * The admin portal's migration wizard from a shell, for large data sets and for scripts: the same
  * service (api/migration), the same environment as the server (api/env.ts: DATABASE_URL or

@@ -1,5 +1,5 @@
 /**
- * `npm run scale:demo` (issue 15, README "Where users outgrow one machine"): the production shape on
+ * `npm run scale:demo` (README "Where users outgrow one machine"): the production shape on
  * one machine. Two containers (`node api/server.ts`) share one PostgreSQL database and one secrets
  * key, and Varnish with the shipped VCL (deploy/varnish/default.vcl) sits in front of them as the CDN,
  * purged by the containers when content changes (CDN_PURGE=varnish).
@@ -208,7 +208,7 @@ async function main() {
     DATABASE_URL: s.databaseUrl,
     SECRETS_KEY: secrets.key,
     IDENTITY_EMBEDDED: 'true',
-    // The servers read these two (issue 15): each container purges Varnish when content changes.
+    // The servers read these two: each container purges Varnish when content changes.
     CDN_PURGE: 'varnish',
     CDN_PURGE_URLS: cdnUrl,
     // Visitors reach the containers through Varnish, which names them in X-Forwarded-For.

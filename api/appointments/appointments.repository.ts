@@ -38,7 +38,7 @@ export function claimCells(start: Date, minutes: number): Date[] {
  */
 const isClaimTaken = (err: unknown) => isUniqueViolation(err, { pg: 'appointment_slot_claims_pkey', sqlite: 'appointment_slot_claims.starts_at' });
 
-/** Issue 7: the unique index on externalEventId refused a second appointment for one external event. */
+/** The unique index on externalEventId refused a second appointment for one external event. */
 const isExternalEventIdTaken = (err: unknown) =>
   isUniqueViolation(err, { pg: 'appointments_external_event_id_unique', sqlite: 'appointments.external_event_id' });
 
@@ -117,18 +117,18 @@ export function appointmentsRepository(database: Database) {
       ]);
       return row ?? null;
     },
-    /** Issue 7: the appointment an external calendar knows by this id (a Calendly invitee URI, a provider's event id). */
+    /** The appointment an external calendar knows by this id (a Calendly invitee URI, a provider's event id). */
     async findByExternalEventId(externalEventId: string) {
       const [row] = await db.select().from(table).where(eq(table.externalEventId, externalEventId));
       return row ?? null;
     },
-    /** Issue 7: records the event a calendar provider created for the appointment. */
+    /** Records the event a calendar provider created for the appointment. */
     async setExternalEventId(id: string, externalEventId: string) {
       const [row] = await db.update(table).set({ externalEventId }).where(eq(table.id, id)).returning();
       return row ?? null;
     },
     /**
-     * Issue 7: an appointment booked elsewhere (a Calendly webhook). It already happened there, so it
+     * An appointment booked elsewhere (a Calendly webhook). It already happened there, so it
      * is recorded whatever the grid says: the cells still free are claimed in the same transaction
      * (ON CONFLICT DO NOTHING leaves a cell another booking holds to that booking), so the site stops
      * offering that time, and nothing refuses the booking itself. null when an appointment with this

@@ -43,7 +43,7 @@ export function appointmentsRoutes(deps: Pick<Deps, 'database' | 'clock' | 'acti
   const service = appointmentsService(deps);
   return {
     public: router()
-      // Issue 9: limited per client (the daily cap keeps a few clients from taking a year of slots), and
+      // Limited per client (the daily cap keeps a few clients from taking a year of slots), and
       // a bot's booking (the honeypot filled) is answered alike and takes nothing. Decision 016: a retry
       // with the same Idempotency-Key gets this answer again, not a second booking (nor a 409 for its own slot).
       .post('/appointments', rateLimit(deps, 'booking'), idempotency(deps), jsonBody(appointmentInput), async (c) => {
@@ -51,7 +51,7 @@ export function appointmentsRoutes(deps: Pick<Deps, 'database' | 'clock' | 'acti
         const row = caught ? decoy(input) : await service.book(input, (booking) => storedAnswer(c, 201, answerOf(booking)));
         return c.json(answerOf(row), 201);
       })
-      // Issue 5: the booking modal's slot list for one firm day (public; no personal data in the answer).
+      // The booking modal's slot list for one firm day (public; no personal data in the answer).
       .get('/appointments/availability', rateLimit(deps, 'availability'), queryParams(availabilityQuery), async (c) =>
         c.json(await service.availability(c.req.valid('query'))),
       ),

@@ -30,7 +30,7 @@ export function appointmentsService({ database, clock, activity }: Pick<Deps, 'd
     findByExternalEventId: repo.findByExternalEventId,
 
     /**
-     * Issue 5 "The server decides": whatever the modal allowed, the time must be one of SPEC §9's slots
+     * Whatever the modal allowed, the time must be one of SPEC §9's slots
      * in firm time, on a weekday, ahead of now and within the booking window (400 on scheduledDate),
      * and free: the claims' primary key refuses a taken cell in the database itself, so of two
      * visitors racing for it, in any number of processes, exactly one gets the 201 (decision 008).
@@ -44,7 +44,7 @@ export function appointmentsService({ database, clock, activity }: Pick<Deps, 'd
       // `also`: what commits with the booking (decision 016: the answer kept under the request's key).
       const row = await repo.createWithClaims(values, claimCells(input.scheduledDate, duration), also(values));
       if (!row) throw conflict(bookingMessages.taken, { scheduledDate: bookingMessages.taken });
-      // Issue 7: the confirmation, the firm's notification and the calendar event are queued before
+      // The confirmation, the firm's notification and the calendar event are queued before
       // the visitor hears back; their sending never fails the booking.
       await activity.emit({ type: 'appointment-booked', appointment: row });
       return row;
@@ -67,7 +67,7 @@ export function appointmentsService({ database, clock, activity }: Pick<Deps, 'd
         if (!current) throw notFound('Appointment not found');
         if (current.status === status) return current;
         if (terminal.includes(current.status)) throw conflict(`This appointment is already ${current.status}; its status can no longer change.`);
-        // Issue 5: a slot is taken while its appointment is scheduled or confirmed, so cancelling or
+        // A slot is taken while its appointment is scheduled or confirmed, so cancelling or
         // completing one frees it (a future consultation marked completed by mistake blocks nothing).
         const row = await repo.setStatus(id, current.status, status, { releaseSlots: terminal.includes(status) });
         if (row) {
@@ -85,7 +85,7 @@ export function appointmentsService({ database, clock, activity }: Pick<Deps, 'd
     },
 
     /**
-     * Issue 7: an appointment booked elsewhere (a Calendly invitee). It already happened there, so it
+     * An appointment booked elsewhere (a Calendly invitee). It already happened there, so it
      * is recorded whatever the grid says (the repository claims only the cells still free), once per
      * external event (the unique index decides), and announced as a booking made here is. `created`
      * false: it was recorded already (`row` null when that record is gone again).
@@ -109,7 +109,7 @@ export function appointmentsService({ database, clock, activity }: Pick<Deps, 'd
 }
 
 /**
- * Consultation reminders (issue 7): about 24 hours before each scheduled or confirmed appointment,
+ * Consultation reminders: about 24 hours before each scheduled or confirmed appointment,
  * once, never after a cancellation (DOMAIN "Scheduling": reminders sent after a cancellation are a
  * top complaint about schedulers). Mail queues them (api/mail/reminders.ts); these are the rules.
  * - Due: scheduled or confirmed, reminderSent false, starting within the next 24 hours but not

@@ -53,7 +53,7 @@ export function blogPostsService({ database, events, clock }: Pick<Deps, 'databa
 
     /** A published post by its slug, or by a slug it had before (the page then redirects). */
     async getPublished(slug: string) {
-      // Text no database can hold (a NUL: PostgreSQL refuses it) names no post either (issue 9).
+      // Text no database can hold (a NUL: PostgreSQL refuses it) names no post either.
       if (slug.length > MAX_SLUG || !isStorableText(slug)) throw notFound('Article Not Found');
       const post = await repo.findPublishedBySlug(slug);
       if (post) return post;

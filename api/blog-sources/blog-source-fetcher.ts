@@ -1,5 +1,5 @@
 /**
- * Fetching blog sources (issue 7 item 4): when one is created (in the background), when the admin
+ * Fetching blog sources: when one is created (in the background), when the admin
  * asks ("Fetch now") and on a schedule (api/composition.ts calls fetchDueSources every
  * minute; a source is due `blogSourceRefreshMinutes` after its last attempt). Every request goes
  * through safeFetch, so a slow, huge or hostile source is cut off (10 s, 2 MB) and private or

@@ -1,5 +1,5 @@
 /**
- * What a blog source answers, turned into articles (issue 7 item 4). Three kinds of source (SPEC §3
+ * What a blog source answers, turned into articles. Three kinds of source (SPEC §3
  * blog_sources.type): `rss` (RSS 2.0, RSS 1.0/RDF and Atom), `api` (a JSON list, JSON Feed 1.1
  * included) and `scraper` (an HTML page read with CSS selectors). Everything a feed says is
  * untrusted: links must be absolute http(s) (javascript: and the like are dropped), text is plain

@@ -35,7 +35,7 @@ export function calendarSettingsService({ database, integrations, secrets }: Pic
     list: async () => (await repo.listNewestFirst()).map(safe),
 
     async create(input: CalendarSettingInput) {
-      // Issue 7: the server posts a custom integration's events to its webhook URL, so an address
+      // The server posts a custom integration's events to its webhook URL, so an address
       // the server may not reach (loopback, private network, in production) is refused now rather
       // than failing every delivery later.
       if (input.provider === 'custom' && input.webhookUrl) {

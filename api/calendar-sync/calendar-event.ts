@@ -1,5 +1,5 @@
 /**
- * What a calendar delivery carries, and how an appointment reads as a calendar event (issue 7 item 3).
+ * What a calendar delivery carries, and how an appointment reads as a calendar event.
  * Shared by the providers: the custom webhook posts the snapshot itself, Google and Outlook turn it
  * into their event resources. The payload is stored in the delivery row (no foreign key to the
  * appointment), so it holds everything a delete needs once the appointment row is gone.

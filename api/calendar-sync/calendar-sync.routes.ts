@@ -1,7 +1,7 @@
 import { router } from '../http/routes.ts';
 import { CALENDLY_SIGNATURE_HEADER, type CalendlyDeps, calendlyWebhooks } from './calendly.ts';
 
-/** Issue 7: what calendar providers call. Public (Calendly signs instead of signing in). */
+/** What calendar providers call. Public (Calendly signs instead of signing in). */
 export function calendarSyncRoutes(deps: CalendlyDeps) {
   const calendly = calendlyWebhooks(deps);
   return {

@@ -1,5 +1,5 @@
 /**
- * Calendar sync (issue 7 item 3). The listener hears bookings, status changes and deletions and
+ * Calendar sync. The listener hears bookings, status changes and deletions and
  * queues one calendar delivery per integration that should hear of it; the handler delivers it
  * through the integration's provider, re-read at send time:
  *   custom   a signed JSON webhook per change (custom-webhook.ts)

@@ -1,5 +1,5 @@
 /**
- * Calendly (issue 7 item 3) is inbound only: Calendly tells the site about bookings made on Calendly
+ * Calendly is inbound only: Calendly tells the site about bookings made on Calendly
  * with signed webhooks, and the site records them as appointments. Nothing is sent to Calendly.
  *
  * POST /api/integrations/calendly/webhook, as Calendly sends it (webhook subscription with a signing
@@ -29,7 +29,7 @@ export const CALENDLY_TOLERANCE_MS = 3 * 60_000;
 export const CALENDLY_INBOUND_ONLY =
   'Calendly is inbound only: bookings made on Calendly come to the site by webhook, and changes made here are not sent to Calendly.';
 
-/** What a Calendly booking becomes here (issue 7): the type and area a visitor would choose by default. */
+/** What a Calendly booking becomes here: the type and area a visitor would choose by default. */
 const CALENDLY_CONSULTATION_TYPE = 'initial';
 const CALENDLY_PRACTICE_AREA = 'other';
 
@@ -70,7 +70,7 @@ export function checkCalendlySignature(
 }
 
 /**
- * Issue 9: an instant both databases hold exactly (PostgreSQL refuses year 0 and reads years before
+ * An instant both databases hold exactly (PostgreSQL refuses year 0 and reads years before
  * 100 back wrongly), and an event of at most a day: its slot claims are one row per 30 minutes,
  * written in one statement, and a year-long "event" would be more rows than a statement may carry.
  */
@@ -224,7 +224,7 @@ export function calendlyWebhooks(deps: CalendlyDeps) {
       } catch {
         throw badRequest('The webhook body is not JSON.');
       }
-      // Issue 9: names and answers become an appointment; text no database can hold is refused here
+      // Names and answers become an appointment; text no database can hold is refused here
       // (a NUL made PostgreSQL fail the insert), as it is on every JSON route (api/http/validate.ts).
       const problem = textProblem(json);
       if (problem)

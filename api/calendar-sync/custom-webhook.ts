@@ -1,5 +1,5 @@
 /**
- * The custom calendar integration (issue 7 item 3): each booking, change, cancellation and deletion
+ * The custom calendar integration: each booking, change, cancellation and deletion
  * is POSTed as a JSON event to the integration's webhook URL, signed with its API key.
  *
  *   POST <webhookUrl>

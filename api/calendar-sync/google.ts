@@ -1,5 +1,5 @@
 /**
- * Google Calendar (issue 7 item 3): an access token from the refresh token in the integration's
+ * Google Calendar: an access token from the refresh token in the integration's
  * config (OAuth 2.0 refresh grant at deps.integrations.googleTokenUrl), then Calendar API v3 under
  * deps.integrations.googleCalendarApiBase: insert, patch and delete one event per appointment.
  *

@@ -1,5 +1,5 @@
 /**
- * Outlook / Microsoft 365 (issue 7 item 3): an app-only token from the Microsoft identity platform
+ * Outlook / Microsoft 365: an app-only token from the Microsoft identity platform
  * (client credentials at deps.integrations.microsoftLoginBase/{tenant_id}/oauth2/v2.0/token, scope
  * https://graph.microsoft.com/.default), then Microsoft Graph under
  * deps.integrations.microsoftGraphApiBase: create, update and delete one event per appointment in

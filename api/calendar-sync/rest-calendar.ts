@@ -1,5 +1,5 @@
 /**
- * The one REST calendar adapter (issue 7 item 3) behind Google Calendar and Outlook: the admin's
+ * The one REST calendar adapter behind Google Calendar and Outlook: the admin's
  * config JSON read, an OAuth access token from the provider's grant cached until shortly before it
  * expires, each request sent with it and tried once more with a new token on a 401, and one event per
  * appointment created (POST), changed (PATCH) and removed (DELETE) in a JSON events collection, whose

@@ -1,6 +1,6 @@
 /**
- * What a shared cache (the CDN in front of the containers) may keep, and under which names (issue 15
- * item 5, docs/decisions/017-many-containers.md).
+ * What a shared cache (the CDN in front of the containers) may keep, and under which names
+ * (docs/decisions/017-many-containers.md).
  *
  * - Public pages, /theme.css and the public API lists are kept by the CDN for a day and purged by name
  *   the moment they change; browsers revalidate each time (max-age=0, with the ETag: a 304 is cheap).

@@ -1,5 +1,5 @@
 /**
- * Purging the CDN in front of the containers when content changes (issue 15 item 5). The adapter is
+ * Purging the CDN in front of the containers when content changes. The adapter is
  * the operator's choice (CDN_PURGE, api/env.ts):
  *   varnish     PURGE to each Varnish with `xkey-purge: <keys>` (deploy/varnish/default.vcl)
  *   fastly      POST /service/{id}/purge with the surrogate keys (Fastly's purge by key)

@@ -20,7 +20,7 @@ export function contactSubmissionsRoutes(deps: Pick<Deps, 'database' | 'clock' |
   };
   return {
     // Received time from the injected clock: the admin list is newest first, and tests can fix the order.
-    // Issue 9: limited per client, and a bot's message (the honeypot filled) is answered alike and kept nowhere.
+    // Limited per client, and a bot's message (the honeypot filled) is answered alike and kept nowhere.
     // Decision 016: a retry with the same Idempotency-Key gets this answer again, not a second message.
     public: router().post('/contact', rateLimit(deps, 'contact'), idempotency(deps), jsonBody(contactInput), async (c) => {
       const { caught, input } = honeypot(c, c.req.valid('json'), log);
@@ -28,7 +28,7 @@ export function contactSubmissionsRoutes(deps: Pick<Deps, 'database' | 'clock' |
       const values = { ...input, id: crypto.randomUUID(), createdAt: clock.now() };
       const answer = { id: values.id, createdAt: values.createdAt };
       const row = await repo.create(values, storedAnswer(c, 201, answer));
-      // Issue 7: the firm's notification is queued before the visitor hears back.
+      // The firm's notification is queued before the visitor hears back.
       await activity.emit({ type: 'contact-received', submission: row });
       return c.json(answer, 201);
     }),

@@ -122,7 +122,7 @@ export function maskConfig(config: string | null, kind: ConfigKind | null): stri
     return MASK;
   }
   if (parsed === null || typeof parsed !== 'object') return MASK;
-  // Issue 9: maskValue recurses; a config nested thousands deep (a calendar config is free text) would
+  // MaskValue recurses; a config nested thousands deep (a calendar config is free text) would
   // exhaust the stack and break every list that shows it. No real config is that deep: withheld whole.
   if (jsonDepth(parsed) > MAX_JSON_DEPTH) return MASK;
   return JSON.stringify(maskValue(kind, parsed, []));

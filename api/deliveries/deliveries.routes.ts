@@ -5,7 +5,7 @@ import { queryParams } from '../http/validate.ts';
 import { maskUrl, maskUrlsInText } from '../crypto/secret-masking.ts';
 import { deliveriesRepository, type Delivery } from './deliveries.repository.ts';
 
-/** The delivery log (issue 7): what was sent where, retried or failed. Never the payload. */
+/** The delivery log: what was sent where, retried or failed. Never the payload. */
 export function deliveriesRoutes({ database }: Pick<Deps, 'database'>) {
   const repo = deliveriesRepository(database);
   const entry = (row: Delivery) => ({

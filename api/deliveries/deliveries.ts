@@ -1,5 +1,5 @@
 /**
- * The delivery queue (issue 7, docs/decisions/010): services enqueue work for the outside world, the
+ * The delivery queue (docs/decisions/010): services enqueue work for the outside world, the
  * runner delivers it. A handler per channel does the sending; it returns what happened, or throws:
  * a thrown error is retried with backoff (and recorded), a PermanentDeliveryError is not retried.
  * Delivery is at least once: a process that dies mid-send leaves the row 'sending', and once its
@@ -76,7 +76,7 @@ export function createDeliveryRunner({
   batchSize?: number;
   /** Deliveries sent at once (to different appointments; one appointment's stay in order). */
   concurrency?: number;
-  /** True once the server is shutting down: a run ends after the deliveries in hand (issue 9), the rest waits for the next start. */
+  /** True once the server is shutting down: a run ends after the deliveries in hand, the rest waits for the next start. */
   stopped?: () => boolean;
 }): DeliveryRunner {
   const repo = deliveriesRepository(database);

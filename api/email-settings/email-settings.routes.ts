@@ -15,7 +15,7 @@ export function emailSettingsRoutes(deps: Pick<Deps, 'database' | 'outbox' | 'se
       // Not in SPEC §7: the Email tab shows which provider and sender are configured. The config is
       // masked (the SMTP password, the SendGrid key); null when mail goes to the development outbox.
       .get('/email-settings', async (c) => c.json(await service.current()))
-      // Issue 7: with no email setting, mail is kept in the development outbox; the admin reads it
+      // With no email setting, mail is kept in the development outbox; the admin reads it
       // here, newest first (the attachments by name and type, not their content).
       .get('/email-outbox', (c) =>
         c.json(

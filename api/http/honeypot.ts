@@ -1,5 +1,5 @@
 /**
- * The honeypot of the public forms (issue 9, src/shared/honeypot.ts, docs/decisions/013): a request
+ * The honeypot of the public forms (src/shared/honeypot.ts, docs/decisions/013): a request
  * with it filled in came from a script. It is answered like a success, so the script has no reason to
  * try again differently, and nothing is stored or sent.
  */

@@ -1,6 +1,6 @@
 /**
  * Every request the server makes to an address an admin typed (feeds, webhooks, calendar and mail
- * APIs) goes through here (issue 7, docs/decisions/010). It bounds what a slow, huge or hostile peer
+ * APIs) goes through here (docs/decisions/010). It bounds what a slow, huge or hostile peer
  * can do: one deadline for the whole exchange (a peer that never answers, or drips a byte at a time,
  * is cut off), a cap on the body after decompression (a gzip bomb stops at the cap), a few redirects
  * at most, each one checked again, http(s) only. And unless `allowPrivateNetworks` is set (tests, a

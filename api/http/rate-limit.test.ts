@@ -108,7 +108,7 @@ describe('rateLimitSettings (api/env.ts)', () => {
     expect(() => loadEnv({ TRUSTED_PROXIES: '10.0.0.0/33' })).toThrow(/TRUSTED_PROXIES: "10.0.0.0\/33" has a bad prefix length/);
   });
 
-  it('takes REDIS_URL (issue 15: shared counts) as a redis:// or rediss:// URL, unset when empty', () => {
+  it('takes REDIS_URL (shared counts) as a redis:// or rediss:// URL, unset when empty', () => {
     expect(loadEnv({}).REDIS_URL).toBeUndefined();
     expect(loadEnv({ REDIS_URL: '' }).REDIS_URL).toBeUndefined();
     expect(loadEnv({ REDIS_URL: 'redis://127.0.0.1:6379' }).REDIS_URL).toBe('redis://127.0.0.1:6379');

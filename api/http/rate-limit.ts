@@ -1,5 +1,5 @@
 /**
- * Per-client rate limits of the public calls (issue 9 "Abuse limits", docs/decisions/013-abuse-limits.md).
+ * Per-client rate limits of the public calls (docs/decisions/013-abuse-limits.md).
  *
  * - Each rule (contact, booking, calculator, availability) is one or more limits "N per window", all of
  *   which must allow a request. A limit is a token bucket (kept as GCRA: one number per limit and
@@ -9,7 +9,7 @@
  *   the block one subscriber gets.
  * - The counts live in a store behind a small interface; the default is this process's memory,
  *   bounded to a number of clients (least recently seen dropped first), so an attack from many
- *   addresses cannot grow it. Several API containers share theirs (issue 15): api/server.ts builds
+ *   addresses cannot grow it. Several API containers share theirs: api/server.ts builds
  *   the store with createRateLimitStore (./shared-rate-limits.ts): Redis with REDIS_URL, else
  *   PostgreSQL with DATABASE_URL, else this memory store (SQLite: one process).
  * - Time is the injected clock (STYLE §2), so the tests move it instead of waiting.

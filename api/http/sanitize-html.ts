@@ -1,6 +1,6 @@
 /**
  * The one policy for article HTML the site stores and may show: formatting, never script (DOMAIN.md
- * Publishing: stored XSS; issue 9, hostile input). Sanitised on write, so every reader of the
+ * Publishing: stored XSS). Sanitised on write, so every reader of the
  * database (pages, feeds, the migration) gets safe HTML.
  *
  * One option, for HTML another site published (`resolveExternalUrl`): its relative addresses point

@@ -1,5 +1,5 @@
 /**
- * Issue 9 item 1, response hardening: the security headers of every response the one Node process
+ * Response hardening: the security headers of every response the one Node process
  * sends. The API gets them from `apiSecurityHeaders` (a Hono middleware in createApp); the site (pages,
  * stored pages, static files, /theme.css, 404s, errors) from `applySecurityHeaders` in api/site/site.ts.
  * Why each value is what it is: docs/decisions/012-security-headers.md.

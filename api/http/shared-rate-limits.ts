@@ -1,5 +1,5 @@
 /**
- * Shared counts for the per-client limits (issue 15 item 2, docs/decisions/013-abuse-limits.md,
+ * Shared counts for the per-client limits (docs/decisions/013-abuse-limits.md,
  * amendment "shared counts"). Each API container counting in its own memory allows N per client per
  * container, so with REDIS_URL the counts live in Redis and otherwise, with DATABASE_URL, in
  * PostgreSQL (table `rate_limits`), both through rate-limiter-flexible. SQLite is one process: its
@@ -18,7 +18,7 @@
  *   in-memory block), so a script hammering one address costs the store one call per window, not one
  *   per request.
  * - If the store fails (down, unreachable, too slow), requests are counted in this process's memory
- *   store instead (per-container limits, as before issue 15) and one error is logged a minute: a
+ *   store instead (per-container limits) and one error is logged a minute: a
  *   limiter hiccup never turns visitors away, and never lifts the limits altogether.
  */
 import { Redis } from 'ioredis';

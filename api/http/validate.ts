@@ -4,7 +4,7 @@ import type { ZodType } from 'zod';
 import { badRequest, notFound, validationError } from './errors.ts';
 
 /**
- * Issue 9 (hostile input): text neither database can keep as sent. PostgreSQL refuses a NUL in text
+ * Hostile input: text neither database can keep as sent. PostgreSQL refuses a NUL in text
  * (a 500 before this check), and an unpaired UTF-16 surrogate (JSON's "\ud800") is stored by both
  * dialects as U+FFFD, so the record would silently differ from what was sent. Refused up front, for
  * every route, with the field named.

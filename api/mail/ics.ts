@@ -1,5 +1,5 @@
 /**
- * The calendar attachment of the consultation e-mails (issue 7, DOMAIN "Scheduling": confirmations
+ * The calendar attachment of the consultation e-mails (DOMAIN "Scheduling": confirmations
  * without a calendar attachment, and events shifted an hour around daylight-saving changes, are what
  * scheduling users complain about most). Written by hand: RFC 5545 needs little for one event, and
  * the `ics` package writes times in UTC or floating local time only, never with a TZID and its

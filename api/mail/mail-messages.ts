@@ -1,5 +1,5 @@
 /**
- * The texts of the e-mails (issue 7): each message as plain text and simple HTML, the same words in
+ * The texts of the e-mails: each message as plain text and simple HTML, the same words in
  * both. Times are the firm's, written by src/shared/firm-time.ts ('Monday, May 6, 2030', '10:30 AM
  * Pacific Time (San Diego)'), whatever the server's zone or the reader's: a consultation is at the
  * office. Every value a visitor typed is escaped in the HTML and flattened to one line in a subject.

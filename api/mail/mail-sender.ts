@@ -1,5 +1,5 @@
 /**
- * The transports behind the active email setting (issue 7, SPEC §3 config templates): SMTP through
+ * The transports behind the active email setting (SPEC §3 config templates): SMTP through
  * nodemailer, SendGrid's v3 HTTP API through safeFetch, and, with no setting at all, the development
  * outbox. A send either resolves with the provider's reference or throws: a plain error is retried by
  * the delivery runner, a PermanentDeliveryError (refused credentials, an unusable configuration, an

@@ -1,5 +1,5 @@
 /**
- * Email that is sent (issue 7). Bookings, cancellations and contact messages are heard from the
+ * Email that is sent. Bookings, cancellations and contact messages are heard from the
  * activity events (api/activity.ts) and queued as deliveries (api/deliveries); the runner then calls
  * emailHandler, which renders the message and sends it through the active email setting, or keeps it
  * in the development outbox when none is configured. A failure is retried and recorded by the runner;

@@ -1,5 +1,5 @@
 /**
- * Consultation reminders (issue 7) queued as e-mails. Which appointments get one, and when, is the
+ * Consultation reminders queued as e-mails. Which appointments get one, and when, is the
  * appointments feature's rule (appointmentReminders in api/appointments/appointments.service.ts);
  * this queues them:
  * - The scan (every minute in the server, api/composition.ts) queues a reminder for each appointment

@@ -2,7 +2,7 @@ import { adminRouter } from '../http/routes.ts';
 import { createMigrationService, type MigrationDeps } from './migration.service.ts';
 
 /**
- * SPEC §7 migration calls (admin only), issue 8. The shapes are src/shared/migration.ts's.
+ * SPEC §7 migration calls (admin only). The shapes are src/shared/migration.ts's.
  *   GET  /migration/status        MigrationStatus ({ postgresConfigured, awsConfigured, awsRegion, ready } + database, tableName)
  *   POST /migration/create-table  CreateTableResult (creates the table if missing; twice is harmless)
  *   POST /migration/migrate       202 { run }: starts, resumes, or reports the run in progress

@@ -1,5 +1,5 @@
 /**
- * The one-way migration to DynamoDB (SPEC §2 /admin/migration, §4 Migration wizard, issue 8): status,
+ * The one-way migration to DynamoDB (SPEC §2 /admin/migration, §4 Migration wizard): status,
  * the table, the runs, verification. The admin routes and the operator command
  * (scripts/migrate-dynamodb.ts) both go through this service.
  *

@@ -1,5 +1,5 @@
 /**
- * Verify (SPEC §4 Migration wizard, issue 8 item 4): per kind, the rows on the relational side and the
+ * Verify (SPEC §4 Migration wizard): per kind, the rows on the relational side and the
  * items in DynamoDB are counted, and every row is compared field by field with its item.
  * - Relational side: keyset pages in id order; each page's items fetched with BatchGetItem (consistent
  *   reads), several calls in flight.

@@ -32,7 +32,7 @@ function assertMatchesSchedule(calc: Calculation) {
 export function probateCalculationsRoutes(deps: Pick<Deps, 'database' | 'clock' | 'log' | 'rateLimits'>) {
   const repo = probateCalculationsRepository(deps.database);
   return {
-    // Issue 9: limited per client, and a bot's save (the honeypot filled) is answered alike and kept nowhere.
+    // Limited per client, and a bot's save (the honeypot filled) is answered alike and kept nowhere.
     // Decision 016: a retry with the same Idempotency-Key gets this answer again, not a second row.
     public: router().post('/probate-calculator', rateLimit(deps, 'calculator'), idempotency(deps), jsonBody(probateCalculationInput), async (c) => {
       const { caught, input } = honeypot(c, c.req.valid('json'), deps.log);

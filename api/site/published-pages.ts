@@ -1,5 +1,5 @@
 /**
- * Pages an admin's changes alter (SPEC/issue 4 "Static and fresh"): home, the blog, each article,
+ * Pages an admin's changes alter: home, the blog, each article,
  * external articles and the feeds are rendered once by the site, kept as ready-to-send HTML, and
  * re-rendered when the content they show changes. A visitor's request never queries the database;
  * an admin's change reaches every affected page as soon as it is re-rendered (measured by

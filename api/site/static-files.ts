@@ -28,7 +28,7 @@ const types: Record<string, string> = {
 };
 
 const STATIC_KEYS = ['site', 'static'];
-/** The sign-in page belongs to the admin side: never kept by a shared cache (issue 15). */
+/** The sign-in page belongs to the admin side: never kept by a shared cache. */
 const privatePage = (rel: string) => rel === '/login' || rel.startsWith('/login/') || rel === '/admin' || rel.startsWith('/admin/');
 
 export interface StaticFiles {

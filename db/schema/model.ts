@@ -161,13 +161,13 @@ export const appointments = table(
     check('appointments_status_values', isOneOf(t.status, appointmentStatuses)),
     check('appointments_duration_positive', sql`${t.duration} > 0`),
     index('appointments_scheduled_date_idx').on(t.scheduledDate),
-    // Issue 7: one appointment per calendar event (a Calendly webhook delivered twice books once).
+    // One appointment per calendar event (a Calendly webhook delivered twice books once).
     uniqueIndex('appointments_external_event_id_unique').on(t.externalEventId),
   ],
 );
 
 /**
- * Issue 5, docs/decisions/008: the 30-minute cells of the firm's day that a booked appointment
+ * Docs/decisions/008: the 30-minute cells of the firm's day that a booked appointment
  * occupies, one row each, written in the booking's transaction. The primary key is the lock: two
  * bookings cannot both hold a cell, whichever process or connection makes them. Cancelling deletes
  * the appointment's cells (confirmed and completed keep them); deleting the appointment cascades.
@@ -258,7 +258,7 @@ export const externalBlogArticles = table(
 );
 
 /**
- * Issue 7, docs/decisions/010: the outbox of work for the outside world (e-mails, calendar events).
+ * Docs/decisions/010: the outbox of work for the outside world (e-mails, calendar events).
  * A row is written when something happens (a booking, a message) and a worker delivers it, retrying
  * with backoff; the row is the delivery log. `dedupeKey` makes "exactly once" a database rule (one
  * reminder per appointment). No foreign key to appointments: a deleted appointment's calendar event
@@ -305,7 +305,7 @@ export const componentVisibilitySettings = table('component_visibility_settings'
 });
 
 /**
- * Issue 8, docs/decisions/011: one row per run of the one-way migration to DynamoDB. `progress` is JSON
+ * Docs/decisions/011: one row per run of the one-way migration to DynamoDB. `progress` is JSON
  * text: per kind, done and total and the checkpoint (the last id written with every id before it), so
  * a run resumes where it stopped and the wizard's progress bars survive a reload. `owner` and the
  * lease say which process is running it; a 'running' run whose lease ran out was interrupted. At most one run is 'running'.
@@ -430,7 +430,7 @@ export const idempotencyKeys = table(
 );
 
 /**
- * Every public content change, numbered (issue 15, docs/decisions/017): containers sharing the database
+ * Every public content change, numbered (docs/decisions/017): containers sharing the database
  * announce each other's changes with LISTEN/NOTIFY, and one that missed some reads them here.
  * Kept for a day (housekeeping). SQLite is one process: there the table is kept for parity.
  */

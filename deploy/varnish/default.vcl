@@ -1,6 +1,6 @@
 vcl 4.1;
 #
-# The reference CDN in front of the site's containers (issue 15, README "Where users outgrow one
+# The reference CDN in front of the site's containers (README "Where users outgrow one
 # machine"): Varnish 7 with Debian's varnish-modules (xkey). The servers decide what may be kept
 # (api/cdn/cache-policy.ts); this file only follows what they say:
 #

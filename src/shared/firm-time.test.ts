@@ -1,5 +1,5 @@
 /**
- * The firm's clock (issue 5 "Time that is right") and how its dates read (issue 16). These run three times: in the `unit` project (the
+ * The firm's clock and how its dates read. These run three times: in the `unit` project (the
  * machine's zone) and in `unit-tz-tokyo` / `unit-tz-kiritimati` (vitest.config.ts sets TZ), so an
  * answer that leaned on the process's own zone would fail in at least one of them.
  */

@@ -1,8 +1,8 @@
 /**
  * The firm's time: its zone, its clock, and how its dates and times read. Every date or time the site,
- * the admin portal, the e-mails or the .ics show a person comes from here (issue 16: there were five places).
+ * the admin portal, the e-mails or the .ics show a person comes from here (there were five places).
  *
- * The clock (issue 5, DOMAIN "Scheduling"): slots are wall-clock times in San Diego, so "today",
+ * The clock (DOMAIN "Scheduling"): slots are wall-clock times in San Diego, so "today",
  * "past", "weekend" and "9:00 AM" are judged in the firm's zone whatever the zone of the visitor's
  * browser or of the server. Browser-safe and dependency-free: Intl only, never the process's own zone
  * (no `getHours()`, `getDay()`, `new Date('2030-01-01')` local parsing). The unit tests run under

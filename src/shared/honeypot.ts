@@ -1,5 +1,5 @@
 /**
- * The honeypot of the public forms (issue 9, docs/decisions/013-abuse-limits.md): one more text field
+ * The honeypot of the public forms (docs/decisions/013-abuse-limits.md): one more text field
  * in the contact form, the booking modal's details step and the calculator's save, which no person
  * sees, reaches by Tab or hears from a screen reader, but which a script filling in every input fills.
  * The API answers a request with it filled exactly like a success and keeps nothing.

@@ -1,5 +1,5 @@
 /**
- * Issue 8: the one-way migration to DynamoDB, as both sides see it. The kinds are SPEC §2's list,
+ * The one-way migration to DynamoDB, as both sides see it. The kinds are SPEC §2's list,
  * in its order, with its wording; the API and the wizard page share these shapes.
  */
 export const migrationKinds = [

@@ -1,5 +1,5 @@
 /**
- * Issue 9 "Abuse limits" in the browser (docs/decisions/013-abuse-limits.md): the honeypot field of
+ * Abuse limits in the browser (docs/decisions/013-abuse-limits.md): the honeypot field of
  * the contact form, the booking modal's details step and the calculator is off-screen, out of the Tab
  * order and out of the accessibility tree, so a person never meets it; the contact form still sends
  * (and stores) a person's message, and a bot that fills the trap is told "sent" while nothing is kept;

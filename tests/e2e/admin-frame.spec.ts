@@ -1,5 +1,5 @@
 /**
- * The admin frame around every screen (SPEC §2 Admin routes; issue 6 item 9: usable by keyboard and at
+ * The admin frame around every screen (SPEC §2 Admin routes; usable by keyboard and at
  * phone width): the navigation marks the current page, keyboard focus reaches the navigation and the
  * screen and is always visible, an unknown admin path shows SPEC's not-found screen, a signed-out
  * visitor is sent to /login, no admin screen scrolls sideways at phone width, and axe finds nothing.

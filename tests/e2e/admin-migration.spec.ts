@@ -1,5 +1,5 @@
 /**
- * /admin/migration (SPEC §2, §4 Migration wizard, §7 migration calls, §8 migration messages; issue 8)
+ * /admin/migration (SPEC §2, §4 Migration wizard, §7 migration calls, §8 migration messages)
  * against a real DynamoDB API: dynalite, started here. The server reaches it at DYNAMODB_ENDPOINT
  * (E2E_DYNAMO_PORT) through a small HTTP relay this spec controls, so DynamoDB can go down (connections
  * refused and cut, as in an outage) and come back without losing its data (stopping dynalite itself

@@ -1,5 +1,5 @@
 /**
- * The booking modal (issue 5; SPEC §2 and §4 Booking modal, §5 Booking form, §7 POST
+ * The booking modal (SPEC §2 and §4 Booking modal, §5 Booking form, §7 POST
  * /api/appointments, §8 booking toasts, §9 consultation types and time slots), against the real
  * server and its SQLite file: booking from the home page's hero, from /about and on a phone-width
  * screen, with the keyboard alone; the stored row (scheduledDate is the UTC instant of the chosen firm
@@ -108,7 +108,7 @@ const storedRow = (v: Visitor, type: string, minutes: number, date: string, time
   consultation_type: type,
   practice_area: v.practiceArea,
   notes: v.notes,
-  // Issue 5: stored in UTC, the instant of the firm's wall-clock time (Drizzle's timestamp_ms).
+  // Stored in UTC, the instant of the firm's wall-clock time (Drizzle's timestamp_ms).
   scheduled_date: firmInstant(date, time).getTime(),
   duration: minutes,
   status: 'scheduled',

@@ -1,5 +1,5 @@
 /**
- * Issue 7, Done when: "Playwright in Chromium configures each integration through the page and sees
+ * Done when: "Playwright in Chromium configures each integration through the page and sees
  * the effect." As the signed-in admin, each integration is set up on /admin/integrations the way an
  * admin does it (the dialog, the provider's prefilled template edited with the local peer's address
  * and credentials, Activate), then what it does is checked at the peer the spec started itself:

@@ -1,5 +1,5 @@
 /**
- * Issue 4 "Static and fresh": an admin's change shows on every affected page within a second of the
+ * An admin's change shows on every affected page within a second of the
  * admin call returning, without a rebuild; unchanged pages are served stored. Drives the real admin
  * API with a real admin token from the embedded identity service.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 9 item 1, response hardening, against the built site: the security headers on every kind of
+ * Response hardening, against the built site: the security headers on every kind of
  * response (pages, a stored article, the admin shell, a 404, /theme.css, static files, the API), and
  * the Content-Security-Policy in Chromium: every public route, /login and the admin (signed in) run
  * without a single violation, opening the booking modal, the theme menu, the calculator and an admin

@@ -1,5 +1,5 @@
 /**
- * Issue 9 item 3, stored XSS: the OWASP filter evasion vectors (a representative ~50) stored in blog
+ * Stored XSS: the OWASP filter evasion vectors (a representative ~50) stored in blog
  * posts (title, excerpt, content), testimonials (name, content), external articles and a blog
  * source's name, contact messages (names, message), bookings (names, notes) and themes (display
  * name, description), then every page that shows them, public and admin, visited in Chromium with a

@@ -1,5 +1,5 @@
 /**
- * Issue 9 "Abuse limits" (docs/decisions/013-abuse-limits.md) on the public calls, on SQLite and
+ * Abuse limits (docs/decisions/013-abuse-limits.md) on the public calls, on SQLite and
  * PostgreSQL: per-client rate limits answered 429 with Retry-After (the clock moved, never waited
  * for), the honeypot that drops a bot's request behind a success, the body-size limit and every public
  * field's bound. The app is called as @hono/node-server calls it: the client is the socket's address

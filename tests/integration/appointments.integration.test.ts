@@ -1,5 +1,5 @@
 /**
- * POST /api/appointments, GET /api/appointments/availability and the admin calls (SPEC §7, issue 5),
+ * POST /api/appointments, GET /api/appointments/availability and the admin calls (SPEC §7),
  * on SQLite and PostgreSQL, with the clock fixed. Races between many requests are in
  * booking-concurrency.integration.test.ts.
  */

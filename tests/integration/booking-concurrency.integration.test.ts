@@ -1,5 +1,5 @@
 /**
- * Issue 5 "The server decides": visitors racing for one slot, on SQLite and PostgreSQL. Exactly one
+ * Visitors racing for one slot, on SQLite and PostgreSQL. Exactly one
  * wins, the others get 409 with the modal's message, and nothing else is stored, whether the race runs
  * through one app, two apps on separate connections, or two processes (docs/decisions/008: the slot
  * claims' primary key is the lock, not anything in memory).

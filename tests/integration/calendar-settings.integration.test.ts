@@ -36,7 +36,7 @@ const customConfig = JSON.stringify({
 });
 
 const valid = { provider: 'calendly', config: calendlyConfig, webhookUrl: 'https://firm.example.com/hooks/calendly', apiKey: secrets.apiKey };
-/** Issue 7: a custom integration posts signed events, so it needs a webhook URL and an API key. */
+/** A custom integration posts signed events, so it needs a webhook URL and an API key. */
 const customRequired = { webhookUrl: 'https://hooks.example.com/calendar', apiKey: 'custom-signing-secret-0001' };
 
 async function stored(ctx: TestContext) {

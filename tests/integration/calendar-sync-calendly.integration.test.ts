@@ -1,5 +1,5 @@
 /**
- * Calendar sync, inbound (issue 7 item 3): Calendly's signed invitee.created and invitee.canceled
+ * Calendar sync, inbound: Calendly's signed invitee.created and invitee.canceled
  * webhooks (POST /api/integrations/calendly/webhook) become and cancel appointments. Signed here the
  * way Calendly signs (t=<seconds>,v1=<hex HMAC-SHA256(signing key, "<t>.<raw body>")>), with the
  * firm's clock fixed; wrongly signed, stale, unsigned or tampered ones are refused with nothing written.

@@ -1,5 +1,5 @@
 /**
- * Calendar sync, outbound (issue 7 item 3, "Done when"): bookings, status changes, cancellations and
+ * Calendar sync, outbound ("Done when"): bookings, status changes, cancellations and
  * deletions reach the active calendar integration. Real HTTP peers on loopback (tests/support/
  * calendar-fakes.ts): a webhook receiver whose signatures are checked here, and fakes of Google's
  * token endpoint + Calendar API v3 and of Microsoft's identity platform + Graph. Deliveries run by

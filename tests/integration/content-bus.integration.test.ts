@@ -1,5 +1,5 @@
 /**
- * Content changes across containers on one PostgreSQL database (issue 15 item 1, api/content-bus.ts):
+ * Content changes across containers on one PostgreSQL database (api/content-bus.ts):
  * each bus stands for one container, with its own events. A change made in one is heard in the
  * other, once, and never twice where it was made; a container whose listening connection was cut
  * hears on reconnect what changed meanwhile; one created before a change and listening after it

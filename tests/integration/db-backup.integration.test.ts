@@ -1,5 +1,5 @@
 /**
- * Issue 9 item 4: `npm run db:backup` while the site runs. The real server takes a booking and contact
+ * `npm run db:backup` while the site runs. The real server takes a booking and contact
  * load the whole time; the backup is taken in the middle of it. The copy opens, passes
  * `PRAGMA integrity_check`, and holds a consistent prefix of what was written: everything answered
  * before the backup began, nothing that is not in the live database, and no appointment without its

@@ -1,5 +1,5 @@
 /**
- * The delivery queue and runner (issue 7, docs/decisions/010) on SQLite and PostgreSQL: what is
+ * The delivery queue and runner (docs/decisions/010) on SQLite and PostgreSQL: what is
  * enqueued is delivered once, failures are retried after the backoff and recorded, permanent failures
  * and exhausted retries end 'failed', one appointment's calendar changes run in order, a delivery
  * left half-done by a dead process is taken over when its lease runs out, two runners never send

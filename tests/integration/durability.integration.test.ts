@@ -1,5 +1,5 @@
 /**
- * Issue 9 item 4 "Durability", with the real server as a child process, on SQLite and PostgreSQL:
+ * With the real server as a child process, on SQLite and PostgreSQL:
  * - `kill -9` in the middle of a booking and contact load, then a restart on the same database: every
  *   request that was answered 2xx is stored (by id, with what was sent), no slot was answered 2xx twice,
  *   and nothing is half stored (an appointment without its slot claims, or claims without their
@@ -315,7 +315,7 @@ perDialect('SIGTERM', (database) => {
     const lines = logLines(server.stdout);
     expect(lines.filter((l) => l.msg === 'request' && l.method === 'POST')).toHaveLength(IN_FLIGHT);
     expect(lines.at(-1)).toMatchObject({ msg: 'stopped' });
-    // No personal data in anything the process wrote (issue 9 item 5).
+    // No personal data in anything the process wrote.
     const output = [...server.stdout, ...server.stderr].join('\n');
     for (const op of ops) for (const value of [op.body.email, op.body.firstName, op.body.notes ?? op.body.message]) expect(output).not.toContain(String(value));
   });
@@ -455,7 +455,7 @@ describe('SIGTERM with a backlog of mail to deliver', () => {
       const ctx = await createTestContext(dialect);
       try {
         ctx.clock.set('2030-04-01T16:00:00.000Z');
-        // 30 bookings queue their confirmations and the firm's notifications (issue 7).
+        // 30 bookings queue their confirmations and the firm's notifications.
         const days = ['2030-04-08', '2030-04-09', '2030-04-10'];
         for (const [n, date] of days
           .flatMap((d) => ['09:00', '10:00', '11:00', '13:00', '14:00', '15:00', '16:00', '09:30', '10:30', '11:30'].map((t) => `${d}T${t}:00-07:00`))

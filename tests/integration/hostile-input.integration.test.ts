@@ -1,5 +1,5 @@
 /**
- * Issue 9 item 3, hostile input: generated malformed bodies, wrong types, missing and extra fields,
+ * Hostile input: generated malformed bodies, wrong types, missing and extra fields,
  * huge strings, unicode edge cases, JSON bombs, invalid JSON, wrong content types and odd ids thrown
  * (with fast-check) at every public and admin route of the API, on SQLite and PostgreSQL. For every
  * request: never a 5xx, a 4xx always answers the one JSON error shape, and a refused request writes
@@ -390,7 +390,7 @@ const valid = {
     description: oddText(500, 0),
     isVisible: fc.boolean(),
   }),
-  // A custom integration needs its webhook URL and key (issue 7); the others may leave them out.
+  // A custom integration needs its webhook URL and key; the others may leave them out.
   calendarSetting: fc
     .record({
       provider: fc.constantFrom(...calendarProviders),
@@ -1062,7 +1062,7 @@ async function snapshot(ctx: TestContext, watch: TableName[] = []) {
 const describeRequest = (r: Hostile) =>
   `${r.method} ${r.path.slice(0, 200)} [${r.contentType ?? 'no content-type'}] [${r.authorization?.slice(0, 30) ?? 'no auth'}] body: ${r.body === undefined ? '(none)' : `${r.body.length} chars: ${JSON.stringify(r.body.slice(0, 300))}`}`;
 
-/** The promises of issue 9 for one request. */
+/** What one hostile request must never do: a 5xx, a write, a leak. */
 async function expectHandled(ctx: TestContext, ep: Endpoint, r: Hostile) {
   const before = await snapshot(ctx, ep.watch);
   const res = await send(ctx, r);
@@ -1277,7 +1277,7 @@ forEachDialect(
     });
 
     // -----------------------------------------------------------------------------------------
-    // Regressions: one plain example of each defect the properties found (issue 9).
+    // Regressions: one plain example of each defect the properties found.
     // -----------------------------------------------------------------------------------------
 
     const contact = { firstName: 'Ann', lastName: 'Lee', email: 'ann@example.com', practiceArea: 'other', message: 'Hello' };

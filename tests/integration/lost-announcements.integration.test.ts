@@ -1,6 +1,6 @@
 /**
- * Bookings and contact messages stored by a process that stopped before announcing them (issue 9,
- * api/activity-recovery.ts), on SQLite and PostgreSQL: the sweep announces them again, so the visitor
+ * Bookings and contact messages stored by a process that stopped before announcing them
+ * (api/activity-recovery.ts), on SQLite and PostgreSQL: the sweep announces them again, so the visitor
  * still gets the confirmation and the firm its notifications; announced rows, rows that may still be
  * being announced and old rows are left alone; two sweeps at once queue each delivery once. The rows
  * are written the way the services write them, minus the announcement (the crash).

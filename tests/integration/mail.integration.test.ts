@@ -1,5 +1,5 @@
 /**
- * Email that is sent (issue 7), on SQLite and PostgreSQL, against real peers started here: an SMTP
+ * Email that is sent, on SQLite and PostgreSQL, against real peers started here: an SMTP
  * server (smtp-server, login required, messages parsed with postal-mime) and a SendGrid v3 receiver
  * (node:http). Nothing runs by itself: the test books, writes, moves the clock and runs the
  * deliveries and the reminder scan when it wants them.

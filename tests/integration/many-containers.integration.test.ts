@@ -1,5 +1,5 @@
 /**
- * Issue 15, as an operator runs it: containers (`node api/server.ts`, the built site) on one PostgreSQL
+ * As an operator runs it: containers (`node api/server.ts`, the built site) on one PostgreSQL
  * database, with Varnish in front configured by the shipped deploy/varnish/default.vcl and purged by
  * the containers (CDN_PURGE=varnish). Every change made through one container is seen through the
  * other and through Varnish, whose copies were warmed first (so a stale copy would show): publish,

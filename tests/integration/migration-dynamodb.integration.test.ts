@@ -1,5 +1,5 @@
 /**
- * Issue 8: the one-way migration to DynamoDB, through the admin API, against dynalite started here
+ * The one-way migration to DynamoDB, through the admin API, against dynalite started here
  * (tests/support/dynalite.ts), from SQLite and from PostgreSQL. Every kind arrives intact (compared
  * field by field with the rows, independently of the verifier); a second run changes nothing; a run
  * cut off by DynamoDB going away resumes from its checkpoints after the restart; UnprocessedItems are

@@ -1,5 +1,5 @@
 /**
- * Issue 8 with issue 9's graceful shutdown: a migration run caught by SIGTERM. The real server as a
+ * The migration and graceful shutdown: a migration run caught by SIGTERM. The real server as a
  * child process (tests/support/server-process.ts) migrates to dynalite through a proxy that holds the
  * batches in flight at the moment of the signal, on SQLite and PostgreSQL:
  * - the run starts no new batch, lets the ones in flight finish and counts them in its checkpoints,

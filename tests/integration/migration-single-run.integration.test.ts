@@ -1,5 +1,5 @@
 /**
- * Issue 8, docs/decisions/011: at most one migration run is running, as a rule of the database (the
+ * Docs/decisions/011: at most one migration run is running, as a rule of the database (the
  * partial unique index migration_runs_one_running), on SQLite and PostgreSQL:
  * - the database refuses a second running run, whoever writes it;
  * - several servers on one database (each its own service and connection) pressing Start Migration at

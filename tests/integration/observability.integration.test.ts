@@ -1,5 +1,5 @@
 /**
- * Issue 9 item 5 "Observability", on SQLite and PostgreSQL: every request gets one structured log line
+ * On SQLite and PostgreSQL: every request gets one structured log line
  * (request id, method, path without its query string, status, time) and an X-Request-Id header; every
  * error body carries the same request id; and no line holds personal data or a secret, including the
  * line of a 500 (forced here by a closed database, whose driver error quotes the statement's values)

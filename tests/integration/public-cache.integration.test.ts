@@ -1,5 +1,5 @@
 /**
- * The public API lists kept ready to send (issue 15 item 6, api/http/public-cache.ts), on SQLite and
+ * The public API lists kept ready to send (api/http/public-cache.ts), on SQLite and
  * PostgreSQL: they carry shared-cache headers, an ETag and the keys of what they show; an unchanged
  * list is answered from what is kept (a direct database edit that nobody announced does not show:
  * no query ran), a 304 answers a matching If-None-Match, and a change drops exactly the lists it

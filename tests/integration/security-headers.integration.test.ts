@@ -1,5 +1,5 @@
 /**
- * Issue 9 item 1, response hardening, on the API in-process: every answer (a list, an admin call, a
+ * Response hardening, on the API in-process: every answer (a list, an admin call, a
  * 404, a refused token, a malformed or oversized body) carries the security headers; HSTS only over
  * HTTPS behind the proxy of an https site. The site's responses are checked in the browser by
  * tests/e2e/security-headers.spec.ts. Decision 012.

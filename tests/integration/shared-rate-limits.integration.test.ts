@@ -1,5 +1,5 @@
 /**
- * Issue 15 item 2 "Shared abuse limits" (docs/decisions/013-abuse-limits.md, amendment "shared counts"): two API
+ * Shared abuse limits (docs/decisions/013-abuse-limits.md, amendment "shared counts"): two API
  * containers on one PostgreSQL database count each client's requests together, in PostgreSQL (the
  * `rate_limits` table) or, with REDIS_URL, in Redis. Each "container" here is an app of its own with
  * its own database pool and its own store, as two processes would have; the client is the socket's
@@ -128,7 +128,7 @@ function expectTooMany(res: Answer, windowSeconds: number) {
 const only = (limits: Record<'contact', Limit[]>): RateRules => ({ ...defaultRateRules, ...limits });
 
 describe('the control: two containers counting in their own memory', () => {
-  it('allow 10 of 12 contact posts from one client where one container allows 5 (what issue 15 fixes)', async () => {
+  it('allow 10 of 12 contact posts from one client where one container allows 5 (what shared counts fix)', async () => {
     const apps = [appOn(database, createMemoryRateLimitStore()), appOn(otherDatabase, createMemoryRateLimitStore())];
     const { answers, stored } = await alternate(apps, '203.0.113.50', 12);
     expect(answers.filter((a) => a.status === 201)).toHaveLength(10);

@@ -6,7 +6,7 @@ import { ADMIN_TOKEN, countRows, forEachDialect, NON_ADMIN_TOKEN } from '../supp
 const valid = { clientName: 'Jennifer M.', rating: 5, content: 'Clear advice at every step.', practiceArea: 'divorce', isPublished: true } as const;
 
 forEachDialect('testimonials', (ctx) => {
-  // The typed client (issue 16): as a visitor, and as the admin.
+  // The typed client: as a visitor, and as the admin.
   const visitor = () => testApi(ctx().app);
   const admin = () => testApi(ctx().app, { token: ADMIN_TOKEN }).admin;
   const create = async (json: TestimonialInput) => (await admin().testimonials.$post({ json })).json();

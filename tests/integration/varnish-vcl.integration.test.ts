@@ -1,5 +1,5 @@
 /**
- * Issue 15: the reference CDN configuration (deploy/varnish/default.vcl) in a real Varnish, in front
+ * The reference CDN configuration (deploy/varnish/default.vcl) in a real Varnish, in front
  * of a small origin that answers with the headers of the servers' contract (api/cdn/cache-policy.ts):
  *
  *   public pages and lists  Cache-Control: public, max-age=0, must-revalidate, s-maxage=86400

@@ -1,5 +1,5 @@
 /**
- * Admin sessions for the end-to-end specs (issue 6: "signed in as an admin created with
+ * Admin sessions for the end-to-end specs ("signed in as an admin created with
  * `npm run admin:create`"). Each Playwright worker creates one admin with the real script against the
  * running server's embedded identity service, signs in once through /login, and keeps the browser's
  * storage (Amplify keeps its tokens in localStorage), so each test starts signed in.

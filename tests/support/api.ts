@@ -1,5 +1,5 @@
 /**
- * The typed client of the API (src/lib/api-client.ts's `apiClient`, issue 16) over an in-process app:
+ * The typed client of the API (src/lib/api-client.ts's `apiClient`) over an in-process app:
  * tests call routes by name with the routes' own request and answer types, so a field the server
  * renames fails `npm run typecheck` in the tests as it does in the islands and the admin SPA.
  *

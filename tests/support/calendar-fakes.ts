@@ -1,5 +1,5 @@
 /**
- * Local stand-ins for the calendar providers (issue 7), real HTTP servers on loopback that record
+ * Local stand-ins for the calendar providers, real HTTP servers on loopback that record
  * every request and can be told to fail: a Google fake (OAuth token endpoint + Calendar API v3), a
  * Microsoft fake (identity platform token endpoint + Graph events) and a plain webhook receiver.
  * Integration tests start them on port 0; e2e specs start them on E2E_FAKES_PORT with the path

@@ -1,5 +1,5 @@
 /**
- * Real DynamoDB API peers for the migration's tests (issue 8), no vitest import (Playwright specs and
+ * Real DynamoDB API peers for the migration's tests, no vitest import (Playwright specs and
  * benches may use it too):
  * - `startDynalite`: dynalite (a DynamoDB implementation from npm) on loopback. With `path` it keeps
  *   its data on disk, so `stop()` then `start()` is a restart on the same port with the same data,

@@ -60,28 +60,29 @@ export async function expectNoAxeViolations(page: Page, { label, fromTop = false
  */
 export async function settled(page: Page) {
   await page.waitForLoadState('load');
-  await page.evaluate(async () => {
-    // Half a screen at a time (at least 200 px, at most 100 steps), a frame after each: a page the
-    // browser does not paint (rAF paused) still moves on after 50 ms.
-    const step = Math.max(200, window.innerHeight / 2);
-    for (let y = 0, i = 0; y < document.documentElement.scrollHeight && i < 100; y += step, i++) {
-      window.scrollTo(0, y);
-      await Promise.race([new Promise((resolve) => requestAnimationFrame(resolve)), new Promise((resolve) => setTimeout(resolve, 50))]);
-    }
-    window.scrollTo(0, 0);
-  });
+  // Half a screen at a time (at least 200 px, at most 100 steps), each step its own short call: a
+  // loop awaiting frames inside the page once hung for minutes on a loaded machine (a renderer that
+  // stopped painting), and the islands' own check below is what waits.
+  const { height, step } = await page.evaluate(() => ({ height: document.documentElement.scrollHeight, step: Math.max(200, window.innerHeight / 2) }));
+  for (let y = 0, i = 0; y < height && i < 100; y += step, i++) await page.evaluate((to) => window.scrollTo(0, to), y);
+  // Scrolling in steps without a painted frame between them may skip an island's moment on screen:
+  // each look brings the first island still waiting to be seen into view.
   await expect
     .poll(() =>
-      page.evaluate(
-        () =>
-          [...document.querySelectorAll('astro-island[ssr]')].filter((island) => {
-            if (island.getAttribute('client') !== 'media') return true;
-            const query = (JSON.parse(island.getAttribute('opts') ?? '{}') as { value?: string }).value;
-            return !!query && window.matchMedia(query).matches;
-          }).length,
-      ),
+      page.evaluate(() => {
+        const waiting = [...document.querySelectorAll('astro-island[ssr]')].filter((island) => {
+          if (island.getAttribute('client') !== 'media') return true;
+          const query = (JSON.parse(island.getAttribute('opts') ?? '{}') as { value?: string }).value;
+          return !!query && window.matchMedia(query).matches;
+        });
+        const unseen = waiting.find((island) => island.getAttribute('client') === 'visible');
+        if (unseen) (unseen.firstElementChild ?? unseen).scrollIntoView({ block: 'center' });
+        else window.scrollTo(0, 0);
+        return waiting.length;
+      }),
     )
     .toBe(0);
+  await page.evaluate(() => window.scrollTo(0, 0));
 }
 
 /** test-results/screens/<name>-<project>.png; SCREENS_DIR lets a run keep its screenshots apart from runs that clear test-results/. */

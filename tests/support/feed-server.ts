@@ -1,5 +1,5 @@
 /**
- * A local blog-source peer for tests (issue 7): one list of items, served in every shape a blog
+ * A local blog-source peer for tests: one list of items, served in every shape a blog
  * source can take (RSS 2.0, RSS 1.0, Atom, JSON lists, JSON Feed, HTML pages), plus the feeds that
  * misbehave (broken, slow, huge, redirecting into the private network). Tests change the items
  * between fetches (addItem, updateItem, reset) and count the requests (hits).

@@ -1,6 +1,6 @@
 /**
  * The real server as a child process (`node api/server.ts --api-only`), for the tests that need a
- * process to kill or to stop (issue 9: durability, graceful shutdown, backups while it writes, its
+ * process to kill or to stop (durability, graceful shutdown, backups while it writes, its
  * own log lines). It listens on a free port (PORT=0) and prints where; every line it writes is kept.
  * Below it, a booking and contact load to drive it over HTTP, and readers of what got stored.
  */
@@ -100,7 +100,7 @@ export async function startServerProcess(env: Record<string, string>, options: {
       HOST: '127.0.0.1',
       SEED_SAMPLE_CONTENT: 'false',
       LOG_QUIET: 'true',
-      // These tests send hundreds of requests from one address on purpose (issue 9's limits have tests of their own).
+      // These tests send hundreds of requests from one address on purpose (the limits have tests of their own).
       RATE_LIMITS: 'off',
       ...env,
     },

@@ -56,7 +56,7 @@ export const testIntegrations = (overrides: Partial<IntegrationSettings> = {}): 
 
 /**
  * Everything createApp needs, for a test: silent log, test verifier, a fresh outbox in a temp folder,
- * and no rate limits (issue 9: tests of other features send many requests from one "client";
+ * and no rate limits (tests of other features send many requests from one "client";
  * tests/integration/abuse-limits.integration.test.ts turns them on).
  */
 export function testDeps(database: Database, overrides: Partial<Deps> = {}): Deps {

@@ -1,5 +1,5 @@
 /**
- * Varnish with the shipped VCL in front of a test's backends (issue 15): the same helper as
+ * Varnish with the shipped VCL in front of a test's backends: the same helper as
  * `npm run scale:demo`, scripts/varnish.ts. Debian's varnish and varnish-modules are required
  * (scripts/bootstrap.sh installs them): a test using this fails, not skips, without them.
  *

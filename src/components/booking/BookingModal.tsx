@@ -149,7 +149,7 @@ export default function BookingModal({ open, onOpenChange, returnFocus }: Props)
 
   const submit = async (values: BookingFormOutput, event?: BaseSyntheticEvent) => {
     try {
-      // Issue 9: the details step's honeypot goes along only if something filled it in.
+      // The details step's honeypot goes along only if something filled it in.
       const body = { ...toAppointmentPayload(values), ...honeypotOf(event?.target) };
       const created = await read(api.appointments.$post({ json: body }, { headers: { 'Idempotency-Key': submission.for(body) } }));
       submission.succeeded();

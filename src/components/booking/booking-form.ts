@@ -62,7 +62,7 @@ export { consultationTypeLabel };
 /** SPEC §9 booking practice areas, with readable labels. */
 export const bookingPracticeAreaOptions = bookingPracticeAreas.map((value) => ({ value, label: practiceAreaLabels[value] ?? value }));
 
-/** The UTC instant of the chosen firm time (issue 5: stored in UTC), or '' while date or time is missing. */
+/** The UTC instant of the chosen firm time (stored in UTC), or '' while date or time is missing. */
 export function scheduledDateOf(choice: BookingChoice): string {
   return choice.date && choice.time ? firmInstant(choice.date, choice.time).toISOString() : '';
 }

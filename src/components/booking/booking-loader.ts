@@ -2,7 +2,7 @@
  * On every public page (BaseLayout): a click on any Schedule Consultation button
  * (`[data-booking-trigger]`, a link to /contact, which stays the way in without JavaScript) opens the
  * booking modal instead. The modal's code is fetched on that first click, or a little earlier when a
- * pointer or the keyboard focus reaches a button, so pages do not pay for it up front (issue 5). A
+ * pointer or the keyboard focus reaches a button, so pages do not pay for it up front. A
  * failed download falls back to the link.
  */
 const TRIGGER = '[data-booking-trigger]';

@@ -1,5 +1,5 @@
 /**
- * The free slots of a day for a consultation type (issue 5 "Availability"): GET
+ * The free slots of a day for a consultation type: GET
  * /api/appointments/availability through the typed client. Fetched again whenever the date, the
  * type (a longer consultation needs a longer free stretch) or `refresh` changes; an answer that
  * arrives after a newer question is dropped.

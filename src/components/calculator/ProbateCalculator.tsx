@@ -50,7 +50,7 @@ export default function ProbateCalculator({ headingLevel = 2 }: Props) {
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (saving) return;
-    // Issue 9: read before the first await (React clears currentTarget after the event).
+    // Read before the first await (React clears currentTarget after the event).
     const trap = honeypotOf(event.currentTarget);
     const outcome = estimateFromFields(fields);
     if (!outcome.ok) {

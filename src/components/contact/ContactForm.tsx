@@ -54,7 +54,7 @@ export default function ContactForm() {
 
   const onSubmit = form.handleSubmit(async (values, event) => {
     try {
-      // Issue 9: the honeypot goes along only if something filled it in.
+      // The honeypot goes along only if something filled it in.
       const body = { ...toContactPayload(values), ...honeypotOf(event?.target) };
       await read(api.contact.$post({ json: body }, { headers: { 'Idempotency-Key': submission.for(body) } }));
       submission.succeeded();

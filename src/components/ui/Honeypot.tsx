@@ -1,5 +1,5 @@
 /**
- * The honeypot of the public forms (issue 9, src/shared/honeypot.ts, docs/decisions/013): a text
+ * The honeypot of the public forms (src/shared/honeypot.ts, docs/decisions/013): a text
  * field a script filling in every input fills, and a person never meets. It is moved off-screen
  * (not display:none, which scripts look for), out of the Tab order, hidden from screen readers and
  * never autofilled. Place it between the form's other children, not last (space-y spacing is unchanged).

@@ -1,5 +1,5 @@
 /**
- * Slot generation and the booking rules (issue 5 "Availability", "The server decides"). Runs in the
+ * Slot generation and the booking rules ("The server decides"). Runs in the
  * machine's zone and again under TZ=Asia/Tokyo and TZ=Pacific/Kiritimati (vitest.config.ts).
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Which of a day's 13 slots (SPEC §9) a visitor can still book (issue 5 "Availability"). Pure and
+ * Which of a day's 13 slots (SPEC §9) a visitor can still book. Pure and
  * browser-safe: the API answers GET /api/appointments/availability with it, and the booking modal
  * uses the same type. `busy` comes from the database (the slot claims of docs/decisions/008).
  */

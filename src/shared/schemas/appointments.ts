@@ -47,7 +47,7 @@ export const appointmentInput = z.object({
   duration: z.number().optional().catch(undefined),
   status: z.literal('scheduled', { error: 'A new appointment is always scheduled' }).default('scheduled'),
   reminderSent: z.literal(false, { error: 'A new appointment has no reminder sent' }).default(false),
-  // Issue 9: empty from a person; a bot's booking is answered 201 and takes no slot.
+  // Empty from a person; a bot's booking is answered 201 and takes no slot.
   website: honeypotField,
 });
 /** What a booking holds (the honeypot is the form's trap, not part of the booking). */
@@ -59,7 +59,7 @@ export const appointmentStatusUpdate = z.object({
 });
 
 /**
- * GET /api/appointments/availability?date=YYYY-MM-DD&consultationType=… (issue 5). The date is a day
+ * GET /api/appointments/availability?date=YYYY-MM-DD&consultationType=…. The date is a day
  * in the firm's zone and must exist ('2030-02-30' does not); the type decides how long a free stretch
  * must be, and defaults to the initial consultation.
  */

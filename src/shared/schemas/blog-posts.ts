@@ -32,7 +32,7 @@ export const blogPostInput = z.object({
         ctx.addIssue({ code: 'custom', message: 'Publish date must be a valid date' });
         return z.NEVER;
       }
-      // Issue 9: PostgreSQL cannot hold year 0 or years past 9999 (a 500), and reads years before 100
+      // PostgreSQL cannot hold year 0 or years past 9999 (a 500), and reads years before 100
       // back as 19xx/20xx; no article of the firm's is dated outside these.
       const year = d.getUTCFullYear();
       if (year < MIN_PUBLISH_YEAR || year > MAX_PUBLISH_YEAR) {

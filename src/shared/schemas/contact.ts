@@ -4,7 +4,7 @@ import { email, phone, requiredText } from './fields.ts';
 import { honeypotField } from './honeypot.ts';
 
 /**
- * POST /api/contact (SPEC §7, §5 Contact form). Every field is bounded (issue 9): a message of 5,000
+ * POST /api/contact (SPEC §7, §5 Contact form). Every field is bounded: a message of 5,000
  * characters is a long letter, and the whole body stays far below the API's 64 KB limit.
  */
 export const contactInput = z.object({
@@ -14,7 +14,7 @@ export const contactInput = z.object({
   phone,
   practiceArea: z.enum(contactPracticeAreas, { error: 'Please choose a practice area' }),
   message: requiredText('Message', 5000),
-  // Issue 9: empty from a person; a bot's message is answered 201 and kept nowhere.
+  // Empty from a person; a bot's message is answered 201 and kept nowhere.
   website: honeypotField,
 });
 /** What a message holds (the honeypot is the form's trap, not part of the message). */

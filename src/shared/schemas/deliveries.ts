@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** GET /api/admin/deliveries: the delivery log (issue 7), newest first. */
+/** GET /api/admin/deliveries: the delivery log, newest first. */
 export const deliveryLogQuery = z.object({
   channel: z.enum(['email', 'calendar'], { error: 'channel must be email or calendar' }).optional(),
   appointmentId: z.string().min(1).max(64).optional(),

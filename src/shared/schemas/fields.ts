@@ -1,7 +1,7 @@
 /** Field builders shared by every payload schema, so messages and bounds read the same everywhere. */
 import { z } from 'zod';
 
-// Issue 9 (docs/decisions/012): no eval in the browser. zod probes `new Function` once to pick its
+// No eval (docs/decisions/012) in the browser. zod probes `new Function` once to pick its
 // compiled parsers; the site's Content-Security-Policy refuses it, and the browser reports the refusal
 // as a violation. The server keeps the compiled parsers.
 if (typeof document !== 'undefined') z.config({ jitless: true });

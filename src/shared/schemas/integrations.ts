@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { blogSourceDisplayLimit, blogSourceTypes, calendarProviders, emailProviders } from '../constants.ts';
 import { httpUrl, jsonObjectText, optionalHttpUrl, optionalText, requiredText } from './fields.ts';
 
-/** Issue 7: what a custom integration cannot work without (it POSTs to the URL, signed with the key). */
+/** What a custom integration cannot work without (it POSTs to the URL, signed with the key). */
 export const customCalendarMessages = {
   webhookUrl: 'Webhook URL is required for a custom integration: calendar events are posted to it',
   apiKey: 'API key is required for a custom integration: it signs the webhook posts',
@@ -10,7 +10,7 @@ export const customCalendarMessages = {
 
 /**
  * POST /api/admin/calendar-settings: created inactive (SPEC §4); config is not checked as JSON (SPEC §5).
- * Webhook URL and API key are optional (SPEC §5), except for the custom provider (issue 7): its
+ * Webhook URL and API key are optional (SPEC §5), except for the custom provider: its
  * events go to that URL, signed with that key, so without them it could never sync.
  */
 export const calendarSettingInput = z

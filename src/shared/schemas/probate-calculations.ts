@@ -13,7 +13,7 @@ export const probateCalculationInput = z.object({
   trustCost: money('Trust cost'),
   savings: money('Savings'),
   userEmail: optionalEmail,
-  // Issue 9: empty from a person; a bot's save is answered 201 and kept nowhere.
+  // Empty from a person; a bot's save is answered 201 and kept nowhere.
   website: honeypotField,
 });
 /** What a saved calculation holds (the honeypot is the form's trap, not part of it). */

@@ -1,6 +1,6 @@
 /**
  * What to put in a provider's configuration, shown under the provider once chosen (and read with the
- * configuration field: it describes it). The keys are the ones the issue 7 backends read
+ * configuration field: it describes it). The keys are the ones the backends read
  * (./provider-help.ts).
  */
 import { Info } from 'lucide-react';

@@ -277,7 +277,7 @@ export function fetchOutcomeToast(name: string, result: Pick<BlogSource, 'lastEr
 // ---------------------------------------------------------------------------------------------
 // A new source's first fetch
 
-/** Brief for issue 7: while a new source has never been fetched, the list is reloaded every ~2 s for up to ~30 s. */
+/** While a new source has never been fetched, the list is reloaded every ~2 s for up to ~30 s. */
 export const FIRST_FETCH_POLL_MS = 2_000;
 export const FIRST_FETCH_WAIT_MS = 30_000;
 

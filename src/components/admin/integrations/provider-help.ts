@@ -1,5 +1,5 @@
 /**
- * What each provider needs beyond SPEC §3's template, as the issue 7 backends read it (kept here so
+ * What each provider needs beyond SPEC §3's template, as the backends (api/calendar-sync, api/mail) read it (kept here so
  * the help text and the e2e spec name the same keys):
  * - Google Calendar (api/calendar-sync/google.ts): a `refresh_token` granted with the
  *   https://www.googleapis.com/auth/calendar.events scope; `calendar_id` defaults to "primary".

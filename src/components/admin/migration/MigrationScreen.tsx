@@ -1,5 +1,5 @@
 /**
- * /admin/migration (SPEC §2, §4 Migration wizard, §7 migration calls, §8 migration messages; issue 8):
+ * /admin/migration (SPEC §2, §4 Migration wizard, §7 migration calls, §8 migration messages):
  * the one-way copy of the site's data from its relational database to DynamoDB. A status card with
  * the setup alert; four numbered steps (Setup Verification, Create Table, Migrate Data, Verify
  * Migration), each completed, current or pending by position; a final 'Migration Complete' card; and

@@ -1,5 +1,5 @@
 /**
- * A migration run's progress (issue 8): all data, then per kind, each a progress bar with its
+ * A migration run's progress: all data, then per kind, each a progress bar with its
  * 'done / total' beside it. The bars are not live regions (they change twice a second); the run's
  * state is, and changes only when the run starts or stops.
  */

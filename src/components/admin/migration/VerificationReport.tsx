@@ -1,5 +1,5 @@
 /**
- * What a verification found (issue 8): per kind, the items in the source database and in DynamoDB and
+ * What a verification found: per kind, the items in the source database and in DynamoDB and
  * the mismatches, then every mismatch the server listed (kind, the item's id, what differs).
  */
 import { CircleAlert, CircleCheck } from 'lucide-react';

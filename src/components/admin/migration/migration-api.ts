@@ -1,5 +1,5 @@
 /**
- * The migration page's calls (SPEC §7 migration calls; the run's progress is issue 8's addition): the
+ * The migration page's calls (SPEC §7 migration calls, and the run's progress): the
  * status and the current run as queries (the run is polled while it runs, so the bars move and a
  * reload finds it), and the hook for the migration's own actions.
  *
