@@ -21,7 +21,7 @@ import { emailSettingsRoutes } from './email-settings/email-settings.routes.ts';
 import { healthRoutes } from './health/health.routes.ts';
 import { identityRoutes } from './identity/identity.routes.ts';
 import { errorBody, handleError } from './http/errors.ts';
-import { apiSecurityHeaders, securitySettings } from './http/security-headers.ts';
+import { apiSecurityHeaders, securitySettings, setHeaders } from './http/security-headers.ts';
 import type { FeatureRoutes } from './http/routes.ts';
 import { migrationRoutes } from './migration/migration.routes.ts';
 import { publishingRoutes } from './publishing/publishing.routes.ts';
@@ -30,6 +30,7 @@ import { testimonialsRoutes } from './testimonials/testimonials.routes.ts';
 import { themesRoutes } from './themes/themes.routes.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
+const NO_STORE = { 'Cache-Control': 'no-store' } as const;
 
 const features = [
   healthRoutes,
@@ -83,7 +84,7 @@ export function createApp(deps: Deps) {
   // Nothing from the API is kept by a shared cache unless its route says so (api/http/public-cache.ts).
   app.use('/api/*', async (c, next) => {
     await next();
-    if (!c.res.headers.get('cache-control')?.includes('public')) c.header('Cache-Control', 'no-store');
+    if (!c.res.headers.get('cache-control')?.includes('public')) setHeaders(c, NO_STORE);
   });
   app.use('/api/*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => errorBody(c, 413, 'Request body is too large (64 KB at most).') }));
   // Deny by default: registered before any admin route, so unknown admin paths are guarded too.

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createLogger, scrub } from './logger.ts';
 
 describe('the logger keeps personal data and secrets out', () => {
@@ -33,5 +33,45 @@ describe('the logger keeps personal data and secrets out', () => {
     silent.warn('slow');
     silent.error('failed');
     expect(quiet.map((l) => JSON.parse(l).msg)).toEqual(['failed']);
+  });
+});
+
+describe('the default sinks', () => {
+  it('write the lines of one turn of the event loop together, in order, with an error after what came before it', async () => {
+    const writes: [string, string][] = [];
+    const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      writes.push(['out', String(chunk)]);
+      return true;
+    });
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      writes.push(['err', String(chunk)]);
+      return true;
+    });
+    try {
+      const log = createLogger();
+      log.info('one');
+      log.warn('two');
+      expect(writes).toEqual([]);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(
+        writes.map(([sink, text]) => [
+          sink,
+          text
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l).msg),
+        ]),
+      ).toEqual([['out', ['one', 'two']]]);
+      writes.length = 0;
+      log.info('three');
+      log.error('four');
+      expect(writes.map(([sink, text]) => [sink, JSON.parse(text.trim()).msg])).toEqual([
+        ['out', 'three'],
+        ['err', 'four'],
+      ]);
+    } finally {
+      out.mockRestore();
+      err.mockRestore();
+    }
   });
 });

@@ -20,6 +20,7 @@ import { createDeliveryQueue } from './deliveries/deliveries.ts';
 import { systemClock } from './clock.ts';
 import type { Deps } from './deps.ts';
 import { cdnPurgeSettings, EnvError, integrationSettings, loadEnv, migrationSettings, rateLimitSettings, type Env } from './env.ts';
+import { keptListResponder } from './http/public-cache.ts';
 import { API_HEADERS, applySecurityHeaders, securitySettings } from './http/security-headers.ts';
 import { createRateLimitStore } from './http/shared-rate-limits.ts';
 import { startIdentity } from './identity/identity.ts';
@@ -118,6 +119,8 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean; shutd
   deps.draining = () => draining;
   const app = createApp(deps);
   const api = getRequestListener(app.fetch);
+  // A public list nobody changed is answered here, without entering the app (api/http/public-cache.ts).
+  const keptList = keptListResponder(deps, securitySettings(deps));
   let origin = '';
   const site = options.apiOnly ? null : await createSite({ api: app.fetch, selfOrigin: () => origin, log, security: securitySettings(deps) });
   // Republish what a change touches (visible within a second), then purge it from the CDN:
@@ -144,8 +147,8 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean; shutd
     });
   };
   /**
-   * The API logs its own requests (api/app.ts); the site's get the same line and an X-Request-Id here
-   *. Path only: query strings may carry personal data.
+   * The API logs its own requests (api/app.ts); the site's get the same line and an X-Request-Id here.
+   * Path only: query strings may carry personal data.
    */
   const logged = (req: IncomingMessage, res: ServerResponse) => {
     const requestId = requestIdOf(req);
@@ -166,7 +169,10 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean; shutd
 
   const server = createServer((req, res) => {
     track(res);
-    if (isApi(req.url)) return api(req, res);
+    if (isApi(req.url)) {
+      if (keptList(req, res, () => logged(req, res))) return;
+      return api(req, res);
+    }
     const requestId = logged(req, res);
     if (site) return site.handle(req, res);
     applySecurityHeaders(securitySettings(deps), API_HEADERS, req, res);

@@ -11,15 +11,19 @@
  * is sent but not kept, since it may predate the change.
  */
 import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import { changeKeys, SHARED_CACHE, SITE_KEY, cdnHeaders } from '../cdn/cache-policy.ts';
 import type { ContentEvents } from '../content-events.ts';
+import { API_HEADERS, cameOverHttps, overTls, type SecuritySettings } from './security-headers.ts';
 
 interface Stored {
   body: string;
-  type: string;
   etag: string;
   keys: string[];
+  /** For the Node fast path: the body's bytes and the headers of a 200 (and of a 304) but the security set. */
+  bytes: Buffer;
+  head: Record<string, string>;
 }
 
 interface Store {
@@ -51,17 +55,45 @@ function storeOf(deps: { events: ContentEvents }): Store {
   return store;
 }
 
+const matches = (ifNoneMatch: string | undefined, etag: string) =>
+  !!ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+
 function answer(c: Context, stored: Stored): Response {
-  const headers = new Headers({
-    'content-type': stored.type,
-    etag: stored.etag,
-    'cache-control': SHARED_CACHE,
-    vary: 'accept-encoding',
-    ...cdnHeaders(stored.keys),
-  });
-  const match = c.req.header('if-none-match');
-  if (match && match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === stored.etag)) return new Response(null, { status: 304, headers });
+  const headers = new Headers(stored.head);
+  if (matches(c.req.header('if-none-match'), stored.etag)) return new Response(null, { status: 304, headers });
   return new Response(c.req.method === 'HEAD' ? null : stored.body, { status: 200, headers });
+}
+
+function keep(body: string, type: string, keys: string[]): Stored {
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  const head = { 'content-type': type, etag, 'cache-control': SHARED_CACHE, vary: 'accept-encoding', ...cdnHeaders(keys) };
+  return { body, etag, keys, bytes: Buffer.from(body), head };
+}
+
+/**
+ * The same answers for api/server.ts, before the request reaches Hono: a kept list (or its 304) is
+ * written straight to the Node response with the API's security headers, so a list nobody changed
+ * costs what a stored page costs. Anything else (a list not kept yet, a query string, a path spelled
+ * otherwise than it was kept under, another method) returns false and goes through the app, which
+ * keeps it for next time. `begin` is called when the answer is this one's: it logs the request and
+ * sets its X-Request-Id, as the app would.
+ */
+export function keptListResponder(deps: { events: ContentEvents }, settings: SecuritySettings) {
+  const store = storeOf(deps);
+  return (req: IncomingMessage, res: ServerResponse, begin: () => void): boolean => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    const path = req.url ?? '';
+    const hit = store.entries.get(path);
+    if (!hit) return false;
+    store.entries.delete(path);
+    store.entries.set(path, hit);
+    begin();
+    const https = cameOverHttps(settings, { encrypted: overTls(req), forwardedProto: req.headers['x-forwarded-proto']?.toString() });
+    const headers = { ...hit.head, ...(https ? API_HEADERS.secure : API_HEADERS.plain) };
+    if (matches(req.headers['if-none-match'], hit.etag)) res.writeHead(304, headers).end();
+    else res.writeHead(200, { ...headers, 'content-length': String(hit.bytes.length) }).end(req.method === 'HEAD' ? undefined : hit.bytes);
+    return true;
+  };
 }
 
 /** Middleware for one public GET route: `keys` names what the answer shows (`site` is added). */
@@ -82,12 +114,7 @@ export function publicCache(deps: { events: ContentEvents }, keys: (c: Context) 
     await next();
     if (c.res.status !== 200) return;
     const body = await c.res.text();
-    const stored: Stored = {
-      body,
-      type: c.res.headers.get('content-type') ?? 'application/json',
-      etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
-      keys: [SITE_KEY, ...keys(c)],
-    };
+    const stored = keep(body, c.res.headers.get('content-type') ?? 'application/json', [SITE_KEY, ...keys(c)]);
     if (generation === store.generation) {
       store.entries.set(path, stored);
       while (store.entries.size > MAX_ENTRIES) store.entries.delete(store.entries.keys().next().value!);

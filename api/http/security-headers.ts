@@ -5,7 +5,7 @@
  * Why each value is what it is: docs/decisions/012-security-headers.md.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { IdentityInfo, IntegrationSettings } from '../deps.ts';
 
 export interface SecuritySettings {
@@ -142,7 +142,7 @@ export function cameOverHttps(settings: SecuritySettings, req: { encrypted: bool
 }
 
 /** A TLS socket (node:https) says so; this server listens with node:http, so behind a proxy it never does. */
-const overTls = (req: IncomingMessage) => Boolean((req.socket as { encrypted?: boolean } | undefined)?.encrypted);
+export const overTls = (req: IncomingMessage) => Boolean((req.socket as { encrypted?: boolean } | undefined)?.encrypted);
 
 /** Hono middleware for the API: every answer (routes, 404s, errors, refused bodies) gets the headers. */
 export function apiSecurityHeaders(settings: SecuritySettings): MiddlewareHandler {
@@ -151,8 +151,23 @@ export function apiSecurityHeaders(settings: SecuritySettings): MiddlewareHandle
     // On the Node server, @hono/node-server passes the Node request as c.env.incoming; in-process calls have none.
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
     const https = cameOverHttps(settings, { encrypted: incoming ? overTls(incoming) : false, forwardedProto: c.req.header('x-forwarded-proto') });
-    for (const [name, value] of Object.entries(https ? API_HEADERS.secure : API_HEADERS.plain)) c.header(name, value);
+    setHeaders(c, https ? API_HEADERS.secure : API_HEADERS.plain);
   };
+}
+
+/**
+ * Sets headers on the response a handler already made, in place. Hono's `c.header()` after `next()`
+ * copies the whole response for each header; a response whose headers are immutable (one passed
+ * through from fetch) is copied once, by the first `c.header()`, and the rest go on the copy.
+ */
+export function setHeaders(c: Context, headers: Readonly<Record<string, string>>) {
+  const entries = Object.entries(headers);
+  if (!entries.length) return;
+  try {
+    for (const [name, value] of entries) c.res.headers.set(name, value);
+  } catch {
+    for (const [name, value] of entries) c.header(name, value);
+  }
 }
 
 /**

@@ -6,8 +6,9 @@
  * touched. The admin API and anything with a query string are never kept or shared.
  */
 import { eq } from 'drizzle-orm';
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SHARED_CACHE } from '../../api/cdn/cache-policy.ts';
+import { logLines, serverDatabase, startServerProcess } from '../support/server-process.ts';
 import { forEachDialect } from '../support/test-app.ts';
 
 const keysOf = (headers: Headers) => headers.get('surrogate-key')?.split(' ');
@@ -106,5 +107,54 @@ forEachDialect('public API lists kept and named for the CDN', (ctx) => {
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.headers.get('surrogate-key')).toBeNull();
+  });
+});
+
+describe('kept lists answered by the server before the app (api/server.ts)', () => {
+  it('send what the app sent, headers and body alike, a 304 to their ETag, a HEAD without a body, and each is logged', async () => {
+    const database = await serverDatabase('sqlite');
+    const server = await startServerProcess({ ...database.env, LOG_QUIET: 'false' });
+    // What differs between any two answers, whoever sends them.
+    const comparable = (headers: Headers) =>
+      Object.fromEntries([...headers].filter(([name]) => !['date', 'x-request-id', 'connection', 'keep-alive'].includes(name)));
+    try {
+      for (const path of ['/api/blog-posts', '/api/testimonials', '/api/external-blog-articles', '/api/themes/active', '/api/component-visibility']) {
+        const fromApp = await fetch(server.url + path);
+        const kept = await fetch(server.url + path);
+        expect(kept.status, path).toBe(200);
+        expect(await kept.text(), path).toBe(await fromApp.text());
+        expect(comparable(kept.headers), path).toEqual(comparable(fromApp.headers));
+        expect(kept.headers.get('x-request-id'), path).toMatch(/^[\w-]{36}$/);
+        expect(kept.headers.get('x-request-id'), path).not.toBe(fromApp.headers.get('x-request-id'));
+
+        const revalidated = await fetch(server.url + path, { headers: { 'if-none-match': kept.headers.get('etag')! } });
+        expect(revalidated.status, path).toBe(304);
+        expect(revalidated.headers.get('etag'), path).toBe(kept.headers.get('etag'));
+        expect(revalidated.headers.get('content-security-policy'), path).toBe(kept.headers.get('content-security-policy'));
+
+        const head = await fetch(server.url + path, { method: 'HEAD', headers: { 'x-forwarded-proto': 'https' } });
+        expect(head.status, path).toBe(200);
+        expect(await head.text(), path).toBe('');
+        expect(head.headers.get('content-length'), path).toBe(kept.headers.get('content-length'));
+        // X-Forwarded-Proto is believed only when SITE_URL is https: here it is not, so no HSTS, as from the app.
+        expect(head.headers.get('strict-transport-security'), path).toBeNull();
+      }
+      // A query string is the app's (and never kept): same list, no shared-cache headers.
+      const queried = await fetch(`${server.url}/api/blog-posts?page=1`);
+      expect(queried.headers.get('cache-control')).toBe('no-store');
+      // Every answer gets its request line, the kept ones included.
+      await server.waitForLine((line) => line.includes('"method":"HEAD"') && line.includes('"path":"/api/testimonials"'));
+      const lines = logLines(server.stdout).filter((line) => line.msg === 'request' && line.path === '/api/testimonials');
+      expect(lines.map((line) => [line.method, line.status])).toEqual([
+        ['GET', 200],
+        ['GET', 200],
+        ['GET', 304],
+        ['HEAD', 200],
+      ]);
+    } finally {
+      server.child.kill();
+      await server.exited;
+      await database.drop();
+    }
   });
 });
