@@ -168,6 +168,16 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean; shutd
   };
 
   const server = createServer((req, res) => {
+    try {
+      handleRequest(req, res);
+    } catch (err) {
+      // One request's mistake must never end the process that serves everyone else.
+      log.error('request handler threw', { err: String(err) });
+      if (!res.headersSent) res.writeHead(500, { ...API_HEADERS.plain, 'content-type': 'application/json' }).end(JSON.stringify({ error: 'Internal server error' }));
+      else res.destroy();
+    }
+  });
+  const handleRequest = (req: IncomingMessage, res: ServerResponse) => {
     track(res);
     if (isApi(req.url)) {
       if (keptList(req, res, () => logged(req, res))) return;
@@ -177,7 +187,7 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean; shutd
     if (site) return site.handle(req, res);
     applySecurityHeaders(securitySettings(deps), API_HEADERS, req, res);
     res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'Not found', requestId }));
-  });
+  };
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(env.PORT, env.HOST, () => resolve());

@@ -15,7 +15,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import { changeKeys, SHARED_CACHE, SITE_KEY, cdnHeaders } from '../cdn/cache-policy.ts';
 import type { ContentEvents } from '../content-events.ts';
-import { API_HEADERS, cameOverHttps, overTls, type SecuritySettings } from './security-headers.ts';
+import { API_HEADERS, type SecuritySettings, securityHeadersFor } from './security-headers.ts';
 
 interface Stored {
   body: string;
@@ -88,8 +88,7 @@ export function keptListResponder(deps: { events: ContentEvents }, settings: Sec
     store.entries.delete(path);
     store.entries.set(path, hit);
     begin();
-    const https = cameOverHttps(settings, { encrypted: overTls(req), forwardedProto: req.headers['x-forwarded-proto']?.toString() });
-    const headers = { ...hit.head, ...(https ? API_HEADERS.secure : API_HEADERS.plain) };
+    const headers = { ...hit.head, ...securityHeadersFor(settings, API_HEADERS, req) };
     if (matches(req.headers['if-none-match'], hit.etag)) res.writeHead(304, headers).end();
     else res.writeHead(200, { ...headers, 'content-length': String(hit.bytes.length) }).end(req.method === 'HEAD' ? undefined : hit.bytes);
     return true;

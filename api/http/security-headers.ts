@@ -1,7 +1,9 @@
 /**
  * Response hardening: the security headers of every response the one Node process
- * sends. The API gets them from `apiSecurityHeaders` (a Hono middleware in createApp); the site (pages,
- * stored pages, static files, /theme.css, 404s, errors) from `applySecurityHeaders` in api/site/site.ts.
+ * sends. The API gets them from `apiSecurityHeaders` (a Hono middleware in createApp), kept lists
+ * from `securityHeadersFor` (api/http/public-cache.ts); the site's stored pages, static files,
+ * /theme.css and errors from `securityHeadersFor` in their one writeHead, and Astro's pages (the
+ * admin, /login, 404s) from `applySecurityHeaders` (api/site/site.ts).
  * Why each value is what it is: docs/decisions/012-security-headers.md.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -170,14 +172,18 @@ export function setHeaders(c: Context, headers: Readonly<Record<string, string>>
   }
 }
 
+/** The set's headers for one request: with HSTS when it came over HTTPS. */
+export function securityHeadersFor(settings: SecuritySettings, set: HeaderSet, req: IncomingMessage): Readonly<Record<string, string>> {
+  return cameOverHttps(settings, { encrypted: overTls(req), forwardedProto: req.headers['x-forwarded-proto']?.toString() }) ? set.secure : set.plain;
+}
+
 /**
  * Puts a header set on one Node response, and keeps it over a handler's own values: Astro sends its
  * page policy (script and style sources only) with the pages it renders on demand; this server's
  * policy has the same script hashes plus every other directive, and replaces it.
  */
 export function applySecurityHeaders(settings: SecuritySettings, set: HeaderSet, req: IncomingMessage, res: ServerResponse) {
-  const https = cameOverHttps(settings, { encrypted: overTls(req), forwardedProto: req.headers['x-forwarded-proto']?.toString() });
-  for (const [name, value] of Object.entries(https ? set.secure : set.plain)) res.setHeader(name, value);
+  for (const [name, value] of Object.entries(securityHeadersFor(settings, set, req))) res.setHeader(name, value);
   const writeHead = res.writeHead;
   res.writeHead = function (this: ServerResponse, statusCode: number, ...rest: unknown[]) {
     const at = rest.findIndex((arg) => arg !== null && typeof arg === 'object');

@@ -16,7 +16,7 @@ import { sampleArticles } from '../../src/content/samples.ts';
 import type { ComponentVisibility } from '../../src/shared/public-api.ts';
 import { NO_STORE, pageKeys, SHARED_CACHE, cdnHeaders, THEME_CSS_KEYS } from '../cdn/cache-policy.ts';
 import type { ContentChange } from '../content-events.ts';
-import { applySecurityHeaders, siteHeaders, type SecuritySettings } from '../http/security-headers.ts';
+import { applySecurityHeaders, securityHeadersFor, siteHeaders, type SecuritySettings } from '../http/security-headers.ts';
 import { internalHeaders } from '../internal.ts';
 import type { Logger } from '../logger.ts';
 import { createArticleSlugs } from './article-slugs.ts';
@@ -104,23 +104,31 @@ export async function createSite({ api, selfOrigin, log, security }: SiteOptions
     return themeCss;
   };
 
-  const fail = (res: ServerResponse, err: unknown) => {
+  const fail = (res: ServerResponse, secured: Readonly<Record<string, string>>, err: unknown) => {
     log.error('site request failed', { err: String(err) });
     if (!res.headersSent)
       res
-        .writeHead(503, { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '5' })
+        .writeHead(503, { ...secured, 'content-type': 'text/plain; charset=utf-8', 'retry-after': '5' })
         .end('The site is briefly unavailable. Please try again in a moment.');
   };
 
   const handle: Listener = (req, res) => {
     if (req.headers[RENDER_HEADER] === renderToken) return astro(req, res);
-    applySecurityHeaders(security, headers, req, res);
-    const url = new URL(req.url ?? '/', 'http://site');
     const readOnly = req.method === 'GET' || req.method === 'HEAD';
+    // What this server sends itself gets the security headers in its one writeHead; Astro's answers
+    // get them put over its own (applySecurityHeaders).
+    const secured = securityHeadersFor(security, headers, req);
+    // A request target no URL can be made of ('//', '/\\') once threw out of this listener and
+    // ended the process: it is a 400, like any other malformed request.
+    const url = URL.parse(req.url ?? '/', 'http://site');
+    if (!url) {
+      res.writeHead(400, { ...secured, 'content-type': 'text/plain; charset=utf-8', 'cache-control': NO_STORE }).end('Bad request');
+      return;
+    }
     if (readOnly && url.pathname === '/theme.css') {
       getThemeCss().then(
-        (css) => send(req, res, css),
-        (err) => fail(res, err),
+        (css) => send(req, res, css, secured),
+        (err) => fail(res, secured, err),
       );
       return;
     }
@@ -128,15 +136,16 @@ export async function createSite({ api, selfOrigin, log, security }: SiteOptions
     if (published) {
       // The one stored 'Article Not Found' page answers every unknown slug: named for the slug asked
       // for, so a post published at it later purges it from the CDN.
-      const named = (page: Prepared) => (page.status === 404 ? cdnHeaders(pageKeys(published)) : {});
+      const named = (page: Prepared) => (page.status === 404 ? { ...secured, ...cdnHeaders(pageKeys(published)) } : secured);
       pages.get(published).then(
         (page) => send(req, res, page, named(page)),
-        (err) => fail(res, err),
+        (err) => fail(res, secured, err),
       );
       return;
     }
     const file = readOnly ? files.get(url.pathname) : undefined;
-    if (file) return send(req, res, file);
+    if (file) return send(req, res, file, secured);
+    applySecurityHeaders(security, headers, req, res);
     // The admin, /login, the 404 page: never for a shared cache (unless the page says otherwise).
     res.setHeader('cache-control', NO_STORE);
     return astro(req, res);

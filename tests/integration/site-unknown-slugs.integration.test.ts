@@ -5,6 +5,7 @@
  * and leaves the real article stored and served as it was; earlier slugs still redirect.
  */
 import { execFileSync } from 'node:child_process';
+import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase } from '../../db/client.ts';
@@ -103,4 +104,22 @@ it('still redirects an earlier slug, and answers a draft, a long slug and any sp
     expect(res.status, slug).toBe(404);
     expect(await res.text(), slug).toContain('Article Not Found');
   }
+});
+
+it('a request target no URL can be made of is a 400, and the server goes on serving', async () => {
+  const raw = (target: string) =>
+    new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(new URL(server.url).port), '127.0.0.1', () => socket.end(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
+      let answer = '';
+      socket.on('data', (chunk) => (answer += chunk));
+      socket.on('close', () => resolve(answer));
+      socket.on('error', reject);
+    });
+  for (const target of ['//', '/\\\\', '//[::1']) {
+    const answer = await raw(target);
+    expect(answer.split('\r\n')[0], target).toBe('HTTP/1.1 400 Bad Request');
+    expect(answer.toLowerCase(), target).toContain('content-security-policy:');
+  }
+  expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
+  expect((await fetch(`${server.url}/blog/flood-proof-article`)).status).toBe(200);
 });
