@@ -173,8 +173,8 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean; shutd
     } catch (err) {
       // One request's mistake must never end the process that serves everyone else.
       log.error('request handler threw', { err: String(err) });
-      if (!res.headersSent) res.writeHead(500, { ...API_HEADERS.plain, 'content-type': 'application/json' }).end(JSON.stringify({ error: 'Internal server error' }));
-      else res.destroy();
+      if (res.headersSent) res.destroy();
+      else res.writeHead(500, { ...API_HEADERS.plain, 'content-type': 'application/json' }).end(JSON.stringify({ error: 'Internal server error' }));
     }
   });
   const handleRequest = (req: IncomingMessage, res: ServerResponse) => {
