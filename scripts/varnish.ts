@@ -129,15 +129,30 @@ ${options.backends.map((_, i) => `    firm.add_backend(firm_${i + 1});`).join('\
 `;
 }
 
-/** A port nobody listens on at this moment (Varnish cannot report one it picked itself). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * A port nobody listens on at this moment (Varnish cannot report one it picked itself), chosen below
+ * the kernel's ephemeral range (32768 and up). The port is known some time before Varnish binds it
+ * (the containers are told Varnish's address first), and in that time a port from the ephemeral range
+ * may be handed to a server started on port 0 or to an outgoing connection, which test files running
+ * in parallel do all the time: it happened with three integration workers.
+ */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if ((await bindOnce(port)) === port) return port;
+  }
+  return bindOnce(0);
+}
+
+/** Binds `port` (0: any) on loopback and lets it go: the port bound, or -1 if it was taken. */
+function bindOnce(port: number): Promise<number> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.once('error', () => resolve(-1));
+    server.listen(port, '127.0.0.1', () => {
       const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
+      const bound = typeof address === 'object' && address ? address.port : -1;
+      server.close(() => resolve(bound));
     });
   });
 }
