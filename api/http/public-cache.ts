@@ -18,11 +18,10 @@ import type { ContentEvents } from '../content-events.ts';
 import { API_HEADERS, type SecuritySettings, securityHeadersFor } from './security-headers.ts';
 
 interface Stored {
-  body: string;
   etag: string;
   keys: string[];
-  /** For the Node fast path: the body's bytes and the headers of a 200 (and of a 304) but the security set. */
-  bytes: Buffer;
+  /** The body's bytes, and the headers of a 200 (and of a 304) but the security set: both paths send these. */
+  bytes: Buffer<ArrayBuffer>;
   head: Record<string, string>;
 }
 
@@ -61,13 +60,13 @@ const matches = (ifNoneMatch: string | undefined, etag: string) =>
 function answer(c: Context, stored: Stored): Response {
   const headers = new Headers(stored.head);
   if (matches(c.req.header('if-none-match'), stored.etag)) return new Response(null, { status: 304, headers });
-  return new Response(c.req.method === 'HEAD' ? null : stored.body, { status: 200, headers });
+  return new Response(c.req.method === 'HEAD' ? null : stored.bytes, { status: 200, headers });
 }
 
 function keep(body: string, type: string, keys: string[]): Stored {
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
   const head = { 'content-type': type, etag, 'cache-control': SHARED_CACHE, vary: 'accept-encoding', ...cdnHeaders(keys) };
-  return { body, etag, keys, bytes: Buffer.from(body), head };
+  return { etag, keys, bytes: Buffer.from(body), head };
 }
 
 /**
