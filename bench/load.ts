@@ -12,6 +12,7 @@ export interface LoadResult {
   rps: number;
   p50: number;
   p99: number;
+  max: number;
   errors: number;
   non2xx: number;
 }
@@ -39,6 +40,7 @@ export async function load(
     rps: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
+    max: result.latency.max,
     errors: result.errors,
     non2xx: result.non2xx,
   };

@@ -20,6 +20,8 @@ import { bookingMarkdown, runBookingBenches, type BookingBenchResult } from './b
 import { cdnBench, cdnBenchUnavailable, cdnMarkdown, type CdnBenchReport } from './cdn.ts';
 import { audit, withChrome, type LighthouseScores } from './lighthouse.ts';
 import { load, type LoadResult } from './load.ts';
+import { contentScaleBench, contentScaleMarkdown, type ContentScaleResult } from './content-scale.ts';
+import { ADMIN_DOMAIN, rssMb, startSite } from './site.ts';
 import { migrationBench, migrationLine, migrationMarkdown, type MigrationBenchResult } from './migration.ts';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -33,48 +35,9 @@ function medianRun(runs: LoadResult[]): LoadResult & { spread: [number, number] 
   const sorted = [...runs].sort((a, b) => a.rps - b.rps);
   return { ...sorted[Math.floor(sorted.length / 2)]!, spread: [sorted[0]!.rps, sorted.at(-1)!.rps] };
 }
-const ADMIN_DOMAIN = 'bench.example.com';
 
 // The listed public pages (SPEC §2), and the sign-in page Lighthouse audits too.
 const staticRoutes = [...publicRoutes, '/login'];
-
-function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
-}
-
-async function startSite(dir: string): Promise<{ child: ChildProcess; origin: string; coldStartMs: number }> {
-  const port = 4500 + Math.floor(Math.random() * 400);
-  const started = performance.now();
-  const child = spawn(process.execPath, ['api/server.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: '',
-      SQLITE_PATH: join(dir, 'site.db'),
-      SECRETS_KEY_FILE: join(dir, 'secrets.key'),
-      OUTBOX_DIR: join(dir, 'outbox'),
-      ADMIN_EMAILS: `@${ADMIN_DOMAIN}`,
-      LOG_QUIET: 'true',
-      // Throughput of the work itself: 50 clients from one address would otherwise meet the per-client limits.
-      RATE_LIMITS: 'off',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const origin = `http://127.0.0.1:${port}`;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error('the server exited during start');
-    const ok = await fetch(`${origin}/api/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) break;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return { child, origin, coldStartMs: Math.round(performance.now() - started) };
-}
 
 async function startBare(file: string, type: string, headersFile?: string): Promise<{ child: ChildProcess; origin: string }> {
   const child = spawn(process.execPath, [join(root, 'bench/bare-server.ts'), file, type, ...(headersFile ? [headersFile] : [])], {
@@ -177,6 +140,15 @@ async function main() {
     // Booking throughput and p99 under 50 concurrent clients (own API server, fresh database).
     report.booking = await runBookingBenches();
 
+    // Years of content: 1,000 and 5,000 published posts, each on a site of its own.
+    const scale: ContentScaleResult[] = [];
+    for (const posts of [1000, 5000]) {
+      const result = await contentScaleBench(posts);
+      console.log(contentScaleMarkdown([result]).at(-1));
+      scale.push(result);
+    }
+    report.contentScale = scale;
+
     // Two containers behind Varnish (own database, containers and Varnish).
     const cdnUnavailable = await cdnBenchUnavailable();
     if (cdnUnavailable) console.log(`cdn: not measured: ${cdnUnavailable}`);
@@ -241,6 +213,7 @@ function renderMarkdown(r: Record<string, any>): string {
   for (let i = 0; i + 1 < res.length; i += 2)
     lines.push('', `Ratio for ${res[i]!.name}: **${(res[i]!.rps / res[i + 1]!.rps).toFixed(2)}** of the bare server.`);
   if (r.booking) lines.push('', ...bookingMarkdown(r.booking as BookingBenchResult[]));
+  if (r.contentScale) lines.push('', ...contentScaleMarkdown(r.contentScale as ContentScaleResult[]));
   if (r.cdn) lines.push('', ...cdnMarkdown(r.cdn as CdnBenchReport));
   if (r.migration) lines.push('', ...migrationMarkdown(r.migration as MigrationBenchResult));
   if (r.lighthouse) {

@@ -23,6 +23,8 @@ export function blogPostsRepository({ db, t }: Database) {
     category: posts.category,
     author: posts.author,
     publishedAt: posts.publishedAt,
+    /** For the sitemap's lastmod: the list is all it reads. */
+    updatedAt: posts.updatedAt,
   };
   return {
     listPublished: () => db.select(summary).from(posts).where(eq(posts.isPublished, true)).orderBy(desc(posts.publishedAt), desc(posts.createdAt)),

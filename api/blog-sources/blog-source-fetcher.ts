@@ -19,7 +19,7 @@ import { openConfig, UnreadableSecretError } from '../crypto/sealed-config.ts';
 import { maskUrlsInText } from '../crypto/secret-masking.ts';
 import { blogSourcesRepository, type BlogSourceRow } from './blog-sources.repository.ts';
 import { parseInWorker } from './feed-parse-pool.ts';
-import { decodeBody, FeedError, parseSourceConfig, type BlogSourceType } from './feed-parsers.ts';
+import { decodeBody, FeedError, parseSourceConfig, type BlogSourceType } from './feed-source.ts';
 
 export interface FetchLimits {
   /** The whole exchange with the source, redirects included. */

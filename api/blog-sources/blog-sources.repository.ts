@@ -3,7 +3,7 @@ import type { Database } from '../../db/client.ts';
 import { lostRace, resealConfig, sameValue, unchangedColumn } from '../crypto/reseal.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import { configIsCurrent, type SecretOwner } from '../crypto/sealed-config.ts';
-import type { ParsedArticle } from './feed-parsers.ts';
+import type { ParsedArticle } from './feed-source.ts';
 
 /** Articles kept per source: the newest; older ones go when a feed keeps bringing new addresses. */
 export const MAX_STORED_ARTICLES_PER_SOURCE = 200;

@@ -5,7 +5,7 @@
  * stopped when idle; it never keeps the process alive.
  */
 import { Worker } from 'node:worker_threads';
-import { FeedError, type ParsedArticle } from './feed-parsers.ts';
+import { FeedError, type ParsedArticle } from './feed-source.ts';
 import type { ParseJob, ParseResult } from './feed-parse-worker.ts';
 
 const WORKER_URL = new URL('./feed-parse-worker.ts', import.meta.url);

@@ -51,6 +51,8 @@ export function pageKeys(path: string): string[] {
     case '/sitemap.xml':
       return [SITE_KEY, 'posts'];
   }
+  // The blog's later pages and a sitemap index's parts list posts too.
+  if (/^\/blog\/page\/\d+$/.test(path) || /^\/sitemap-\d+\.xml$/.test(path)) return [SITE_KEY, 'posts'];
   if (path.startsWith('/blog/')) return [SITE_KEY, 'articles', postKey(decodeURIComponent(path.slice('/blog/'.length)))];
   return [SITE_KEY, 'static'];
 }
@@ -87,12 +89,14 @@ export function changePaths(change: ContentChange): string[] {
         ? [
             '/',
             '/blog',
+            '/blog/page/*',
             '/rss.xml',
             '/sitemap.xml',
+            '/sitemap-*',
             '/api/blog-posts',
             ...change.keys.flatMap((slug) => [`/blog/${encodeURIComponent(slug)}`, `/api/blog-posts/${encodeURIComponent(slug)}`]),
           ]
-        : ['/', '/blog', '/blog/*', '/rss.xml', '/sitemap.xml', '/api/blog-posts*'];
+        : ['/', '/blog', '/blog/*', '/rss.xml', '/sitemap.xml', '/sitemap-*', '/api/blog-posts*'];
     case 'testimonials':
       return ['/', '/api/testimonials'];
     case 'external-articles':

@@ -15,7 +15,6 @@
  * A purge that fails is retried with backoff; one that keeps failing is logged as an error (the page
  * then lives at the CDN until its s-maxage, a day).
  */
-import { CloudFrontClient, CreateInvalidationCommand } from '@aws-sdk/client-cloudfront';
 import type { ContentChange } from '../content-events.ts';
 import type { Logger } from '../logger.ts';
 import { changeKeys, changePaths, keyToken } from './cache-policy.ts';
@@ -107,8 +106,11 @@ function sender(settings: Exclude<CdnPurgeSettings, { kind: 'none' }>, timeoutMs
         }
       };
     case 'cloudfront': {
-      const client = new CloudFrontClient({ region: settings.region, endpoint: settings.endpoint, credentials: settings.credentials, maxAttempts: 1 });
+      // The AWS SDK is loaded at the first purge, not at every start.
+      let client: import('@aws-sdk/client-cloudfront').CloudFrontClient | null = null;
       return async (_keys, paths) => {
+        const { CloudFrontClient, CreateInvalidationCommand } = await import('@aws-sdk/client-cloudfront');
+        client ??= new CloudFrontClient({ region: settings.region, endpoint: settings.endpoint, credentials: settings.credentials, maxAttempts: 1 });
         await client.send(
           new CreateInvalidationCommand({
             DistributionId: settings.distributionId,

@@ -21,9 +21,8 @@
  *   store instead (per-container limits) and one error is logged a minute: a
  *   limiter hiccup never turns visitors away, and never lifts the limits altogether.
  */
-import { Redis } from 'ioredis';
 import type pg from 'pg';
-import { RateLimiterPostgres, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterPostgres, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { Database } from '../../db/client.ts';
 import type { Logger } from '../logger.ts';
 import { createMemoryRateLimitStore, type Limit, type RateLimitStore, type RateVerdict } from './rate-limit.ts';
@@ -71,6 +70,8 @@ export async function createPostgresRateLimitStore({
   log,
   keyPrefix = DEFAULT_KEY_PREFIX,
 }: SharedStoreOptions & { pool: pg.Pool }): Promise<ClosableRateLimitStore> {
+  // Loaded when a shared store is configured, not at every start (the library and ioredis weigh ~23 MB).
+  const { RateLimiterPostgres, RateLimiterRes } = await import('rate-limiter-flexible');
   const common = { storeClient: pool, storeType: 'pool', tableName: RATE_LIMITS_TABLE };
   // One limiter, made first, creates the table (CREATE TABLE IF NOT EXISTS; several containers starting
   // at once are fine) and deletes rows expired over an hour ago every 5 minutes, for every window; the
@@ -89,6 +90,7 @@ export async function createPostgresRateLimitStore({
     log,
     keyPrefix,
     limiter: (options) => new RateLimiterPostgres({ ...common, ...options, tableCreated: true, clearExpiredByTimeout: false }),
+    RateLimiterRes,
     close: async () => {},
   });
 }
@@ -100,6 +102,7 @@ export async function createRedisRateLimitStore({
   keyPrefix = DEFAULT_KEY_PREFIX,
 }: SharedStoreOptions & { url: string }): Promise<ClosableRateLimitStore> {
   const where = describeRedis(url);
+  const [{ Redis }, { RateLimiterRedis, RateLimiterRes }] = await Promise.all([import('ioredis'), import('rate-limiter-flexible')]);
   // No offline queue: while Redis is away a command fails at once (and the request is counted in
   // memory) rather than waiting for the reconnection. ioredis keeps reconnecting by itself.
   const redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, commandTimeout: REDIS_COMMAND_TIMEOUT_MS, maxRetriesPerRequest: 1 });
@@ -121,6 +124,7 @@ export async function createRedisRateLimitStore({
     log,
     keyPrefix,
     limiter: (options) => new RateLimiterRedis({ ...options, storeClient: redis, rejectIfRedisNotReady: true }),
+    RateLimiterRes,
     cause: () => lastError || undefined,
     close: async () => {
       await redis.quit().catch(() => redis.disconnect());
@@ -145,6 +149,8 @@ interface Backend {
   log: Logger;
   keyPrefix: string;
   limiter(options: { points: number; duration: number; keyPrefix: string; inMemoryBlockOnConsumed: number }): Counter;
+  /** What the library rejects with when a count is over its limit (an Error means the store failed). */
+  RateLimiterRes: typeof import('rate-limiter-flexible').RateLimiterRes;
   /** The connection's last error, when the failing command's own says little ("Stream isn't writeable"). */
   cause?: () => string | undefined;
   close(): Promise<void>;
@@ -186,7 +192,7 @@ function sharedStore(backend: Backend): ClosableRateLimitStore {
         taken.push(limiter);
       } catch (err) {
         // The library rejects with a RateLimiterRes when over the limit, with an Error when the store fails.
-        if (!(err instanceof RateLimiterRes)) throw err;
+        if (!(err instanceof backend.RateLimiterRes)) throw err;
         await Promise.all(taken.map((shorter) => shorter.reward(key).catch(() => {})));
         return { allowed: false, retryAfterMs: err.msBeforeNext };
       }

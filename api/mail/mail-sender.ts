@@ -8,7 +8,6 @@
  */
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import nodemailer from 'nodemailer';
 import { z } from 'zod';
 import { firm } from '../../src/config/firm.ts';
 import { PermanentDeliveryError } from '../deliveries/deliveries.ts';
@@ -152,6 +151,8 @@ function smtpSender(config: z.output<typeof smtpConfig>, allowPrivateNetworks: b
   return {
     async send(mail, deliveryId) {
       const target = await smtpAddress(config.host, allowPrivateNetworks);
+      // Loaded at the first SMTP send, not at every start.
+      const { default: nodemailer } = await import('nodemailer');
       const transport = nodemailer.createTransport({
         host: target.host,
         ...(target.servername ? { servername: target.servername } : {}),

@@ -1,5 +1,5 @@
 import { adminRouter } from '../http/routes.ts';
-import { createMigrationService, type MigrationDeps } from './migration.service.ts';
+import type { MigrationDeps, MigrationService } from './migration.service.ts';
 
 /**
  * SPEC §7 migration calls (admin only). The shapes are src/shared/migration.ts's.
@@ -11,18 +11,22 @@ import { createMigrationService, type MigrationDeps } from './migration.service.
  * Not ready: 503 with SPEC §8's setup message; no table yet: 409; DynamoDB unreachable: 503.
  */
 export function migrationRoutes(deps: MigrationDeps) {
-  const service = createMigrationService(deps);
+  // The service (and the AWS SDK under it, ~40 MB) is loaded at the first migration call, not at every start.
+  let loading: Promise<MigrationService> | null = null;
+  const service = () => (loading ??= import('./migration.service.ts').then((m) => m.createMigrationService(deps)));
   return {
     admin: adminRouter()
-      .get('/migration/status', async (c) => c.json(await service.status()))
-      .post('/migration/create-table', async (c) => c.json(await service.createTable()))
+      .get('/migration/status', async (c) => c.json(await (await service()).status()))
+      .post('/migration/create-table', async (c) => c.json(await (await service()).createTable()))
       .post('/migration/migrate', async (c) => {
-        const { run } = await service.startMigration();
+        const { run } = await (await service()).startMigration();
         return c.json({ run }, 202);
       })
-      .get('/migration/run', async (c) => c.json({ run: await service.latestRun() }))
-      .post('/migration/verify', async (c) => c.json(await service.verify())),
+      .get('/migration/run', async (c) => c.json({ run: await (await service()).latestRun() }))
+      .post('/migration/verify', async (c) => c.json(await (await service()).verify())),
     // A run goes on after its 202: a shutdown stops it and records it interrupted (resumable).
-    stop: () => service.stop(),
+    stop: async () => {
+      if (loading) await (await loading).stop();
+    },
   };
 }

@@ -17,6 +17,8 @@ export interface Prepared {
 }
 
 const compressible = /^(text\/|application\/(javascript|json|xml|rss\+xml|manifest\+json)|image\/svg\+xml)/;
+/** Whether a body of this type and size is sent compressed (a small one gains nothing). */
+export const worthCompressing = (type: string, length: number) => compressible.test(type) && length > 512;
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
 
@@ -56,15 +58,19 @@ const release = () => {
 const QUICK_GZIP = 6;
 const QUICK_BROTLI = 5;
 
-/** The best forms (gzip 9, brotli 11), through the queue; they replace the quick ones when made. */
+/** The best forms, gzip 9 and brotli 11 (also what the build writes beside each file: precompress.ts). */
+export async function bestForms(body: Buffer): Promise<{ gzip: Buffer; brotli: Buffer }> {
+  // One after the other: each compression holds one pool thread.
+  const gzipped = await gzipAsync(body, { level: 9 });
+  const brotli = await brotliAsync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
+  return { gzip: gzipped, brotli };
+}
+
+/** The best forms, through the queue; they replace the quick ones when made. */
 async function compressBest(p: Prepared, queue: keyof typeof waiting): Promise<Prepared> {
   await acquire(queue);
   try {
-    // One after the other: each compression holds one pool thread.
-    const gzipped = await gzipAsync(p.body, { level: 9 });
-    const brotli = await brotliAsync(p.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: p.body.length } });
-    p.gzip = gzipped;
-    p.brotli = brotli;
+    Object.assign(p, await bestForms(p.body));
   } finally {
     release();
   }
@@ -82,7 +88,7 @@ export const bestCompressions = () => Promise.all([...upgrades]);
  * static files ('background') wait for the best ones, after every page.
  */
 export async function compress(p: Prepared, queue: 'page' | 'background' = 'page'): Promise<Prepared> {
-  if (!compressible.test(p.type) || p.body.length <= 512 || (p.gzip && p.brotli)) return p;
+  if (!worthCompressing(p.type, p.body.length) || (p.gzip && p.brotli)) return p;
   if (queue === 'background') return compressBest(p, 'background');
   const [gzipped, brotli] = await Promise.all([
     gzipAsync(p.body, { level: QUICK_GZIP }),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Logger } from '../logger.ts';
 import { uncompressed, type Prepared } from './compressed.ts';
-import { createPublishedPages, NOT_FOUND_PATH, pathsFor, publishedPath, type Renderer } from './published-pages.ts';
+import { articleSlug, createPublishedPages, NOT_FOUND_PATH, pathsFor, publishedPath, type Renderer } from './published-pages.ts';
 
 const page = (text: string, status = 200): Prepared => uncompressed(status, 'text/html', Buffer.from(text), 'no-cache');
 /** These tests make renders fail on purpose: keep their error lines out of the test output. */
@@ -16,6 +16,18 @@ describe('publishedPath', () => {
     expect(publishedPath('/about')).toBeNull();
     expect(publishedPath('/blog/a/b')).toBeNull();
     expect(publishedPath('/admin')).toBeNull();
+  });
+
+  it("maps the blog's later pages and a sitemap index's parts, in one spelling each", () => {
+    expect(publishedPath('/blog/page/2')).toBe('/blog/page/2');
+    expect(publishedPath('/blog/page/2/')).toBe('/blog/page/2');
+    expect(publishedPath('/sitemap-3.xml')).toBe('/sitemap-3.xml');
+    expect(publishedPath('/blog/page/02')).toBeNull();
+    expect(publishedPath('/blog/page/0')).toBeNull();
+    expect(publishedPath('/blog/page/1234567')).toBeNull();
+    expect(publishedPath('/sitemap-0.xml')).toBeNull();
+    expect(articleSlug('/blog/page/2')).toBeNull();
+    expect(articleSlug('/blog/page')).toBe('page'); // an article may be called that
   });
 
   it('gives one path per slug however it is spelled, so spellings cannot multiply stored pages', () => {
@@ -94,6 +106,46 @@ describe('createPublishedPages', () => {
     status = 500;
     await pages.onChange({ topic: 'testimonials' });
     expect((await pages.get('/')).body.toString()).toBe('status 200');
+  });
+
+  it('merges changes that come while a render runs into one more render', async () => {
+    let version = 0;
+    let renders = 0;
+    let release: () => void = () => {};
+    const pages = createPublishedPages(async () => {
+      renders++;
+      const seen = version;
+      if (renders === 2) await new Promise<void>((r) => (release = r)); // the first re-render is slow
+      return page(`v${seen}`);
+    }, quiet);
+    await pages.get('/');
+    version = 1;
+    const changes = [pages.onChange({ topic: 'testimonials' })];
+    await new Promise((r) => setTimeout(r, 0));
+    for (let i = 2; i <= 10; i++) {
+      version = i;
+      changes.push(pages.onChange({ topic: 'testimonials' }));
+    }
+    release();
+    await Promise.all(changes);
+    expect((await pages.get('/')).body.toString()).toBe('v10');
+    expect(renders).toBe(3); // the first, the slow one (stale, not kept), and one for the nine changes after it
+  });
+
+  it("drops the blog's later pages and the sitemap parts on a post change, and renders them when next asked for", async () => {
+    const rendered: string[] = [];
+    let version = 0;
+    const pages = createPublishedPages(async (path) => (rendered.push(path), page(`${path}@${version}`)), quiet);
+    for (const path of ['/blog', '/blog/page/2', '/blog/page/3', '/sitemap-1.xml', '/external-articles']) await pages.get(path);
+    rendered.length = 0;
+    version = 1;
+    await pages.onChange({ topic: 'blog-posts', keys: ['new-post'] });
+    expect(rendered).toEqual(['/blog']);
+    expect(pages.stored().sort()).toEqual(['/blog', '/external-articles']);
+    expect((await pages.get('/blog/page/3')).body.toString()).toBe('/blog/page/3@1');
+    // Other changes leave them.
+    await pages.onChange({ topic: 'external-articles' });
+    expect(pages.stored()).toContain('/blog/page/3');
   });
 
   it('keeps the last good page when a re-render fails', async () => {

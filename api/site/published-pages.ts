@@ -18,6 +18,13 @@ export type Renderer = (pathname: string) => Promise<Prepared>;
 
 const fixed = ['/', '/blog', '/external-articles', '/sitemap.xml', '/rss.xml'] as const;
 const article = /^\/blog\/([^/]+)$/;
+/**
+ * The blog's later list pages (/blog/page/2, …) and the parts of a sitemap index (/sitemap-1.xml, …):
+ * every post change shifts them all, so a change drops the stored ones (each is rendered again when
+ * next asked for) instead of re-rendering them all, which would cost as much as the content is long.
+ */
+const listPage = /^\/blog\/page\/[1-9]\d{0,5}$/;
+const sitemapPart = /^\/sitemap-[1-9]\d{0,3}\.xml$/;
 
 /** Where the 'Article Not Found' page is rendered: no post can have this slug ('_' is not a slug character). */
 export const NOT_FOUND_PATH = '/blog/_not-found';
@@ -34,7 +41,7 @@ export const DEFAULT_LIMITS: StoreLimits = { pages: 1000, bytes: 48 * 2 ** 20 };
 /** The canonical published path a request maps to, or null when the path is not a published page. */
 export function publishedPath(pathname: string): string | null {
   const path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
-  if ((fixed as readonly string[]).includes(path)) return path;
+  if ((fixed as readonly string[]).includes(path) || listPage.test(path) || sitemapPart.test(path)) return path;
   const m = article.exec(path);
   if (!m) return null;
   // One path per slug however it is spelled (/blog/a%2Db is /blog/a-b): spellings cannot multiply pages.
@@ -46,7 +53,11 @@ export function publishedPath(pathname: string): string | null {
 }
 
 /** The slug of a published article path (as publishedPath gives it), or null for the other pages. */
-export const articleSlug = (path: string): string | null => (path.startsWith('/blog/') ? decodeURIComponent(path.slice('/blog/'.length)) : null);
+export const articleSlug = (path: string): string | null =>
+  path.startsWith('/blog/') && !listPage.test(path) ? decodeURIComponent(path.slice('/blog/'.length)) : null;
+
+/** Stored pages a content change makes stale without re-rendering them (see listPage). */
+export const droppedBy = (change: ContentChange) => (path: string) => change.topic === 'blog-posts' && (listPage.test(path) || sitemapPart.test(path));
 
 /** Which published pages a content change touches. */
 export function pathsFor(change: ContentChange): string[] {
@@ -75,8 +86,12 @@ interface Entry {
   page: Prepared | null;
   /** Bumped on every change: a render started before the bump is stale and is discarded. */
   generation: number;
+  /** The generation `page` was rendered at. */
+  pageGeneration: number;
   inflight: Promise<Prepared> | null;
   inflightGeneration: number;
+  /** The one render that follows a stale one in flight, whatever number of changes came meanwhile. */
+  queued: Promise<Prepared> | null;
 }
 
 export interface PublishedPagesOptions {
@@ -122,11 +137,12 @@ export function createPublishedPages(render: Renderer, log: Logger, options: Pub
     }
   };
 
-  const keep = (path: string, e: Entry, page: Prepared) => {
+  const keep = (path: string, e: Entry, page: Prepared, generation: number) => {
     if (entries.get(path) !== e) return; // evicted while rendering: the visitor still gets it
     if (e.page) bytes -= sizeOf(e.page);
     else pages++;
     e.page = page;
+    e.pageGeneration = generation;
     bytes += sizeOf(page);
     touch(path, e);
     for (const [oldest, o] of entries) {
@@ -135,21 +151,44 @@ export function createPublishedPages(render: Renderer, log: Logger, options: Pub
     }
   };
 
+  /**
+   * The page at the entry's current generation. Changes that come while a render runs merge: that
+   * render is not kept, and one more follows it for all of them (a burst of edits costs two renders
+   * a page, not one per edit).
+   */
   function renderFresh(path: string, e: Entry): Promise<Prepared> {
-    if (e.inflight && e.inflightGeneration === e.generation) return e.inflight;
+    if (e.page && e.pageGeneration === e.generation) return Promise.resolve(e.page);
+    if (e.inflight) {
+      if (e.inflightGeneration === e.generation) return e.inflight;
+      e.queued ??= e.inflight
+        .then(
+          () => {},
+          () => {},
+        )
+        .then(() => {
+          e.queued = null;
+          return renderFresh(path, e);
+        });
+      return e.queued;
+    }
     const generation = e.generation;
     const started = performance.now();
-    const inflight = render(path).then(
+    const settle = () => {
+      if (e.inflight === inflight) e.inflight = null;
+    };
+    const inflight: Promise<Prepared> = render(path).then(
       (page) => {
+        settle();
         // A server error is a failed render: that visitor gets it, the store keeps its last good page.
         if (page.status >= 500) {
           log.error('page render failed', { path, status: page.status });
+          if (!e.page) drop(path, e); // a first render that failed leaves nothing behind
           return page;
         }
         // Content changed while rendering: this result may be stale; render again.
         if (e.generation !== generation) return renderFresh(path, e);
         if (keepable(page.status)) {
-          keep(path, e, page);
+          keep(path, e, page, generation);
           log.info('page published', { path, status: page.status, ms: Math.round(performance.now() - started) });
         } else {
           // Not found (unpublished, deleted, never was): nothing to keep, and what was kept is gone.
@@ -159,19 +198,14 @@ export function createPublishedPages(render: Renderer, log: Logger, options: Pub
         return page;
       },
       (err: unknown) => {
+        settle();
+        if (!e.page) drop(path, e);
         log.error('page render failed', { path, err: String(err) });
         throw err;
       },
     );
     e.inflight = inflight;
     e.inflightGeneration = generation;
-    void inflight
-      .finally(() => {
-        if (e.inflight !== inflight) return;
-        e.inflight = null;
-        if (!e.page) drop(path, e); // a first render that failed leaves nothing behind
-      })
-      .catch(() => {});
     return inflight;
   }
 
@@ -209,12 +243,14 @@ export function createPublishedPages(render: Renderer, log: Logger, options: Pub
         return stored.page;
       }
       if (stored) return renderFresh(path, stored);
-      const e: Entry = { page: null, generation: 0, inflight: null, inflightGeneration: -1 };
+      const e: Entry = { page: null, generation: 0, pageGeneration: -1, inflight: null, inflightGeneration: -1, queued: null };
       entries.set(path, e);
       return renderFresh(path, e);
     },
     notFound,
     async onChange(change) {
+      const dropped = droppedBy(change);
+      for (const [path, e] of [...entries]) if (dropped(path)) drop(path, e);
       const paths = pathsFor(change).filter((p) => entries.has(p));
       await Promise.all(
         paths.map((path) => {

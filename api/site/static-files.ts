@@ -1,14 +1,16 @@
 /**
- * The prerendered site (dist/client), held in memory, compressed once at start: a small site fits
- * easily, and every request is a map lookup. The compression runs off the main thread while the server
- * starts (`compressed`); a file asked for before its turn goes out as it is. Hashed assets under
+ * The prerendered site (dist/client), held in memory with its compressed forms: a small site fits
+ * easily, and every request is a map lookup. The build writes each file's best forms beside it
+ * (`file.br`, `file.gz`: precompress.ts), read here at start; a file without them (a build from
+ * before) is compressed off the main thread while the server starts (`compressed`), and goes out as it
+ * is until then. Hashed assets under
  * /_astro are cached for a year; the rest is kept by a CDN under the key `static` (purged when a
  * container starts: a deploy) and revalidated by browsers (ETag).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import { IMMUTABLE, NO_STORE, STATIC_FILE, cdnHeaders } from '../cdn/cache-policy.ts';
-import { compress, uncompressed, type Prepared } from './compressed.ts';
+import { compress, uncompressed, worthCompressing, type Prepared } from './compressed.ts';
 
 const types: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -27,6 +29,19 @@ const types: Record<string, string> = {
   '.webmanifest': 'application/manifest+json',
 };
 
+export const contentType = (file: string) => types[extname(file)] ?? 'application/octet-stream';
+
+/** The compressed forms the build writes beside a file. */
+export const PRECOMPRESSED = /\.(br|gz)$/;
+
+/** A file's forms as the build wrote them, when both are there and not older than the file. */
+function precompressed(file: string): { gzip: Buffer; brotli: Buffer } | null {
+  if (!existsSync(`${file}.br`) || !existsSync(`${file}.gz`)) return null;
+  const written = statSync(file).mtimeMs;
+  if (statSync(`${file}.br`).mtimeMs < written || statSync(`${file}.gz`).mtimeMs < written) return null;
+  return { brotli: readFileSync(`${file}.br`), gzip: readFileSync(`${file}.gz`) };
+}
+
 const STATIC_KEYS = ['site', 'static'];
 /** The sign-in page belongs to the admin side: never kept by a shared cache. */
 const privatePage = (rel: string) => rel === '/login' || rel.startsWith('/login/') || rel === '/admin' || rel.startsWith('/admin/');
@@ -39,7 +54,7 @@ export interface StaticFiles {
   compressed: Promise<void>;
 }
 
-function walk(dir: string): string[] {
+export function walk(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     return statSync(path).isDirectory() ? walk(path) : [path];
@@ -50,8 +65,9 @@ export function loadStaticFiles(root: string): StaticFiles {
   const files = new Map<string, Prepared>();
   let bytes = 0;
   for (const file of walk(root)) {
+    if (PRECOMPRESSED.test(file) && existsSync(file.slice(0, -3))) continue; // read with its file
     const rel = '/' + relative(root, file).split(sep).join('/');
-    const type = types[extname(file)] ?? 'application/octet-stream';
+    const type = contentType(file);
     const immutable = rel.startsWith('/_astro/');
     const body = readFileSync(file);
     bytes += body.length;
@@ -61,6 +77,7 @@ export function loadStaticFiles(root: string): StaticFiles {
       : privatePage(rel)
         ? uncompressed(200, type, body, NO_STORE)
         : uncompressed(200, type, body, STATIC_FILE, cdnHeaders(STATIC_KEYS));
+    if (worthCompressing(type, body.length)) Object.assign(prepared, precompressed(file));
     files.set(rel, prepared);
     // Pages are built as /about/index.html: serve them at /about and /about/.
     if (rel.endsWith('/index.html')) {

@@ -1,6 +1,7 @@
 /**
- * /rss.xml: RSS 2.0 of the published articles, newest first (DOMAIN.md Publishing). Rendered on
- * demand and republished when posts change.
+ * /rss.xml: RSS 2.0 of the newest published articles, newest first (DOMAIN.md Publishing). Rendered
+ * on demand and republished when posts change. The latest FEED_ITEMS only, as feeds do: a reader polls
+ * it often, and its size stays the same however many articles the firm has published.
  */
 import type { APIRoute } from 'astro';
 import { firm } from '../config/firm.ts';
@@ -10,10 +11,14 @@ export const prerender = false;
 
 const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 const time = (iso: string | null) => (iso ? Date.parse(iso) || 0 : 0);
+export const FEED_ITEMS = 20;
 
 export const GET: APIRoute = async ({ site, url }) => {
   const base = site ?? url;
-  const posts = ((await getPosts(url)) ?? []).filter((p) => p.publishedAt).sort((a, b) => time(b.publishedAt) - time(a.publishedAt));
+  const posts = ((await getPosts(url)) ?? [])
+    .filter((p) => p.publishedAt)
+    .sort((a, b) => time(b.publishedAt) - time(a.publishedAt))
+    .slice(0, FEED_ITEMS);
   const blogUrl = new URL('/blog', base).href;
   const items = posts.map((p) => {
     const link = new URL(`/blog/${p.slug}`, base).href;

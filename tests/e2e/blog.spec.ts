@@ -146,6 +146,86 @@ test('/blog search and category filter narrow the list; no match shows No Articl
   consoleErrors.expectNone();
 });
 
+test.describe('with more articles than fit on a page', () => {
+  const EXTRA = 10; // with the 8 seeded: 18, so /blog holds 12 and /blog/page/2 the 6 oldest
+  let token = '';
+  const ids: string[] = [];
+
+  /** Older than every seeded post, so they fill page 2 and the seeded list above them is unchanged. */
+  test.beforeAll(async ({ request }, info) => {
+    token = await adminToken(request, `pages-${info.project.name}`);
+    const db = new Database(dbPath);
+    try {
+      const add = db.prepare(
+        `insert into blog_posts (id, title, slug, excerpt, content, category, author, is_published, published_at, created_at, updated_at)
+         values (?, ?, ?, ?, '<p>From the archive.</p>', 'probate', ?, 1, ?, ?, ?)`,
+      );
+      for (let i = 1; i <= EXTRA; i++) {
+        const id = crypto.randomUUID();
+        const at = Date.UTC(2001, 0, 20 - i);
+        add.run(id, `Archive note ${i}`, `archive-note-${i}-${info.project.name}`, `An older note, number ${i}.`, firm.name, at, at, at);
+        ids.push(id);
+      }
+    } finally {
+      db.close();
+    }
+    await republish(request, token);
+  });
+
+  test.afterAll(async ({ request }) => {
+    const db = new Database(dbPath);
+    try {
+      for (const id of ids) db.prepare('delete from blog_posts where id = ?').run(id);
+    } finally {
+      db.close();
+    }
+    await republish(request, token);
+  });
+
+  test('/blog shows the newest 12, the older ones are a page away, and search covers every page', async ({ page, request }, info) => {
+    const consoleErrors = watchConsole(page);
+    await expect.poll(async () => (await publishedPosts(request)).length).toBe(8 + EXTRA);
+    await expect.poll(async () => (await (await request.get('/blog')).text()).includes('href="/blog/page/2"')).toBe(true);
+    await page.goto('/blog');
+    const list = section(page, 'blog_articles');
+    await expect(list.getByRole('article')).toHaveCount(12);
+    await expect(list.getByRole('status')).toHaveText(`${8 + EXTRA} articles`);
+    const pages = page.getByRole('navigation', { name: 'Article pages' });
+    await expect(pages.getByRole('link', { name: 'Page 1' })).toHaveAttribute('aria-current', 'page');
+
+    await pages.getByRole('link', { name: 'Older articles' }).click();
+    await expect(page).toHaveURL(/\/blog\/page\/2$/);
+    await expect(page).toHaveTitle(`Legal News & Articles, Page 2 of 2 | ${firm.name}`);
+    await expect(page.getByText('Page 2 of 2: older articles')).toBeVisible();
+    await expect(list.getByRole('article')).toHaveCount(6);
+    await expect(list.getByRole('link', { name: 'Archive note 10' })).toBeVisible();
+    await screenshot(page, info, 'blog-page-2', { fromTop: true, blur: true, unhover: true });
+    await expectNoAxeViolations(page);
+
+    // Back on /blog, a search finds an article that is only on page 2 (the island fetches the whole list).
+    await pages.getByRole('link', { name: 'Newer articles' }).click();
+    await expect(page).toHaveURL(/\/blog$/);
+    await hydrated(page, 'BlogExplorer');
+    await list.getByRole('searchbox', { name: 'Search articles' }).fill('archive note 10');
+    await expect(list.getByRole('article')).toHaveCount(1);
+    await expect(list.getByRole('link', { name: 'Archive note 10' })).toHaveAttribute('href', `/blog/archive-note-10-${info.project.name}`);
+    await expect(list.getByRole('status')).toHaveText(`1 of ${8 + EXTRA} articles shown`);
+    await list.getByRole('combobox', { name: 'Category' }).selectOption('probate');
+    await list.getByRole('searchbox', { name: 'Search articles' }).fill('archive');
+    await expect(list.getByRole('article')).toHaveCount(EXTRA);
+    consoleErrors.expectNone();
+  });
+
+  test('/blog/page/1 is /blog, and a page past the last is Page Not Found', async ({ request }) => {
+    const first = await request.get('/blog/page/1', { maxRedirects: 0 });
+    expect(first.status()).toBe(301);
+    expect(first.headers().location).toBe('/blog');
+    const past = await request.get('/blog/page/3');
+    expect(past.status()).toBe(404);
+    expect(await past.text()).toContain('Page Not Found');
+  });
+});
+
 test('/blog without external articles shows their empty state', async ({ page }) => {
   const consoleErrors = watchConsole(page);
   await page.goto('/blog');

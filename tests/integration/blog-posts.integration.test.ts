@@ -38,7 +38,8 @@ async function create(ctx: TestContext, body: Record<string, unknown>) {
   return res.body as { id: string; slug: string; publishedAt: string | null };
 }
 
-const summaryKeys = ['author', 'category', 'excerpt', 'id', 'publishedAt', 'slug', 'title'];
+/** SPEC's list fields, and updatedAt for the sitemap's lastmod (the sitemap reads only the list). */
+const summaryKeys = ['author', 'category', 'excerpt', 'id', 'publishedAt', 'slug', 'title', 'updatedAt'];
 
 forEachDialect('blog posts', (ctx) => {
   it('creates a post storing exactly what was sent (trimmed), with SPEC defaults', async () => {
@@ -313,6 +314,7 @@ forEachDialect('blog posts', (ctx) => {
       category: newestRow.category,
       author: newestRow.author,
       publishedAt: '2030-02-10T00:00:00.000Z',
+      updatedAt: newestRow.updatedAt.toISOString(),
     });
   });
 

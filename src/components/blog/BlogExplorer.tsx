@@ -1,8 +1,9 @@
 /**
  * /blog internal articles (SPEC §2): text search and a category filter (all, estate-planning,
- * family-law, divorce, probate) over the list embedded in the page; SPEC §8 empty state 'No Articles
- * Found' with Clear Filters. The page renders the same list to HTML first, so it reads without
- * JavaScript; the island only filters.
+ * family-law, divorce, probate); SPEC §8 empty state 'No Articles Found' with Clear Filters. The page
+ * renders its page of the list to HTML first, so it reads without JavaScript; the island only
+ * filters. A search or filter covers every published article: past one page, the island fetches the
+ * public list (GET /api/blog-posts, kept by the server and the CDN) the first time it is needed.
  */
 import { blogCategories } from '../../shared/constants.ts';
 import { categoryLabel } from './format.ts';
@@ -12,11 +13,18 @@ import { SearchFilter } from './search-filter.tsx';
 const options = blogCategories.map((c) => ({ value: c, label: categoryLabel(c) }));
 const text = (p: PostCardPost) => `${p.title} ${p.excerpt} ${p.author} ${categoryLabel(p.category)}`;
 const category = (p: PostCardPost) => p.category;
+/** The client only when a visitor searches past this page: it is not in the page's first download. */
+const loadAll = async (): Promise<PostCardPost[]> => {
+  const { api, read } = await import('../../lib/api-client.ts');
+  return read(api['blog-posts'].$get());
+};
 
-export default function BlogExplorer({ posts }: { posts: PostCardPost[] }) {
+export default function BlogExplorer({ posts, total }: { posts: PostCardPost[]; total: number }) {
   return (
     <SearchFilter
       items={posts}
+      total={total}
+      loadAll={loadAll}
       text={text}
       filterValue={category}
       label="Articles"

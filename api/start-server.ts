@@ -1,0 +1,285 @@
+/**
+ * The one Node process (ARCHITECTURE "How a request travels"): /api goes to the Hono app, everything
+ * else to the built Astro site (prerendered files first, then on-demand pages). `--api-only` runs the
+ * API alone, as the small API container. Started through api/server.ts (the entry).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
+import { openDatabase, type Database } from '../db/client.ts';
+import { seedDatabase } from '../db/seed/seed.ts';
+import { createActivityEvents } from './activity.ts';
+import { createApp } from './app.ts';
+import { createCdnPurger } from './cdn/cdn-purge.ts';
+import { createContentBus } from './content-bus.ts';
+import { createContentEvents } from './content-events.ts';
+import { createDeliveryQueue } from './deliveries/deliveries.ts';
+import { systemClock } from './clock.ts';
+import type { Deps } from './deps.ts';
+import { cdnPurgeSettings, EnvError, integrationSettings, loadEnv, migrationSettings, rateLimitSettings, type Env } from './env.ts';
+import { keptListResponder } from './http/public-cache.ts';
+import { API_HEADERS, applySecurityHeaders, securitySettings } from './http/security-headers.ts';
+import { createRateLimitStore } from './http/shared-rate-limits.ts';
+import { startIdentity } from './identity/identity.ts';
+import { startBackgroundWork } from './composition.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { createDevOutbox } from './mail/dev-outbox.ts';
+import { createSite } from './site/site.ts';
+import { createSecretBox, loadSecretsKey } from './crypto/secret-box.ts';
+
+export interface RunningServer {
+  server: Server;
+  url: string;
+  database: Database;
+  log: Logger;
+  /**
+   * Refuses new connections, answers every request in flight, stops a migration run (interrupted,
+   * resumable) and background work, then closes the database.
+   */
+  stop(): Promise<void>;
+  /**
+   * SIGTERM/SIGINT (decision 016): /api/health answers 503 at once, and requests are still served for
+   * `graceMs` (each answered with `Connection: close`) while the load balancer notices and stops
+   * sending; then stop(). Called again (a second signal), it ends the grace at once.
+   */
+  shutdown(): Promise<void>;
+  /** SHUTDOWN_GRACE_MS. */
+  graceMs: number;
+}
+
+/** SIGTERM/SIGINT: how long requests in flight may take to finish before the process gives up on them. */
+export const SHUTDOWN_DEADLINE_MS = 10_000;
+
+/**
+ * SIGTERM/SIGINT: how long the server keeps serving, reporting itself unhealthy, before it stops
+ * taking connections (decision 016). Production: 5 s, a few health checks of a load balancer and the
+ * time Kubernetes takes to drop a stopping pod from its endpoints; with the 10 s drain deadline it
+ * fits the usual 30 s stop timeout. Elsewhere 0: nothing routes by health, and Ctrl-C quits at once.
+ */
+export const PRODUCTION_SHUTDOWN_GRACE_MS = 5_000;
+
+/** SHUTDOWN_GRACE_MS (validated by api/env.ts), or the default for NODE_ENV. */
+export const shutdownGraceMs = (env: Pick<Env, 'SHUTDOWN_GRACE_MS' | 'NODE_ENV'>): number =>
+  env.SHUTDOWN_GRACE_MS ?? (env.NODE_ENV === 'production' ? PRODUCTION_SHUTDOWN_GRACE_MS : 0);
+
+/** A caller's X-Request-Id is kept when it looks like one (Hono's rule: word characters, '-' and '='); otherwise a new one. */
+const requestIdOf = (req: IncomingMessage) => {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && /^[\w\-=]{1,255}$/.test(given) ? given : crypto.randomUUID();
+};
+
+const isApi = (url: string | undefined) => url === '/api' || Boolean(url?.startsWith('/api/') || url?.startsWith('/api?'));
+
+export async function startServer(options: { env?: Env; apiOnly?: boolean; shutdownGraceMs?: number } = {}): Promise<RunningServer> {
+  const env = options.env ?? loadEnv();
+  const graceMs = options.shutdownGraceMs ?? shutdownGraceMs(env);
+  const log = createLogger({ silent: env.LOG_QUIET });
+  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, sqlitePath: env.SQLITE_PATH });
+  const seeded = await seedDatabase(database, { sampleContent: env.SEED_SAMPLE_CONTENT });
+  log.info('database ready', { database: database.label, seeded });
+
+  const secretsKey = loadSecretsKey({
+    key: env.SECRETS_KEY,
+    previous: env.SECRETS_KEY_PREVIOUS,
+    file: env.SECRETS_KEY_FILE,
+    warn: (message) => log.warn(message),
+  });
+  const secrets = createSecretBox(secretsKey.current, secretsKey.previous);
+  const outbox = createDevOutbox(env.OUTBOX_DIR);
+  const identity = await startIdentity({ env, database, secrets, clock: systemClock, log, outbox });
+  const events = createContentEvents((err) => log.error('content listener failed', { err: String(err) }));
+  // Containers on one PostgreSQL database hear each other's changes (decision 017). Created
+  // before the site loads anything, so what changes meanwhile is caught up with once it listens.
+  const bus = env.DATABASE_URL ? await createContentBus({ databaseUrl: env.DATABASE_URL, database, events, log }) : null;
+  // Per-client limits counted where every container sees them: Redis, else PostgreSQL, else this
+  // process's memory (decision 013 "shared counts"). Waits for its table or connection.
+  const rateLimitStore = await createRateLimitStore({ database, redisUrl: env.REDIS_URL, log });
+  log.info('rate limits ready', { store: rateLimitStore.label });
+  const deps: Deps = {
+    database,
+    clock: systemClock,
+    verifier: identity.verifier,
+    log,
+    events,
+    migration: migrationSettings(env),
+    identity: identity.info,
+    embeddedIdentity: identity.embedded,
+    activity: createActivityEvents((err, activity) => log.error('activity listener failed', { activity: activity.type, err: String(err) })),
+    deliveries: createDeliveryQueue({ database, clock: systemClock }),
+    outbox,
+    integrations: integrationSettings(env),
+    secrets,
+    rateLimits: { ...rateLimitSettings(env), store: rateLimitStore },
+  };
+  // From a SIGTERM on, /api/health answers 503 while requests are still served (decision 016).
+  let draining = false;
+  deps.draining = () => draining;
+  const app = createApp(deps);
+  const api = getRequestListener(app.fetch);
+  // A public list nobody changed is answered here, without entering the app (api/http/public-cache.ts).
+  const keptList = keptListResponder(deps, securitySettings(deps));
+  let origin = '';
+  const site = options.apiOnly ? null : await createSite({ api: app.fetch, selfOrigin: () => origin, log, security: securitySettings(deps) });
+  // Republish what a change touches (visible within a second), then purge it from the CDN:
+  // after this container serves the new content, so the CDN cannot refetch the old from it (decision 017).
+  const cdn = createCdnPurger(cdnPurgeSettings(env), { log });
+  events.subscribe(async (change) => {
+    await site?.onChange(change);
+    await cdn.purge(change);
+  });
+  await bus?.listen();
+
+  /** Responses not yet sent in full: a shutdown waits for them, and closes their connections after them. */
+  const inFlight = new Set<ServerResponse>();
+  let closing = false;
+  const track = (res: ServerResponse) => {
+    inFlight.add(res);
+    // Draining: each client opens a new connection for its next request (while the grace lasts, this
+    // server still accepts it), so none is left idle to be cut when the listener closes.
+    if (draining || closing) res.setHeader('connection', 'close');
+    res.once('close', () => {
+      inFlight.delete(res);
+      // Keep-alive connections would otherwise hold the shutdown for the keep-alive timeout.
+      if (closing) server.closeIdleConnections();
+    });
+  };
+  /**
+   * The API logs its own requests (api/app.ts); the site's get the same line and an X-Request-Id here.
+   * Path only: query strings may carry personal data.
+   */
+  const logged = (req: IncomingMessage, res: ServerResponse) => {
+    const requestId = requestIdOf(req);
+    const started = performance.now();
+    res.setHeader('x-request-id', requestId);
+    res.once('close', () =>
+      log.info('request', {
+        requestId,
+        method: req.method,
+        path: (req.url ?? '/').split('?')[0],
+        status: res.statusCode,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+        ...(res.writableFinished ? {} : { aborted: true }),
+      }),
+    );
+    return requestId;
+  };
+
+  const server = createServer((req, res) => {
+    try {
+      handleRequest(req, res);
+    } catch (err) {
+      // One request's mistake must never end the process that serves everyone else.
+      log.error('request handler threw', { err: String(err) });
+      if (res.headersSent) res.destroy();
+      else res.writeHead(500, { ...API_HEADERS.plain, 'content-type': 'application/json' }).end(JSON.stringify({ error: 'Internal server error' }));
+    }
+  });
+  const handleRequest = (req: IncomingMessage, res: ServerResponse) => {
+    track(res);
+    if (isApi(req.url)) {
+      if (keptList(req, res, () => logged(req, res))) return;
+      return api(req, res);
+    }
+    const requestId = logged(req, res);
+    if (site) return site.handle(req, res);
+    applySecurityHeaders(securitySettings(deps), API_HEADERS, req, res);
+    res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'Not found', requestId }));
+  };
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(env.PORT, env.HOST, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : env.PORT;
+  const url = `http://${env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST}:${port}`;
+  // Internal renders go to loopback unless the server is bound to one specific address.
+  const anyAddress = ['0.0.0.0', '::', '127.0.0.1', 'localhost', '::1'].includes(env.HOST);
+  origin = anyAddress ? `http://127.0.0.1:${port}` : url;
+  log.info('listening', { url, apiOnly: Boolean(options.apiOnly) });
+  await site?.prewarm();
+  // A start is often a deploy: the prerendered pages may have changed (and with them the assets they
+  // name). Purged again when this container stops, so a rolling deploy ends with none of the old.
+  const purgeStatic = () => (site ? cdn.purgeKeys(['static'], ['/*']) : Promise.resolve());
+  void purgeStatic();
+  // Mail, calendar sync, reminders and feeds start once the site answers.
+  const background = startBackgroundWork(deps, { schedule: true });
+
+  let stopping: Promise<void> | null = null;
+  const stop = () =>
+    (stopping ??= (async () => {
+      // Refuse new connections, finish the requests in flight (answered with `Connection: close`, so
+      // keep-alive clients let go), and only then stop background work and close the database.
+      closing = true;
+      for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      log.info('shutting down', { requestsInFlight: inFlight.size }); // once new connections are refused
+      // At once, beside the drain: a migration run stops after its batches in flight and records its
+      // checkpoints, so it shows interrupted now rather than when its 30 s lease runs out (decision 011).
+      const appStopped = app.stop();
+      appStopped.catch(() => {}); // reported where it is awaited, after the drain
+      await closed;
+      await background.stop();
+      await bus?.stop();
+      // Briefly: a CDN that does not answer must not hold the shutdown past its deadline.
+      await Promise.race([Promise.all([cdn.stop(), purgeStatic()]), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
+      await appStopped;
+      await rateLimitStore.close();
+      await database.close();
+      log.info('stopped');
+    })());
+
+  let shuttingDown: Promise<void> | null = null;
+  let endGrace = () => {};
+  const shutdown = () => {
+    endGrace(); // a second signal: no more waiting
+    return (shuttingDown ??= (async () => {
+      draining = true;
+      for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
+      log.info('draining', { graceMs, requestsInFlight: inFlight.size });
+      if (graceMs > 0) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, graceMs);
+          endGrace = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+      await stop();
+    })());
+  };
+  return { server, url, database, log, stop, shutdown, graceMs };
+}
+
+export async function main() {
+  let running: RunningServer;
+  try {
+    running = await startServer({ apiOnly: process.argv.includes('--api-only') });
+  } catch (err) {
+    const message = err instanceof EnvError || err instanceof Error ? err.message : String(err);
+    process.stderr.write(`\nThe server could not start.\n${message}\n\n`);
+    process.exit(1);
+  }
+  console.log(`\n  Site and API ready at ${running.url}\n`);
+  let signalled = false;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      // A second signal only cuts the grace short.
+      if (signalled) return void running.shutdown();
+      signalled = true;
+      // A request that never finishes (a stalled upload, a hung peer) must not keep the process alive:
+      // past the deadline (after the grace) it exits non-zero and says so.
+      setTimeout(() => {
+        running.log.error('shutdown deadline passed: exiting with work unfinished', { signal, deadlineMs: SHUTDOWN_DEADLINE_MS });
+        process.exit(1);
+      }, running.graceMs + SHUTDOWN_DEADLINE_MS);
+      running.shutdown().then(
+        () => process.exit(0),
+        (err: unknown) => {
+          running.log.error('shutdown failed', { signal, err: err instanceof Error ? err.message : String(err) });
+          process.exit(1);
+        },
+      );
+    });
+  }
+}

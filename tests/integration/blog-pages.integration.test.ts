@@ -1,0 +1,138 @@
+/**
+ * Republishing whose cost does not grow with the content: the real server with the built site and 30
+ * published posts. /blog holds the newest 12 and links the older pages; the RSS feed carries the
+ * latest 20; the sitemap lists every article with its last change, from one read of the list; a
+ * publish shows on /blog and the feed at once, and a later page that was stored shows the shifted list
+ * the next time it is asked for.
+ */
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { XMLParser } from 'fast-xml-parser';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { operatorAdminToken } from '../../bench/identity.ts';
+import { openDatabase } from '../../db/client.ts';
+import { logLines, serverDatabase, startServerProcess, type ServerDatabase, type ServerProcess } from '../support/server-process.ts';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const POSTS = 30;
+
+let database: ServerDatabase;
+let server: ServerProcess;
+let token: string;
+
+/** Post i (1 the oldest) was published on day i of 2025 and last edited a day later. */
+const day = (i: number) => new Date(Date.UTC(2025, 0, i, 17));
+
+beforeAll(async () => {
+  execFileSync('flock', ['/tmp/firm-site-build.lock', process.execPath, 'scripts/build-if-needed.ts'], { cwd: root, stdio: 'ignore' });
+  database = await serverDatabase('sqlite');
+  const db = await openDatabase({ sqlitePath: database.env.SQLITE_PATH! });
+  await db.db.insert(db.t.blogPosts).values(
+    Array.from({ length: POSTS }, (_, k) => ({
+      title: `Article number ${k + 1}`,
+      slug: `article-${k + 1}`,
+      excerpt: `Excerpt ${k + 1}.`,
+      content: `<p>Body ${k + 1}.</p>`,
+      category: k % 2 ? 'probate' : 'family-law',
+      isPublished: true,
+      publishedAt: day(k + 1),
+      updatedAt: day(k + 2),
+    })),
+  );
+  await db.db.insert(db.t.blogPosts).values({ title: 'A draft', slug: 'a-draft', excerpt: 'x', content: '<p>x</p>', category: 'probate', isPublished: false });
+  await db.close();
+  server = await startServerProcess({ ...database.env, LOG_QUIET: 'false' }, { site: true });
+  token = await operatorAdminToken(server.url, database.env);
+}, 240_000);
+
+afterAll(async () => {
+  server?.child.kill('SIGTERM');
+  await server?.exited;
+  await database?.drop();
+});
+
+const get = async (path: string) => {
+  const res = await fetch(`${server.url}${path}`, { redirect: 'manual' });
+  return { status: res.status, text: await res.text(), location: res.headers.get('location') };
+};
+/** The article slugs a list page links, in order. */
+const listed = (html: string) => [...html.matchAll(/<h3[^>]*>\s*<a href="\/blog\/([^"]+)"/g)].map((m) => m[1]);
+const xml = new XMLParser();
+
+/** Republishing follows the admin's call (goal: within 1 s): asks until `check` holds, for up to 10 s. */
+async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
+  const until = Date.now() + 10_000;
+  for (;;) {
+    const value = await read();
+    if (check(value) || Date.now() > until) return value;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+it('shows the newest 12 articles on /blog and the older ones on numbered pages, with links between them', async () => {
+  const first = await get('/blog');
+  expect(first.status).toBe(200);
+  expect(listed(first.text)).toEqual(Array.from({ length: 12 }, (_, i) => `article-${POSTS - i}`));
+  expect(first.text).toContain('30 articles');
+  expect(first.text).toContain('href="/blog/page/2" rel="next"');
+  expect(first.text).toContain('href="/blog/page/3"');
+
+  const third = await get('/blog/page/3');
+  expect(third.status).toBe(200);
+  expect(listed(third.text)).toEqual(['article-6', 'article-5', 'article-4', 'article-3', 'article-2', 'article-1']);
+  expect(third.text).toContain('Page 3 of 3');
+  expect(third.text).toContain('href="/blog/page/2" rel="prev"');
+  expect(third.text).toMatch(/aria-current="page"[^>]*>\s*<span class="sr-only">Page <\/span>\s*3/);
+  expect(third.text).not.toContain('rel="next"');
+
+  expect(await get('/blog/page/1')).toMatchObject({ status: 301, location: '/blog' });
+  const past = await get('/blog/page/4');
+  expect(past.status).toBe(404);
+  expect(past.text).toContain('Page Not Found');
+  expect((await get('/blog/page/04')).status).toBe(404);
+});
+
+it('feeds the latest 20 articles, and maps every article with its last change from one read of the list', async () => {
+  const feed = xml.parse((await get('/rss.xml')).text);
+  const items = feed.rss.channel.item as { link: string }[];
+  expect(items).toHaveLength(20);
+  expect(items[0]!.link).toMatch(/\/blog\/article-30$/);
+  expect(items.at(-1)!.link).toMatch(/\/blog\/article-11$/);
+
+  const before = logLines(server.stdout).length;
+  const sitemap = xml.parse((await get('/sitemap.xml')).text);
+  const urls = sitemap.urlset.url as { loc: string; lastmod?: string }[];
+  const article = (n: number) => urls.find((u) => u.loc.endsWith(`/blog/article-${n}`));
+  expect(urls.filter((u) => u.loc.includes('/blog/article-'))).toHaveLength(POSTS);
+  expect(article(7)!.lastmod).toBe(day(8).toISOString());
+  expect(urls.some((u) => u.loc.endsWith('/blog/a-draft'))).toBe(false);
+  // One request to the API for it (the list), not one per article.
+  const apiCalls = logLines(server.stdout)
+    .slice(before)
+    .filter((l) => typeof l.path === 'string' && (l.path as string).startsWith('/api/blog-posts'));
+  expect(apiCalls.map((l) => l.path)).toEqual(['/api/blog-posts']);
+  expect((await get('/sitemap-1.xml')).status).toBe(404); // no index below 50,000 URLs
+});
+
+it('shows a new post on /blog and in the feed at once, and on a stored later page the next time it is asked for', async () => {
+  expect(listed((await get('/blog/page/3')).text)[0]).toBe('article-6'); // stored
+  const res = await fetch(`${server.url}/api/admin/blog-posts`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ title: 'Fresh news', slug: 'fresh-news', excerpt: 'New.', content: '<p>New.</p>', category: 'divorce', isPublished: true }),
+  });
+  expect(res.status).toBe(201);
+  const blog = await eventually(
+    () => get('/blog'),
+    (page) => listed(page.text)[0] === 'fresh-news',
+  );
+  expect(listed(blog.text)[0]).toBe('fresh-news');
+  const feed = await eventually(
+    async () => xml.parse((await get('/rss.xml')).text),
+    (doc) => /fresh-news$/.test(doc.rss.channel.item[0].link),
+  );
+  expect(feed.rss.channel.item[0].link).toMatch(/\/blog\/fresh-news$/);
+  const third = await get('/blog/page/3');
+  expect(listed(third.text)).toEqual(['article-7', 'article-6', 'article-5', 'article-4', 'article-3', 'article-2', 'article-1']);
+  expect(third.text).toContain('31 articles');
+});
