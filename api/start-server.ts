@@ -131,35 +131,37 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean; shutd
   /** Responses not yet sent in full: a shutdown waits for them, and closes their connections after them. */
   const inFlight = new Set<ServerResponse>();
   let closing = false;
-  const track = (res: ServerResponse) => {
+  /**
+   * Each request is followed until its response closes, with one listener: taken off the in-flight
+   * set and, when `logged` (the site's requests; the API logs its own in api/app.ts), given its log
+   * line. Path only: query strings may carry personal data.
+   */
+  const follow = (req: IncomingMessage, res: ServerResponse, requestId: string | null) => {
     inFlight.add(res);
     // Draining: each client opens a new connection for its next request (while the grace lasts, this
     // server still accepts it), so none is left idle to be cut when the listener closes.
     if (draining || closing) res.setHeader('connection', 'close');
+    const started = requestId ? performance.now() : 0;
     res.once('close', () => {
       inFlight.delete(res);
       // Keep-alive connections would otherwise hold the shutdown for the keep-alive timeout.
       if (closing) server.closeIdleConnections();
+      if (requestId)
+        log.info('request', {
+          requestId,
+          method: req.method,
+          path: (req.url ?? '/').split('?')[0],
+          status: res.statusCode,
+          ms: Math.round((performance.now() - started) * 10) / 10,
+          ...(res.writableFinished ? {} : { aborted: true }),
+        });
     });
   };
-  /**
-   * The API logs its own requests (api/app.ts); the site's get the same line and an X-Request-Id here.
-   * Path only: query strings may carry personal data.
-   */
+  /** The site's requests (and the kept lists answered before the app) get an X-Request-Id and a log line here. */
   const logged = (req: IncomingMessage, res: ServerResponse) => {
     const requestId = requestIdOf(req);
-    const started = performance.now();
     res.setHeader('x-request-id', requestId);
-    res.once('close', () =>
-      log.info('request', {
-        requestId,
-        method: req.method,
-        path: (req.url ?? '/').split('?')[0],
-        status: res.statusCode,
-        ms: Math.round((performance.now() - started) * 10) / 10,
-        ...(res.writableFinished ? {} : { aborted: true }),
-      }),
-    );
+    follow(req, res, requestId);
     return requestId;
   };
 
@@ -174,9 +176,9 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean; shutd
     }
   });
   const handleRequest = (req: IncomingMessage, res: ServerResponse) => {
-    track(res);
     if (isApi(req.url)) {
       if (keptList(req, res, () => logged(req, res))) return;
+      follow(req, res, null);
       return api(req, res);
     }
     const requestId = logged(req, res);

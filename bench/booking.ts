@@ -142,7 +142,9 @@ async function race(origin: string, slots: string[], clients: number): Promise<B
 
 async function startApi(dir: string, databaseUrl: string | undefined): Promise<{ child: ChildProcess; origin: string }> {
   const port = 4900 + Math.floor(Math.random() * 90);
-  const child = spawn(process.execPath, ['api/server.ts', '--api-only'], {
+  // BENCH_PROFILE=<dir>: the server writes a CPU profile there when it stops (to see where a booking's time goes).
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const child = spawn(process.execPath, [...profile, 'api/server.ts', '--api-only'], {
     cwd: root,
     env: {
       ...process.env,

@@ -15,6 +15,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as pgSchema from './schema/pg.ts';
 import * as sqliteSchema from './schema/sqlite.ts';
+import { reuseStatements } from './sqlite-statements.ts';
 
 export type Tables = typeof pgSchema;
 /** The common query surface. SQLite instances are typed through it too (same table and column names). */
@@ -72,6 +73,7 @@ function openSqlite(path: string, options: OpenOptions): Database {
   client.pragma('synchronous = FULL');
   client.pragma('busy_timeout = 5000');
   client.pragma('foreign_keys = ON');
+  reuseStatements(client);
   const db = drizzleSqlite(client, { schema: sqliteSchema });
   if (options.migrate !== false) migrateSqlite(db, { migrationsFolder: migrationsDir('sqlite') });
   return {
