@@ -36,6 +36,15 @@ export default defineConfig({
     react(),
     // Each prerendered file's best compressed forms, written beside it: the server reads them at start
     // instead of compressing in every container at every start (api/site/precompress.ts).
+    // client:interaction: islands that hydrate when the visitor first reaches into them (src/lib/client-directives).
+    {
+      name: 'client-interaction',
+      hooks: {
+        'astro:config:setup': ({ addClientDirective }) => {
+          addClientDirective({ name: 'interaction', entrypoint: './src/lib/client-directives/interaction.ts' });
+        },
+      },
+    },
     {
       name: 'precompress',
       hooks: {

@@ -9,7 +9,7 @@
  * Without Varnish or PostgreSQL the section says why it was not measured.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { buildIfNeeded } from '../scripts/build-if-needed.ts';
@@ -21,7 +21,9 @@ import { cdnBench, cdnBenchUnavailable, cdnMarkdown, type CdnBenchReport } from 
 import { audit, withChrome, type LighthouseScores } from './lighthouse.ts';
 import { load, type LoadResult } from './load.ts';
 import { contentScaleBench, contentScaleMarkdown, type ContentScaleResult } from './content-scale.ts';
-import { ADMIN_DOMAIN, rssMb, startSite } from './site.ts';
+import { firstJs, firstJsMarkdown, type FirstJs } from './first-js.ts';
+import { ADMIN_DOMAIN, rssMb, siteFiles, startSite } from './site.ts';
+import { startUpBench, startUpLine, startUpMarkdown, type StartUpResult } from './start-up.ts';
 import { migrationBench, migrationLine, migrationMarkdown, type MigrationBenchResult } from './migration.ts';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -43,6 +45,20 @@ async function startBare(file: string, type: string, headersFile?: string): Prom
   const child = spawn(process.execPath, [join(root, 'bench/bare-server.ts'), file, type, ...(headersFile ? [headersFile] : [])], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  const port = await new Promise<string>((resolve) => child.stdout!.once('data', (d) => resolve(String(d).trim())));
+  return { child, origin: `http://127.0.0.1:${port}` };
+}
+
+interface LoadGroup {
+  name: string;
+  site: LoadResult & { spread: [number, number] };
+  bare: LoadResult & { spread: [number, number] };
+  floor?: LoadResult & { spread: [number, number] };
+}
+
+/** bench/floor-server.ts on the site's own database file. */
+async function startFloor(db: string): Promise<{ child: ChildProcess; origin: string }> {
+  const child = spawn(process.execPath, [join(root, 'bench/floor-server.ts'), db], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<string>((resolve) => child.stdout!.once('data', (d) => resolve(String(d).trim())));
   return { child, origin: `http://127.0.0.1:${port}` };
 }
@@ -99,46 +115,64 @@ async function main() {
     report.publishToVisibleMs = { runs: publish, median: median(publish), max: Math.max(...publish) };
     console.log('publish to visible (ms):', publish.join(', '));
 
-    const loads: LoadResult[] = [];
-    const pairs: { name: string; path: string; type: string; headers?: Record<string, string> }[] = [
+    const groups: LoadGroup[] = [];
+    const floor = await startFloor(siteFiles(dir).SQLITE_PATH);
+    const pairs: { name: string; path: string; type: string; floor?: boolean }[] = [
       { name: 'stored article page', path: articlePath, type: 'text/html; charset=utf-8' },
-      { name: 'GET /api/blog-posts', path: '/api/blog-posts', type: 'application/json' },
+      { name: 'prerendered /about', path: '/about', type: 'text/html; charset=utf-8' },
+      { name: 'GET /api/blog-posts', path: '/api/blog-posts', type: 'application/json', floor: true },
     ];
-    for (const pair of pairs) {
-      const sample = await fetch(origin + pair.path, { headers: { 'accept-encoding': 'identity' } });
-      const body = Buffer.from(await sample.arrayBuffer());
-      const file = join(dir, 'bare-body');
-      writeFileSync(file, body);
-      // The same headers too (but those node:http writes itself, and the request id, new each time).
-      const perAnswer = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'content-type']);
-      const sent = Object.fromEntries([...sample.headers].filter(([name]) => !perAnswer.has(name)));
-      writeFileSync(join(dir, 'bare-headers.json'), JSON.stringify(sent));
-      const bare = await startBare(file, pair.type, join(dir, 'bare-headers.json'));
-      try {
-        // Interleaved rounds, the median of each side: the machine is shared, and its load drifts.
-        const sites: LoadResult[] = [];
-        const baselines: LoadResult[] = [];
-        for (let round = 0; round < ROUNDS; round++) {
-          sites.push(await load(pair.name, origin + pair.path, { connections: CONNECTIONS, seconds: SECONDS }));
-          baselines.push(
-            await load(`bare node:http, same ${body.length} bytes and headers`, bare.origin + pair.path, { connections: CONNECTIONS, seconds: SECONDS }),
+    try {
+      for (const pair of pairs) {
+        const sample = await fetch(origin + pair.path, { headers: { 'accept-encoding': 'identity' } });
+        const body = Buffer.from(await sample.arrayBuffer());
+        const file = join(dir, 'bare-body');
+        writeFileSync(file, body);
+        // The same headers too (but those node:http writes itself, and the request id, new each time).
+        const perAnswer = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'content-type']);
+        const sent = Object.fromEntries([...sample.headers].filter(([name]) => !perAnswer.has(name)));
+        writeFileSync(join(dir, 'bare-headers.json'), JSON.stringify(sent));
+        const bare = await startBare(file, pair.type, join(dir, 'bare-headers.json'));
+        try {
+          // Interleaved rounds, the median of each: the machine is shared, and its load drifts.
+          const runs: Record<'site' | 'bare' | 'floor', LoadResult[]> = { site: [], bare: [], floor: [] };
+          const options = { connections: CONNECTIONS, seconds: SECONDS };
+          for (let round = 0; round < ROUNDS; round++) {
+            runs.site.push(await load(pair.name, origin + pair.path, options));
+            runs.bare.push(await load(`bare node:http, same ${body.length} bytes and headers`, bare.origin + pair.path, options));
+            if (pair.floor) runs.floor.push(await load('floor: Hono + better-sqlite3, one prepared statement', floor.origin + pair.path, options));
+          }
+          const group: LoadGroup = {
+            name: pair.name,
+            site: medianRun(runs.site),
+            bare: medianRun(runs.bare),
+            ...(pair.floor ? { floor: medianRun(runs.floor) } : {}),
+          };
+          groups.push(group);
+          console.log(
+            `${pair.name}: ${group.site.rps} rps (p99 ${group.site.p99} ms) vs bare ${group.bare.rps} (p99 ${group.bare.p99} ms): ratio ${(group.site.rps / group.bare.rps).toFixed(2)}` +
+              (group.floor ? `; floor ${group.floor.rps}: ratio ${(group.site.rps / group.floor.rps).toFixed(2)}` : ''),
           );
+        } finally {
+          bare.child.kill();
         }
-        const site = medianRun(sites);
-        const baseline = medianRun(baselines);
-        loads.push(site, baseline);
-        console.log(
-          `${pair.name}: ${site.rps} rps (p50 ${site.p50} ms, p99 ${site.p99} ms) vs bare ${baseline.rps} rps: ratio ${(site.rps / baseline.rps).toFixed(2)}`,
-        );
-      } finally {
-        bare.child.kill();
       }
+    } finally {
+      floor.child.kill();
     }
-    report.load = { connections: CONNECTIONS, seconds: SECONDS, results: loads };
+    report.load = { connections: CONNECTIONS, seconds: SECONDS, groups };
     report.rssAfterLoadMb = rssMb(child.pid!);
 
     // Booking throughput and p99 under 50 concurrent clients (own API server, fresh database).
     report.booking = await runBookingBenches();
+
+    // JavaScript before any interaction, in Chromium, at phone and desktop size.
+    report.firstJs = await firstJs(origin, routes);
+    console.table(report.firstJs);
+
+    // Start-up: restarts on an existing database, beside the floor server.
+    report.startUp = await startUpBench();
+    console.log(startUpLine(report.startUp as StartUpResult));
 
     // Years of content: 1,000 and 5,000 published posts, each on a site of its own.
     const scale: ContentScaleResult[] = [];
@@ -198,20 +232,28 @@ function renderMarkdown(r: Record<string, any>): string {
   );
   lines.push('## What each page ships', '', '| page | HTML | JS (raw / brotli) | JS files | CSS (raw / brotli) |', '|---|---:|---:|---:|---:|');
   for (const b of r.bytes as PageBytes[]) lines.push(`| ${b.path} | ${b.html} | ${b.js} / ${b.jsBrotli} | ${b.jsFiles} | ${b.css} / ${b.cssBrotli} |`);
+  const row = (name: string, l: LoadResult & { spread?: [number, number] }) =>
+    `| ${name} | ${l.rps} | ${l.spread ? `${l.spread[0]}-${l.spread[1]}` : ''} | ${l.p50} | ${l.p99} | ${l.errors} | ${l.non2xx} |`;
   lines.push(
     '',
     '## Load',
     '',
-    `${r.load.connections} concurrent connections, ${r.load.seconds} s a run, ${ROUNDS} rounds with the site and a bare node:http server sending the same bytes and headers interleaved, in the same run: the median run of each, and the spread of req/s over the rounds.`,
+    `${r.load.connections} concurrent connections, ${r.load.seconds} s a run, ${ROUNDS} rounds interleaved in the same run: the site, a bare node:http server sending the same bytes and headers, and for the API list the floor (bench/floor-server.ts: Hono + better-sqlite3, one prepared statement). The median run of each, and the spread of req/s over the rounds. Logs quiet, as the bench starts the site.`,
     '',
     '| target | req/s (median) | spread | p50 ms | p99 ms | errors | non-2xx |',
     '|---|---:|---:|---:|---:|---:|---:|',
   );
-  for (const l of r.load.results as (LoadResult & { spread?: [number, number] })[])
-    lines.push(`| ${l.name} | ${l.rps} | ${l.spread ? `${l.spread[0]}-${l.spread[1]}` : ''} | ${l.p50} | ${l.p99} | ${l.errors} | ${l.non2xx} |`);
-  const res = r.load.results as LoadResult[];
-  for (let i = 0; i + 1 < res.length; i += 2)
-    lines.push('', `Ratio for ${res[i]!.name}: **${(res[i]!.rps / res[i + 1]!.rps).toFixed(2)}** of the bare server.`);
+  for (const g of r.load.groups as LoadGroup[]) {
+    lines.push(row(g.name, g.site), row(`bare node:http (${g.name})`, g.bare));
+    if (g.floor) lines.push(row(`floor (${g.name})`, g.floor));
+  }
+  lines.push('');
+  for (const g of r.load.groups as LoadGroup[])
+    lines.push(
+      `- ${g.name}: **${(g.site.rps / g.bare.rps).toFixed(2)}** of bare (p99 ${g.site.p99} ms, bare ${g.bare.p99} ms)${g.floor ? `; **${(g.site.rps / g.floor.rps).toFixed(2)}** of the floor` : ''}.`,
+    );
+  if (r.firstJs) lines.push('', ...firstJsMarkdown(r.firstJs as FirstJs[]));
+  if (r.startUp) lines.push('', ...startUpMarkdown(r.startUp as StartUpResult));
   if (r.booking) lines.push('', ...bookingMarkdown(r.booking as BookingBenchResult[]));
   if (r.contentScale) lines.push('', ...contentScaleMarkdown(r.contentScale as ContentScaleResult[]));
   if (r.cdn) lines.push('', ...cdnMarkdown(r.cdn as CdnBenchReport));

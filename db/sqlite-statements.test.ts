@@ -7,7 +7,13 @@ function database() {
   client.exec("create table t (id integer primary key, name text); insert into t (name) values ('a'), ('b')");
   let compiled = 0;
   const compile = client.prepare.bind(client);
-  Object.defineProperty(client, 'prepare', { value: (source: string) => (compiled++, compile(source)), configurable: true });
+  Object.defineProperty(client, 'prepare', {
+    value: (source: string) => {
+      compiled++;
+      return compile(source);
+    },
+    configurable: true,
+  });
   reuseStatements(client);
   return { client, compiled: () => compiled };
 }

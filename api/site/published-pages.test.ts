@@ -135,7 +135,10 @@ describe('createPublishedPages', () => {
   it("drops the blog's later pages and the sitemap parts on a post change, and renders them when next asked for", async () => {
     const rendered: string[] = [];
     let version = 0;
-    const pages = createPublishedPages(async (path) => (rendered.push(path), page(`${path}@${version}`)), quiet);
+    const pages = createPublishedPages(async (path) => {
+      rendered.push(path);
+      return page(`${path}@${version}`);
+    }, quiet);
     for (const path of ['/blog', '/blog/page/2', '/blog/page/3', '/sitemap-1.xml', '/external-articles']) await pages.get(path);
     rendered.length = 0;
     version = 1;

@@ -6,7 +6,7 @@
  */
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { firm, firmAddressLine } from '../../src/config/firm.ts';
-import { screenPath, screenshot, watchConsole } from '../support/e2e.ts';
+import { expectNoAxeViolations, screenPath, screenshot, watchConsole } from '../support/e2e.ts';
 
 const isPhone = (info: TestInfo) => info.project.name === 'phone';
 
@@ -33,10 +33,15 @@ const mainNav = (page: Page) => page.locator('header nav[aria-label="Main"]');
 const navLink = (page: Page, label: string) => mainNav(page).locator('a', { hasText: new RegExp(`^${label}$`) });
 const themeButton = (page: Page) => page.getByRole('button', { name: 'Toggle theme' });
 const menuButton = (page: Page) => page.getByRole('button', { name: 'Open menu' });
+const item = (page: Page, name: string) => page.getByRole('menuitemradio', { name });
 
-/** An island is hydrated once Astro has removed its `ssr` attribute. */
-async function hydrated(page: Page, control: ReturnType<Page['getByRole']>) {
-  await expect(page.locator('astro-island', { has: control })).not.toHaveAttribute('ssr', /.*/);
+/**
+ * The header's menus are plain HTML made to work by a small module (header-menus.ts), which marks each
+ * one `data-ready` once it runs: right after the page is parsed, with no framework to wait for.
+ */
+async function ready(page: Page, control: ReturnType<Page['getByRole']>) {
+  await expect(page.locator('[data-theme-menu][data-ready], dialog#side-menu[data-ready]').first()).toBeAttached();
+  await expect(control).toBeVisible();
 }
 
 test.describe('top bar', () => {
@@ -107,7 +112,6 @@ test.describe('top bar', () => {
 test.describe('theme menu', () => {
   const htmlClass = (page: Page) => page.evaluate(() => document.documentElement.className);
   const stored = (page: Page) => page.evaluate(() => localStorage.getItem('vite-ui-theme'));
-  const item = (page: Page, name: string) => page.getByRole('menuitemradio', { name });
 
   /** Opens the menu from the keyboard and checks which mode it shows as current. */
   async function openByKeyboard(page: Page, current: 'Light' | 'Dark' | 'Warm') {
@@ -125,7 +129,7 @@ test.describe('theme menu', () => {
     await page.goto('/about');
     expect(await htmlClass(page)).toBe('');
     expect(await stored(page)).toBeNull();
-    await hydrated(page, themeButton(page));
+    await ready(page, themeButton(page));
 
     // Light -> Dark: arrow down from the first item.
     await openByKeyboard(page, 'Light');
@@ -143,7 +147,6 @@ test.describe('theme menu', () => {
     await screenshot(page, info, 'chrome-theme-menu-dark', { fullPage: false });
     await page.keyboard.press('w');
     await expect(item(page, 'Warm')).toBeFocused();
-    // Enter, not Space: right after typing, Radix reads Space as part of the typeahead search.
     await page.keyboard.press('Enter');
     expect(await htmlClass(page)).toBe('warm');
     expect(await stored(page)).toBe('warm');
@@ -179,14 +182,14 @@ test.describe('theme menu', () => {
       }).observe(document, { subtree: true, attributes: true, attributeFilter: ['class'] });
     });
     await page.goto('/about');
-    await hydrated(page, themeButton(page));
+    await ready(page, themeButton(page));
     await themeButton(page).click();
     await item(page, 'Warm').click();
     expect(await htmlClass(page)).toBe('warm');
 
     for (const path of ['/about', '/attorneys', '/practice-areas/family-law']) {
       await page.goto(path);
-      await hydrated(page, themeButton(page));
+      await ready(page, themeButton(page));
       const trace = await page.evaluate(() => (window as unknown as { __themeTrace: unknown[] }).__themeTrace);
       expect(trace, `changes of the class of <html> on ${path}`).toEqual([{ className: 'warm', body: false }]);
       // The warm palette is what is painted.
@@ -211,10 +214,71 @@ test.describe('theme menu', () => {
   test('an unknown stored value falls back to light', async ({ page }) => {
     await page.addInitScript(() => localStorage.setItem('vite-ui-theme', 'purple'));
     await page.goto('/about');
-    await hydrated(page, themeButton(page));
+    await ready(page, themeButton(page));
     expect(await htmlClass(page)).toBe('');
     await themeButton(page).click();
     await expect(item(page, 'Light')).toHaveAttribute('aria-checked', 'true');
+  });
+});
+
+test.describe('menus on a slow phone', () => {
+  /** A phone with its CPU slowed 4x and a slow mobile network (Lighthouse's slow 4G: 150 ms, 1.6 Mbit/s). */
+  async function slowPhone(page: Page) {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: 200_000, uploadThroughput: 94_000 });
+  }
+
+  test('a tap on the theme button as soon as it shows opens the menu: none is lost', async ({ page }) => {
+    const console = watchConsole(page);
+    await slowPhone(page);
+    await page.goto('/attorneys', { waitUntil: 'commit' });
+    // As soon as the button is there, whatever else is still loading.
+    await themeButton(page).click({ timeout: 30_000 });
+    await expect(page.getByRole('menu')).toBeVisible({ timeout: 30_000 });
+    await item(page, 'Dark').click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.className)).toBe('dark');
+    console.expectNone();
+  });
+
+  test('a tap on Open menu as soon as it shows opens the side menu', async ({ page }, info) => {
+    test.skip(!isPhone(info), 'the side menu is shown below the md breakpoint');
+    await slowPhone(page);
+    await page.goto('/attorneys', { waitUntil: 'commit' });
+    await menuButton(page).click({ timeout: 30_000 });
+    await expect(page.getByRole('dialog', { name: 'Menu' })).toBeVisible({ timeout: 30_000 });
+  });
+});
+
+test.describe('open menus are accessible', () => {
+  test('the open theme menu: no axe violations in any mode, and the page behind is not hidden from assistive technology', async ({ page }, info) => {
+    await page.goto('/about');
+    await ready(page, themeButton(page));
+    for (const mode of ['Light', 'Dark', 'Warm'] as const) {
+      await themeButton(page).click();
+      await expect(page.getByRole('menu')).toBeVisible();
+      await item(page, mode).click();
+      await themeButton(page).click();
+      await expect(page.getByRole('menu')).toBeVisible();
+      await expect(page.locator('[aria-hidden="true"]:has(a, button)')).toHaveCount(0);
+      await expectNoAxeViolations(page, { label: `theme menu open, ${mode}` });
+      if (mode === 'Dark') await screenshot(page, info, 'chrome-theme-menu-open-dark', { fullPage: false });
+      await page.keyboard.press('Escape');
+    }
+  });
+
+  test('the open side menu: no axe violations', async ({ page }, info) => {
+    test.skip(!isPhone(info), 'the side menu is shown below the md breakpoint');
+    await page.goto('/about');
+    await ready(page, menuButton(page));
+    await menuButton(page).click();
+    await expect(page.getByRole('dialog', { name: 'Menu' })).toBeVisible();
+    await expectNoAxeViolations(page, { label: 'side menu open' });
+    await screenshot(page, info, 'chrome-side-menu-open', { fullPage: false });
+    // A tap beside the sheet closes it.
+    await page.mouse.click(10, 400);
+    await expect(page.getByRole('dialog', { name: 'Menu' })).toBeHidden();
+    await expect(menuButton(page)).toBeFocused();
   });
 });
 
@@ -230,7 +294,7 @@ test.describe('mobile side menu', () => {
     const console = watchConsole(page);
     await page.goto('/attorneys');
     await expect(menuButton(page)).toBeVisible();
-    await hydrated(page, menuButton(page));
+    await ready(page, menuButton(page));
 
     await menuButton(page).click();
     const dialog = page.getByRole('dialog', { name: 'Menu' });

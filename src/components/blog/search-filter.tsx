@@ -7,7 +7,7 @@
  * the first time the visitor searches or filters, so matches come from every page; until it arrives
  * (or if it cannot) the matches on this page are shown, and the count line says so.
  */
-import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { buttonClass } from '../ui/button-class.ts';
 
 export const ALL = 'all';
@@ -44,7 +44,15 @@ export function SearchFilter<T>(props: SearchFilterProps<T>) {
   const [query, setQuery] = useState('');
   const [filter, setFilter] = useState(ALL);
   const searchRef = useRef<HTMLInputElement>(null);
+  const filterRef = useRef<HTMLSelectElement>(null);
   const id = useId();
+  // An island that hydrates late (client:interaction) takes over what was typed or chosen before it did.
+  useLayoutEffect(() => {
+    const typed = searchRef.current?.value ?? '';
+    const chosen = filterRef.current?.value ?? ALL;
+    if (typed) setQuery(typed);
+    if (chosen !== ALL) setFilter(chosen);
+  }, []);
   const filtered = query.trim() !== '' || filter !== ALL;
   const partial = loadAll !== undefined && total > props.items.length;
   const [whole, setWhole] = useState<Whole<T>>({ state: 'page' });
@@ -102,6 +110,7 @@ export function SearchFilter<T>(props: SearchFilterProps<T>) {
             {props.filterLabel}
           </label>
           <select
+            ref={filterRef}
             id={`${id}-f`}
             value={filter}
             onChange={(e) => setFilter(e.target.value)}

@@ -3,8 +3,9 @@
  * /api/probate-calculator, §8, §9). A placeholder until the first calculation, then the figures of
  * the firm's schedule (src/shared/probate.ts). Saved only when an email is given.
  *
- * The page using it mounts the Toaster once (`<Toaster client:idle />`); the toasts go through the
- * shared queue of src/lib/toast.ts.
+ * The toasts go through the shared queue of src/lib/toast.ts, shown by a Toaster: the page mounts
+ * one (`<Toaster client:idle />`), or, where nothing else needs it, the calculator brings its own
+ * (`toaster`), so a page whose calculator is further down loads no React until it comes into view.
  */
 import { ArrowRight, Calculator, LoaderCircle, PiggyBank } from 'lucide-react';
 import { useEffect, useId, useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent, type ReactNode, type Ref, type RefObject } from 'react';
@@ -12,6 +13,7 @@ import { api, read, submissionKey } from '../../lib/api-client.ts';
 import { toast } from '../../lib/toast.ts';
 import { formatUsd, livingTrust, type ProbateEstimate } from '../../shared/probate.ts';
 import { buttonClass } from '../ui/button-class.ts';
+import Toaster from '../ui/Toaster.tsx';
 import { Field, Input, RequiredFieldsNote } from '../ui/form.tsx';
 import { Honeypot, honeypotOf } from '../ui/Honeypot.tsx';
 import { applyAmountEdit } from './amount-input.ts';
@@ -28,9 +30,11 @@ const loadPayloadModule = () =>
 interface Props {
   /** Level of the calculator's own heading: 2 on a page with its own h1 (the default). */
   headingLevel?: 2 | 3;
+  /** Mount the Toaster with the calculator (the page has none of its own). */
+  toaster?: boolean;
 }
 
-export default function ProbateCalculator({ headingLevel = 2 }: Props) {
+export default function ProbateCalculator({ headingLevel = 2, toaster = false }: Props) {
   const id = useId();
   const [fields, setFields] = useState<CalculatorFields>({ estateValue: '', realEstateValue: '', email: '' });
   const [errors, setErrors] = useState<CalculatorErrors>({});
@@ -155,6 +159,7 @@ export default function ProbateCalculator({ headingLevel = 2 }: Props) {
           {estimate ? <Results estimate={estimate} Heading={SubHeading} /> : <Placeholder />}
         </div>
       </div>
+      {toaster && <Toaster />}
     </section>
   );
 }

@@ -1,10 +1,9 @@
 /**
  * SPEC §4 Theme: the visitor's mode (light, dark, warm; default light), kept in localStorage under
  * `vite-ui-theme` and shown as a class on <html> (`dark` or `warm`; light adds none). The inline
- * script in BaseLayout applies the stored class before first paint; this nanostore lets every island
- * that shows the mode (the header menu, and any later one) agree, in this tab and across tabs.
+ * script in BaseLayout applies the stored class before first paint; the header's menu
+ * (header-menus.ts) changes it, and follows a change made in another tab.
  */
-import { atom } from 'nanostores';
 
 export const THEME_STORAGE_KEY = 'vite-ui-theme';
 export const themes = ['light', 'dark', 'warm'] as const;
@@ -33,9 +32,7 @@ function applyThemeClass(theme: Theme) {
   if (theme !== 'light') root.classList.add(theme);
 }
 
-export const $theme = atom<Theme>(defaultTheme);
-
-/** Saves the choice, applies it to the page and tells every island. */
+/** Saves the choice and applies it to the page. */
 export function setTheme(theme: Theme) {
   try {
     localStorage.setItem(THEME_STORAGE_KEY, theme);
@@ -43,16 +40,14 @@ export function setTheme(theme: Theme) {
     // Private modes may refuse storage: the choice still applies to this page.
   }
   applyThemeClass(theme);
-  $theme.set(theme);
 }
 
-if (typeof window !== 'undefined') {
-  $theme.set(readStoredTheme());
-  // Another tab changed the mode: follow it.
+/** Another tab changed the mode: applies it here too, and tells `listener`. */
+export function followOtherTabs(listener: (theme: Theme) => void) {
   window.addEventListener('storage', (event) => {
     if (event.key !== THEME_STORAGE_KEY) return;
     const theme = isTheme(event.newValue) ? event.newValue : defaultTheme;
     applyThemeClass(theme);
-    $theme.set(theme);
+    listener(theme);
   });
 }
