@@ -164,7 +164,7 @@ test.describe('Content-Security-Policy in the browser', () => {
       await expect(page.locator('html'), `${path}: the theme script ran`).toHaveClass(/\bdark\b/);
     }
 
-    // The theme menu (a Radix dropdown: positioned by inline styles).
+    // The theme menu (plain HTML run by header-menus.ts, and the inline script that keeps early taps).
     await page.goto('/about');
     await settled(page);
     await page.getByRole('button', { name: 'Toggle theme' }).click();

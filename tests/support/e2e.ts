@@ -55,8 +55,8 @@ export async function expectNoAxeViolations(page: Page, { label, fromTop = false
 
 /**
  * Lets the page run all its code before it is judged: scrolled through (client:visible islands hydrate
- * on sight), then every island hydrated but those waiting for a screen this one is not (client:media);
- * left scrolled to the top.
+ * on sight), islands that wait for an interaction reached into, then every island hydrated but those
+ * waiting for a screen this one is not (client:media); left scrolled to the top.
  */
 export async function settled(page: Page) {
   await page.waitForLoadState('load');
@@ -75,6 +75,9 @@ export async function settled(page: Page) {
           const query = (JSON.parse(island.getAttribute('opts') ?? '{}') as { value?: string }).value;
           return !!query && window.matchMedia(query).matches;
         });
+        // An island that waits for the visitor to reach into it (client:interaction) is reached into.
+        for (const island of waiting.filter((i) => i.getAttribute('client') === 'interaction'))
+          (island.firstElementChild ?? island).dispatchEvent(new Event('pointerdown', { bubbles: true }));
         const unseen = waiting.find((island) => island.getAttribute('client') === 'visible');
         if (unseen) (unseen.firstElementChild ?? unseen).scrollIntoView({ block: 'center' });
         else window.scrollTo(0, 0);
