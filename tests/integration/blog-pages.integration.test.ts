@@ -7,6 +7,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import BetterSqlite3 from 'better-sqlite3';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { operatorAdminToken } from '../../bench/identity.ts';
@@ -135,4 +136,41 @@ it('shows a new post on /blog and in the feed at once, and on a stored later pag
   const third = await get('/blog/page/3');
   expect(listed(third.text)).toEqual(['article-7', 'article-6', 'article-5', 'article-4', 'article-3', 'article-2', 'article-1']);
   expect(third.text).toContain('31 articles');
+});
+
+it('keeps the last good pages when a republish cannot read the posts, instead of storing the built-in samples', async () => {
+  const before = await get('/blog');
+  expect(listed(before.text)[0]).toBe('fresh-news');
+  const db = new BetterSqlite3(database.env.SQLITE_PATH!);
+  const admin = { authorization: `Bearer ${token}` };
+  try {
+    // The posts cannot be read while this lasts (an outage of the database, as the pages see it).
+    db.exec('alter table blog_posts rename to blog_posts_away');
+    const res = await fetch(`${server.url}/api/admin/publishing/republish`, { method: 'POST', headers: admin });
+    expect(res.status).toBe(202);
+    // The site's renders of them answer 503 (the request log of the internal renders).
+    const unreadable = () =>
+      new Set(
+        logLines(server.stdout)
+          .filter((l) => l.msg === 'request' && l.status === 503 && (l.path === '/blog' || l.path === '/'))
+          .map((l) => l.path),
+      );
+    expect(
+      (
+        await eventually(
+          async () => unreadable(),
+          (paths) => paths.size === 2,
+        )
+      ).size,
+    ).toBe(2);
+    for (const path of ['/blog', '/']) {
+      const page = await get(path);
+      expect(page.status, path).toBe(200);
+      expect(page.text, path).toContain('fresh-news'); // the last good page, not the samples
+    }
+  } finally {
+    db.exec('alter table blog_posts_away rename to blog_posts');
+    db.close();
+  }
+  await fetch(`${server.url}/api/admin/publishing/republish`, { method: 'POST', headers: admin });
 });
