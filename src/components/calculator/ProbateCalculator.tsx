@@ -16,6 +16,7 @@ import { buttonClass } from '../ui/button-class.ts';
 import Toaster from '../ui/Toaster.tsx';
 import { Field, Input, RequiredFieldsNote } from '../ui/form.tsx';
 import { Honeypot, honeypotOf } from '../ui/Honeypot.tsx';
+import { typedBeforeHydration } from '../ui/typed-before-hydration.ts';
 import { applyAmountEdit } from './amount-input.ts';
 import { estimateFromFields, INVALID_ESTATE_VALUE, type CalculatorErrors, type CalculatorFields } from './calculation.ts';
 
@@ -37,6 +38,17 @@ interface Props {
 export default function ProbateCalculator({ headingLevel = 2, toaster = false }: Props) {
   const id = useId();
   const [fields, setFields] = useState<CalculatorFields>({ estateValue: '', realEstateValue: '', email: '' });
+  // What the visitor typed before this island hydrated is kept (read before React takes the fields over).
+  const [typed] = useState(() => typedBeforeHydration(`${id}-form`));
+  useLayoutEffect(() => {
+    const amount = (raw: unknown) => (typeof raw === 'string' ? applyAmountEdit('', raw, raw.length, 'insertText').value : '');
+    if (Object.keys(typed).length === 0) return;
+    setFields((f) => ({
+      estateValue: 'estateValue' in typed ? amount(typed.estateValue) : f.estateValue,
+      realEstateValue: 'realEstateValue' in typed ? amount(typed.realEstateValue) : f.realEstateValue,
+      email: typeof typed.email === 'string' ? typed.email : f.email,
+    }));
+  }, [typed]);
   const [errors, setErrors] = useState<CalculatorErrors>({});
   const [estimate, setEstimate] = useState<ProbateEstimate | null>(null);
   const [saving, setSaving] = useState(false);
@@ -110,10 +122,11 @@ export default function ProbateCalculator({ headingLevel = 2, toaster = false }:
       </div>
 
       <div className="grid gap-6 md:grid-cols-2">
-        <form noValidate onSubmit={onSubmit} aria-label="Estate details" className="space-y-4">
+        <form id={`${id}-form`} noValidate onSubmit={onSubmit} aria-label="Estate details" className="space-y-4">
           <RequiredFieldsNote />
           <AmountField
             ref={estateRef}
+            name="estateValue"
             label="Estate Value"
             required
             value={fields.estateValue}
@@ -122,6 +135,7 @@ export default function ProbateCalculator({ headingLevel = 2, toaster = false }:
             error={errors.estateValue}
           />
           <AmountField
+            name="realEstateValue"
             label="Real Estate Value"
             value={fields.realEstateValue}
             onValue={(realEstateValue) => setFields((f) => ({ ...f, realEstateValue }))}
@@ -130,6 +144,7 @@ export default function ProbateCalculator({ headingLevel = 2, toaster = false }:
           <Field label="Email" hint="Optional: enter your email to save this estimate. Without one, nothing is saved." error={errors.email}>
             <Input
               ref={emailRef}
+              name="email"
               size="lg"
               type="email"
               autoComplete="email"
@@ -253,7 +268,13 @@ interface FieldProps {
  * An amount with thousands separators added while typing; the caret stays after the digit it
  * followed (src/components/calculator/amount-input.ts).
  */
-function AmountField({ ref, value, onValue, ...field }: FieldProps & { ref?: Ref<HTMLInputElement>; value: string; onValue: (value: string) => void }) {
+function AmountField({
+  ref,
+  name,
+  value,
+  onValue,
+  ...field
+}: FieldProps & { ref?: Ref<HTMLInputElement>; name: string; value: string; onValue: (value: string) => void }) {
   const inner = useRef<HTMLInputElement | null>(null);
   const caret = useRef<number | null>(null);
 
@@ -293,6 +314,7 @@ function AmountField({ ref, value, onValue, ...field }: FieldProps & { ref?: Ref
               if (typeof ref === 'function') ref(node);
               else if (ref) (ref as RefObject<HTMLInputElement | null>).current = node;
             }}
+            name={name}
             type="text"
             inputMode="numeric"
             autoComplete="off"

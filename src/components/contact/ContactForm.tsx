@@ -5,7 +5,7 @@
  * static, so the island reads it in the browser.
  */
 import { CircleAlert, LoaderCircle, Send } from 'lucide-react';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { useForm, type Resolver, type UseFormRegisterReturn } from 'react-hook-form';
 import { ApiError, api, read, submissionKey } from '../../lib/api-client.ts';
 import { toast } from '../../lib/toast.ts';
@@ -13,6 +13,7 @@ import { buttonClass } from '../ui/button-class.ts';
 import { Field, FieldError, Input, RequiredFieldsNote, RequiredMark, Select, Textarea } from '../ui/form.tsx';
 import { Honeypot, honeypotOf } from '../ui/Honeypot.tsx';
 import type { ContactFormOutput } from './contact-form.schema.ts';
+import { typedBeforeHydration } from '../ui/typed-before-hydration.ts';
 import { emptyContactForm, fieldErrorsFrom, practiceAreaOptions, serviceFromQuery, toContactPayload, type ContactFormValues } from './contact-form.ts';
 
 /** The validation (zod) is fetched when the visitor first focuses a field, or at the latest on submit. */
@@ -36,6 +37,8 @@ const resolver: Resolver<ContactFormValues, unknown, ContactFormOutput> = async 
 export default function ContactForm() {
   const id = useId();
   const defaults = useRef(emptyContactForm());
+  // What the visitor typed before this island hydrated: read before react-hook-form clears the fields.
+  const [typed] = useState(() => typedBeforeHydration(`${id}-form`));
   const form = useForm<ContactFormValues, unknown, ContactFormOutput>({ resolver, defaultValues: defaults.current });
   const errors = form.formState.errors;
   // Until React has taken over, a click would send the form natively: the button waits for it.
@@ -43,14 +46,16 @@ export default function ContactForm() {
   // Decision 016: "Send" again after a failure reuses the key, so a message stored before its answer was lost is not stored twice.
   const [submission] = useState(submissionKey);
 
-  useEffect(() => {
+  useLayoutEffect(() => {
+    // ?service= preselects the practice area (and is what a reset after sending goes back to), unless
+    // the visitor already chose one; nothing else they typed is touched.
     const service = serviceFromQuery(window.location.search);
-    if (service) {
-      defaults.current = emptyContactForm(service);
-      form.reset(defaults.current);
-    }
-    setReady(true);
-  }, [form]);
+    if (service) defaults.current = emptyContactForm(service);
+    for (const [name, value] of Object.entries(typed))
+      if (name in defaults.current) form.setValue(name as keyof ContactFormValues, value as never, { shouldDirty: true });
+    if (service && !('practiceArea' in typed)) form.setValue('practiceArea', service);
+  }, [form, typed]);
+  useEffect(() => setReady(true), []);
 
   const onSubmit = form.handleSubmit(async (values, event) => {
     try {
@@ -92,6 +97,7 @@ export default function ContactForm() {
       <p className="mt-1 text-sm text-muted-foreground">Tell us briefly how we can help. We reply within 24 hours.</p>
 
       <form
+        id={`${id}-form`}
         method="post"
         noValidate
         onSubmit={onSubmit}

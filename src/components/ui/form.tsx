@@ -51,8 +51,12 @@ export const Select = forwardRef<HTMLSelectElement, SelectProps>(function Select
   { className = '', size = 'md', options, placeholder, children, ...props },
   ref,
 ) {
+  // With a placeholder and no value of its own, the server's HTML shows the placeholder too: a
+  // disabled first option is otherwise skipped, and the page showed the first real choice as chosen
+  // until the island hydrated.
+  const initial = placeholder !== undefined && props.value === undefined && props.defaultValue === undefined ? { defaultValue: '' } : {};
   return (
-    <select ref={ref} className={`${control} ${heights[size]} pr-8 ${className}`} {...props}>
+    <select ref={ref} className={`${control} ${heights[size]} pr-8 ${className}`} {...initial} {...props}>
       {placeholder !== undefined && (
         <option value="" disabled>
           {placeholder}
