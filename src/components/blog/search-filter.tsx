@@ -9,6 +9,7 @@
  */
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { buttonClass } from '../ui/button-class.ts';
+import { typedBeforeHydration } from '../ui/typed-before-hydration.ts';
 
 export const ALL = 'all';
 
@@ -44,15 +45,13 @@ export function SearchFilter<T>(props: SearchFilterProps<T>) {
   const [query, setQuery] = useState('');
   const [filter, setFilter] = useState(ALL);
   const searchRef = useRef<HTMLInputElement>(null);
-  const filterRef = useRef<HTMLSelectElement>(null);
   const id = useId();
   // An island that hydrates late (client:interaction) takes over what was typed or chosen before it did.
+  const [typed] = useState(() => typedBeforeHydration(`${id}-form`));
   useLayoutEffect(() => {
-    const typed = searchRef.current?.value ?? '';
-    const chosen = filterRef.current?.value ?? ALL;
-    if (typed) setQuery(typed);
-    if (chosen !== ALL) setFilter(chosen);
-  }, []);
+    if (typeof typed.q === 'string') setQuery(typed.q);
+    if (typeof typed.filter === 'string') setFilter(typed.filter);
+  }, [typed]);
   const filtered = query.trim() !== '' || filter !== ALL;
   const partial = loadAll !== undefined && total > props.items.length;
   const [whole, setWhole] = useState<Whole<T>>({ state: 'page' });
@@ -89,7 +88,7 @@ export function SearchFilter<T>(props: SearchFilterProps<T>) {
 
   return (
     <div>
-      <form role="search" aria-label={props.label} className={`grid gap-4 ${props.columns}`} onSubmit={(e) => e.preventDefault()}>
+      <form id={`${id}-form`} role="search" aria-label={props.label} className={`grid gap-4 ${props.columns}`} onSubmit={(e) => e.preventDefault()}>
         <div>
           <label htmlFor={`${id}-q`} className="mb-1 block text-sm font-medium">
             {props.searchLabel}
@@ -97,6 +96,7 @@ export function SearchFilter<T>(props: SearchFilterProps<T>) {
           <input
             ref={searchRef}
             id={`${id}-q`}
+            name="q"
             type="search"
             value={query}
             onChange={(e) => setQuery(e.target.value)}
@@ -110,8 +110,8 @@ export function SearchFilter<T>(props: SearchFilterProps<T>) {
             {props.filterLabel}
           </label>
           <select
-            ref={filterRef}
             id={`${id}-f`}
+            name="filter"
             value={filter}
             onChange={(e) => setFilter(e.target.value)}
             className="min-h-11 w-full rounded-lg border border-input bg-background px-3 py-2 text-base"
