@@ -87,7 +87,9 @@ export const test = base.extend<{ adminApi: APIRequestContext }, { adminAccount:
   adminAccount: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a function asks for from its first parameter
     async ({}, use, workerInfo) => use(createAdmin(`${workerInfo.project.name}-w${workerInfo.workerIndex}`)),
-    { scope: 'worker' },
+    // A timeout of its own: made once per worker, it would otherwise eat the first test's 30 s (a
+    // clean-clone CI run timed out the first admin test of a shard while both shards started at once).
+    { scope: 'worker', timeout: 90_000 },
   ],
   adminStorageState: [
     async ({ browser, adminAccount }, use, workerInfo) => {
@@ -103,7 +105,7 @@ export const test = base.extend<{ adminApi: APIRequestContext }, { adminAccount:
       await context.close();
       await use(file);
     },
-    { scope: 'worker' },
+    { scope: 'worker', timeout: 90_000 },
   ],
   storageState: ({ adminStorageState }, use) => use(adminStorageState),
   adminApi: async ({ adminAccount, baseURL }, use) => {
