@@ -32,6 +32,7 @@ function focused(page: Page) {
 }
 
 test('the navigation lists every admin screen and marks the current one', async ({ page }) => {
+  test.setTimeout(90_000); // every admin screen opened in turn, each loading its own code on a shared machine
   const consoleErrors = watchConsole(page);
   for (const [path, screen] of screens) {
     await openAdminScreen(page, path);
