@@ -1,24 +1,27 @@
 /**
- * Announcements a crash lost (docs/decisions/010).
+ * Bookings and messages stored without their deliveries (docs/decisions/010 and 022).
  *
- * Services announce a booking or a contact message after its commit, and the listeners then queue
- * its e-mails and calendar event. A process that stops between the two (killed, out of memory, a
- * deploy without a drain) would leave the booking stored but nobody told: no confirmation for the
- * visitor, no notification for the firm. Every such announcement leaves a mark: the firm's
- * notification delivery, with a known dedupeKey (`booking-notification:<id>`,
+ * Since decision 022 a booking and a contact message commit with their e-mails and calendar event
+ * (the outbox), so this process never leaves one behind. A container of an older version, still
+ * running during a rolling deploy, announced them after the commit instead, and one that stopped
+ * between the two (killed, out of memory, a deploy without a drain) left the booking stored but
+ * nobody told: no confirmation for the visitor, no notification for the firm. The firm's
+ * notification delivery is the mark, with a known dedupeKey (`booking-notification:<id>`,
  * `contact-notification:<id>`), queued for every booking (also through Calendly) and every message.
- * This sweep finds the recent rows without their mark and announces them again.
+ * This sweep finds the recent rows without their mark, commits their planned deliveries, and
+ * announces them.
  *
- * Announcing twice is harmless: every delivery an announcement queues has a dedupeKey, so of a sweep
- * and a slow listener, or of two containers sweeping at once, one stores each delivery. Rows younger
- * than GRACE_MS are left to the announcement that may still be running; rows older than WINDOW_MS
- * are left alone (a confirmation days late would confuse more than it helps, and a database that
- * predates the outbox must not mail its history).
+ * Doing it twice is harmless: every planned delivery has a dedupeKey, so of two containers sweeping
+ * at once, one stores each delivery. Rows younger than GRACE_MS are left to the announcement that may
+ * still be running; rows older than WINDOW_MS are left alone (a confirmation days late would confuse
+ * more than it helps, and a database that predates the outbox must not mail its history).
  *
  * Not recovered: status changes and deletions (a lost cancellation mail or calendar update); their
  * mark is not unique to one event, and they are admins' actions, seen by the admin who made them.
  */
 import { and, eq, gt, lt, notExists, sql } from 'drizzle-orm';
+import { inTransaction } from '../db/transactions.ts';
+import type { PlannedActivity } from './activity.ts';
 import type { Deps } from './deps.ts';
 
 export const GRACE_MS = 2 * 60_000;
@@ -32,12 +35,8 @@ export const announcementMark = {
 };
 
 /** Announces again what was stored but never announced; resolves with how many it announced. */
-export async function recoverLostAnnouncements({
-  database: { db, t },
-  clock,
-  activity,
-  log,
-}: Pick<Deps, 'database' | 'clock' | 'activity' | 'log'>): Promise<number> {
+export async function recoverLostAnnouncements({ database, clock, activity, log }: Pick<Deps, 'database' | 'clock' | 'activity' | 'log'>): Promise<number> {
+  const { db, t } = database;
   const now = clock.now().getTime();
   const from = new Date(now - WINDOW_MS);
   const to = new Date(now - GRACE_MS);
@@ -68,14 +67,19 @@ export async function recoverLostAnnouncements({
     .orderBy(t.contactSubmissions.createdAt)
     .limit(LIMIT);
 
-  // A warning: each one means a process stopped at the wrong moment (or a listener failed).
+  const again = async (planned: PlannedActivity) => {
+    const writes = activity.plan(planned);
+    if (writes.length) await inTransaction(database, (tx) => writes.map((write) => write(tx)));
+    await activity.emit(planned);
+  };
+  // A warning: each one means a process stopped at the wrong moment.
   for (const appointment of bookings) {
     log.warn('announcing a booking again: its announcement was lost', { appointmentId: appointment.id });
-    await activity.emit({ type: 'appointment-booked', appointment });
+    await again({ type: 'appointment-booked', appointment });
   }
   for (const submission of messages) {
     log.warn('announcing a contact message again: its announcement was lost', { submissionId: submission.id });
-    await activity.emit({ type: 'contact-received', submission });
+    await again({ type: 'contact-received', submission });
   }
   return bookings.length + messages.length;
 }

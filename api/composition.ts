@@ -1,6 +1,6 @@
 /**
  * The composition module: the one place that wires the features to each other and to time. The
- * activity listeners (mail, calendar sync), the delivery handlers by channel, and the timers of the
+ * activity planners and listeners (mail, calendar sync), the delivery handlers by channel, and the timers of the
  * server's background work: delivering the outbox (at once after each
  * enqueue, and every few seconds for retries), queueing reminders as appointments come within 24
  * hours, announcing again what a crash left unannounced, and fetching blog sources when they are
@@ -11,10 +11,10 @@
  */
 import { recoverLostAnnouncements } from './activity-recovery.ts';
 import { backgroundFetchesSettled, fetchDueSources } from './blog-sources/blog-source-fetcher.ts';
-import { calendarHandler, calendarListener } from './calendar-sync/calendar-sync.ts';
+import { calendarHandler, calendarListener, calendarPlanner } from './calendar-sync/calendar-sync.ts';
 import { createDeliveryRunner } from './deliveries/deliveries.ts';
 import type { Deps } from './deps.ts';
-import { emailHandler, mailListener, scanReminders } from './mail/mail.ts';
+import { emailHandler, mailListener, mailPlanner, scanReminders } from './mail/mail.ts';
 import { deleteExpiredIdempotencyKeys } from './http/idempotency.ts';
 import { pruneContentChanges } from './content-bus.ts';
 
@@ -35,7 +35,17 @@ const FEED_CHECK_MS = 60_000;
 const HOUSEKEEPING_MS = 60 * 60_000;
 
 export function startBackgroundWork(deps: Deps, { schedule }: { schedule: boolean }): BackgroundWork {
-  const unsubscribe = [deps.activity.subscribe(mailListener(deps)), deps.activity.subscribe(calendarListener(deps))];
+  const unsubscribe = [
+    // A booking's and a message's deliveries commit with them (decision 022); an admin's changes are heard after.
+    deps.activity.planWith(mailPlanner(deps)),
+    deps.activity.planWith(calendarPlanner(deps)),
+    deps.activity.subscribe(mailListener(deps)),
+    deps.activity.subscribe(calendarListener(deps)),
+    // What a planned activity committed is delivered at once, like an enqueue.
+    deps.activity.subscribe((activity) => {
+      if (activity.type === 'appointment-booked' || activity.type === 'contact-received') deps.deliveries.queued();
+    }),
+  ];
   // Set by stop(): a delivery run in progress ends after the deliveries in hand, so a backlog of
   // hundreds cannot hold a shutdown; what is left is delivered after the next start.
   let halted = false;

@@ -136,17 +136,19 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean; shutd
    * set and, when `logged` (the site's requests; the API logs its own in api/app.ts), given its log
    * line. Path only: query strings may carry personal data.
    */
+  /** Quiet logs (LOG_QUIET) keep errors only: no request line is made. */
+  const logRequests = !env.LOG_QUIET;
   const follow = (req: IncomingMessage, res: ServerResponse, requestId: string | null) => {
     inFlight.add(res);
     // Draining: each client opens a new connection for its next request (while the grace lasts, this
     // server still accepts it), so none is left idle to be cut when the listener closes.
     if (draining || closing) res.setHeader('connection', 'close');
-    const started = requestId ? performance.now() : 0;
-    res.once('close', () => {
+    const started = requestId && logRequests ? performance.now() : 0;
+    res.on('close', () => {
       inFlight.delete(res);
       // Keep-alive connections would otherwise hold the shutdown for the keep-alive timeout.
       if (closing) server.closeIdleConnections();
-      if (requestId)
+      if (requestId && logRequests)
         log.info('request', {
           requestId,
           method: req.method,
@@ -157,7 +159,7 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean; shutd
         });
     });
   };
-  /** The site's requests (and the kept lists answered before the app) get an X-Request-Id and a log line here. */
+  /** The kept lists answered before the app get their X-Request-Id and log line here. */
   const logged = (req: IncomingMessage, res: ServerResponse) => {
     const requestId = requestIdOf(req);
     res.setHeader('x-request-id', requestId);
@@ -181,8 +183,12 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean; shutd
       follow(req, res, null);
       return api(req, res);
     }
-    const requestId = logged(req, res);
-    if (site) return site.handle(req, res);
+    // The site's requests: the X-Request-Id goes out in the site's one writeHead (set here, it would
+    // put node:http on its slower path of headers set one by one).
+    const requestId = requestIdOf(req);
+    follow(req, res, requestId);
+    if (site) return site.handle(req, res, requestId);
+    res.setHeader('x-request-id', requestId);
     applySecurityHeaders(securitySettings(deps), API_HEADERS, req, res);
     res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'Not found', requestId }));
   };

@@ -36,7 +36,12 @@ export interface BookingScenario {
 export interface BookingBenchResult {
   database: 'sqlite' | 'postgres';
   clients: number;
+  /** The site's distinct-slot run per round (interleaved with the floor's), and their median by req/s. */
   distinct: BookingScenario;
+  distinctRounds: BookingScenario[];
+  /** bench/floor-booking.ts, the same requests in the same rounds. */
+  floor: BookingScenario;
+  floorRounds: BookingScenario[];
   race: BookingScenario & { rounds: number; roundsWithOneWinner: number };
 }
 
@@ -176,6 +181,25 @@ async function startApi(dir: string, databaseUrl: string | undefined): Promise<{
   return { child, origin };
 }
 
+/** bench/floor-booking.ts on its own database (a SQLite file in `dir`, or the PostgreSQL database `databaseUrl`). */
+async function startFloor(dir: string, databaseUrl: string | undefined): Promise<{ child: ChildProcess; origin: string }> {
+  const child = spawn(process.execPath, ['bench/floor-booking.ts', databaseUrl ?? join(dir, 'floor.db')], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<string>((resolve, reject) => {
+    child.stdout!.once('data', (data: Buffer) => resolve(data.toString().trim()));
+    child.once('exit', () => reject(new Error('the floor booking server exited during start')));
+  });
+  return { child, origin: `http://127.0.0.1:${port}` };
+}
+
+async function stop(child: ChildProcess) {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+}
+
+/** The round whose req/s is the median. */
+const medianRound = (rounds: BookingScenario[]) => [...rounds].sort((a, b) => a.rps - b.rps)[Math.floor(rounds.length / 2)]!;
+
 /** A database of its own (`<prefix>_<random>`) on the PostgreSQL server `url` names; dropped by the returned function. */
 export async function scratchPostgres(url: string, prefix = 'firm_bench'): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
@@ -196,57 +220,84 @@ export async function scratchPostgres(url: string, prefix = 'firm_bench'): Promi
   };
 }
 
-/** Both scenarios against a fresh API-only server on SQLite, or on PostgreSQL when a server URL is given. */
-export async function bookingBench(options: { postgresUrl?: string; distinct?: number; rounds?: number; clients?: number } = {}): Promise<BookingBenchResult> {
+/**
+ * Against a fresh API-only server on SQLite, or on PostgreSQL when a server URL is given, beside the
+ * floor (bench/floor-booking.ts) on a database of its own: `rounds` interleaved rounds of distinct
+ * slots (site, floor, site, floor…, each round new slots), then the race on the site.
+ */
+export async function bookingBench(
+  options: { postgresUrl?: string; distinct?: number; raceRounds?: number; clients?: number; rounds?: number } = {},
+): Promise<BookingBenchResult> {
   const clients = options.clients ?? BOOKING_CLIENTS;
   const distinct = options.distinct ?? 2000;
-  const rounds = options.rounds ?? 20;
+  const raceRounds = options.raceRounds ?? 20;
+  const rounds = options.rounds ?? 3;
   const dir = mkdtempSync(join(tmpdir(), 'firm-bench-booking-'));
   const scratch = options.postgresUrl ? await scratchPostgres(options.postgresUrl) : null;
-  const { child, origin } = await startApi(dir, scratch?.url);
+  const floorScratch = options.postgresUrl ? await scratchPostgres(options.postgresUrl, 'firm_floor') : null;
+  const site = await startApi(dir, scratch?.url);
+  const floor = await startFloor(dir, floorScratch?.url);
   try {
-    const slots = futureSlots(distinct + rounds);
-    // Warm up the route (first-request compilation) on a slot neither scenario uses.
-    await fetch(`${origin}/api/appointments/availability?date=${slots[0]!.slice(0, 10)}`);
+    const slots = futureSlots(distinct * rounds + raceRounds + 1);
+    // Warm up both (first-request compilation) on a slot no run uses.
+    await fetch(`${site.origin}/api/appointments/availability?date=${slots[0]!.slice(0, 10)}`);
+    const distinctRounds: BookingScenario[] = [];
+    const floorRounds: BookingScenario[] = [];
+    for (let round = 0; round < rounds; round++) {
+      const these = slots.slice(1 + round * distinct, 1 + (round + 1) * distinct);
+      distinctRounds.push(await distinctSlots(site.origin, these, clients));
+      floorRounds.push(await distinctSlots(floor.origin, these, clients));
+    }
     return {
       database: scratch ? 'postgres' : 'sqlite',
       clients,
-      distinct: await distinctSlots(origin, slots.slice(0, distinct), clients),
-      race: await race(origin, slots.slice(distinct), clients),
+      distinct: medianRound(distinctRounds),
+      distinctRounds,
+      floor: medianRound(floorRounds),
+      floorRounds,
+      race: await race(site.origin, slots.slice(1 + rounds * distinct), clients),
     };
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
+    await Promise.all([stop(site.child), stop(floor.child)]);
     await scratch?.drop();
+    await floorScratch?.drop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
 /** The report's section (bench/report.md). */
 export function bookingMarkdown(results: BookingBenchResult[]): string[] {
+  const clients = results[0]?.clients ?? BOOKING_CLIENTS;
   const lines = [
     '## Booking',
     '',
-    `POST /api/appointments from ${results[0]?.clients ?? BOOKING_CLIENTS} concurrent clients, against an API-only server on a fresh database (\`bench/booking.ts\`). Distinct slots: every request a different free weekday slot (all should be 201). Race: all clients send the same slot at once, round after round (each round should be one 201 and the rest 409).`,
+    `POST /api/appointments from ${clients} concurrent clients, against an API-only server on a fresh database (\`bench/booking.ts\`), beside the floor (\`bench/floor-booking.ts\`: validation, then the appointment, its claims and its two e-mail deliveries in one transaction, statements prepared once, nothing sent) in interleaved rounds, each round new slots. Distinct slots: every request a different free weekday slot (all should be 201); the median round by req/s, with every round's. Race: all clients send the same slot at once, round after round (each round should be one 201 and the rest 409). Goal: the site at 0.7 of the floor, p99 under 100 ms.`,
     '',
-    '| database | scenario | requests | req/s | p50 ms | p99 ms | statuses | errors |',
+    '| database | scenario | requests | req/s (rounds) | p50 ms | p99 ms | statuses | errors |',
     '|---|---|---:|---:|---:|---:|---|---:|',
   ];
   const statusText = (s: Record<string, number>) =>
     Object.entries(s)
       .map(([code, n]) => `${n} × ${code}`)
       .join(', ');
+  const row = (database: string, name: string, s: BookingScenario, rounds?: BookingScenario[]) =>
+    `| ${database} | ${name} | ${s.requests} | ${s.rps}${rounds ? ` (${rounds.map((r) => r.rps).join(', ')})` : ''} | ${s.p50} | ${s.p99} | ${statusText(s.statuses)} | ${s.errors} |`;
   for (const r of results) {
-    for (const s of [r.distinct, r.race])
-      lines.push(`| ${r.database} | ${s.name} | ${s.requests} | ${s.rps} | ${s.p50} | ${s.p99} | ${statusText(s.statuses)} | ${s.errors} |`);
+    lines.push(row(r.database, `site: ${r.distinct.name}`, r.distinct, r.distinctRounds));
+    lines.push(row(r.database, `floor: ${r.floor.name}`, r.floor, r.floorRounds));
+    lines.push(row(r.database, `site: ${r.race.name}`, r.race));
   }
-  for (const r of results) lines.push('', `${r.database}: ${r.race.roundsWithOneWinner} of ${r.race.rounds} race rounds had exactly one winner.`);
+  lines.push('');
+  for (const r of results)
+    lines.push(
+      `- ${r.database}: the site at **${(r.distinct.rps / r.floor.rps).toFixed(2)}** of the floor (median rounds); ${r.race.roundsWithOneWinner} of ${r.race.rounds} race rounds had exactly one winner.`,
+    );
   return lines;
 }
 
 function printResult(r: BookingBenchResult) {
   console.log(
-    `booking [${r.database}] distinct slots: ${r.distinct.rps} req/s, p50 ${r.distinct.p50} ms, p99 ${r.distinct.p99} ms, ${JSON.stringify(r.distinct.statuses)}; ` +
+    `booking [${r.database}] distinct slots: site ${r.distinctRounds.map((s) => s.rps).join('/')} req/s (p99 ${r.distinct.p99} ms), floor ${r.floorRounds.map((s) => s.rps).join('/')} req/s (p99 ${r.floor.p99} ms): ${(r.distinct.rps / r.floor.rps).toFixed(2)} of the floor; ` +
       `race: ${r.race.rps} req/s, p50 ${r.race.p50} ms, p99 ${r.race.p99} ms, ${JSON.stringify(r.race.statuses)}, ${r.race.roundsWithOneWinner}/${r.race.rounds} rounds with one winner`,
   );
 }

@@ -33,6 +33,11 @@ const runNow = <T extends readonly PromiseLike<unknown>[]>(tx: unknown, build: B
 
 export async function inTransaction<T extends readonly PromiseLike<unknown>[]>({ dialect, db }: Database, build: Build<T>): Promise<Results<T>> {
   if (dialect === 'sqlite') return (db as unknown as BetterSQLite3Database).transaction((tx) => runNow(tx, build), { behavior: 'immediate' });
+  // One statement is a transaction of its own in PostgreSQL: sent alone, it takes one round trip
+  // instead of three (BEGIN, the statement, COMMIT) and holds no pooled client in between.
+  // (Drizzle's statements run when awaited: building them here and again on the transaction runs nothing.)
+  const statements = build(db);
+  if (statements.length === 1) return [await statements[0]] as Results<T>;
   return db.transaction(async (tx) => {
     const results: unknown[] = [];
     for (const statement of build(tx as unknown as Db)) results.push(await statement);

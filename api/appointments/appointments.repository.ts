@@ -55,15 +55,20 @@ export function appointmentsRepository(database: Database) {
     /**
      * Stores the appointment and its claims on `cells` together. null when a cell is already claimed
      * (another booking got there first, in this process or any other): nothing is stored then.
-     * `also`: statements that commit with them, ahead of them (the request's idempotency key), so a
-     * duplicate request fails on its key before it waits for a slot's claim.
+     * `before`: statements that commit with them, ahead of them (the request's idempotency key), so a
+     * duplicate request fails on its key before it waits for a slot's claim; `after`: statements that
+     * commit with them once the slot is theirs (the booking's deliveries, decision 022).
      */
-    async createWithClaims(values: AppointmentValues & { id?: string }, cells: readonly Date[], also: readonly Write[] = []) {
+    async createWithClaims(
+      values: AppointmentValues & { id?: string },
+      cells: readonly Date[],
+      { before = [], after = [] }: { before?: readonly Write[]; after?: readonly Write[] } = {},
+    ) {
       const id = values.id ?? crypto.randomUUID();
       const sorted = [...cells].sort((a, b) => a.getTime() - b.getTime()); // one lock order: no deadlocks between bookings
       try {
         const results = await atomically(database, (tx) => [
-          ...also.map((write) => write(tx)),
+          ...before.map((write) => write(tx)),
           tx
             .insert(table)
             .values({ ...values, id })
@@ -72,8 +77,9 @@ export function appointmentsRepository(database: Database) {
             .insert(claims)
             .values(sorted.map((startsAt) => ({ startsAt, appointmentId: id })))
             .returning({ startsAt: claims.startsAt }),
+          ...after.map((write) => write(tx)),
         ]);
-        return (results.at(-2) as (typeof table.$inferSelect)[])[0]!;
+        return (results[before.length] as (typeof table.$inferSelect)[])[0]!;
       } catch (err) {
         if (isClaimTaken(err)) return null;
         throw err;
@@ -133,10 +139,14 @@ export function appointmentsRepository(database: Database) {
      * (ON CONFLICT DO NOTHING leaves a cell another booking holds to that booking), so the site stops
      * offering that time, and nothing refuses the booking itself. null when an appointment with this
      * externalEventId exists already (the unique index decides, so a webhook delivered twice, even at
-     * the same moment, books once).
+     * the same moment, books once). `after`: what commits with it (its deliveries, decision 022).
      */
-    async createFromExternalCalendar(values: AppointmentValues & { externalEventId: string }, cells: readonly Date[]) {
-      const id = crypto.randomUUID();
+    async createFromExternalCalendar(
+      values: AppointmentValues & { externalEventId: string; id?: string },
+      cells: readonly Date[],
+      after: readonly Write[] = [],
+    ) {
+      const id = values.id ?? crypto.randomUUID();
       const sorted = [...cells].sort((a, b) => a.getTime() - b.getTime());
       try {
         const [[row]] = await atomically(database, (tx) => [
@@ -149,6 +159,7 @@ export function appointmentsRepository(database: Database) {
             .values(sorted.map((startsAt) => ({ startsAt, appointmentId: id })))
             .onConflictDoNothing()
             .returning({ startsAt: claims.startsAt }),
+          ...after.map((write) => write(tx)),
         ]);
         return row!;
       } catch (err) {

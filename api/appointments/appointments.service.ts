@@ -36,16 +36,19 @@ export function appointmentsService({ database, clock, activity }: Pick<Deps, 'd
      * visitors racing for it, in any number of processes, exactly one gets the 201 (decision 008).
      */
     async book(input: z.output<typeof appointmentInput>, also: (booking: AppointmentValues & { id: string }) => readonly Write[] = () => []) {
-      const problem = slotProblem(input.scheduledDate, clock.now());
+      const now = clock.now();
+      const problem = slotProblem(input.scheduledDate, now);
       if (problem) throw badRequest(problem, { scheduledDate: problem });
       // SPEC §9: the duration is set from the chosen type, whatever the client sent.
       const duration = consultationMinutes(input.consultationType);
-      const values = { ...input, duration, id: crypto.randomUUID() };
-      // `also`: what commits with the booking (decision 016: the answer kept under the request's key).
-      const row = await repo.createWithClaims(values, claimCells(input.scheduledDate, duration), also(values));
+      const id = crypto.randomUUID();
+      const values = { ...input, duration, id, reminderSent: !getsReminder({ scheduledDate: input.scheduledDate, externalEventId: null }, now) };
+      // Commit with the booking: ahead of it, `also` (decision 016: the answer kept under the
+      // request's key); after its claims, the confirmation, the firm's notification and the calendar
+      // event (the outbox, decision 022). Their sending never fails the booking.
+      const planned = activity.plan({ type: 'appointment-booked', appointment: { ...values, externalEventId: null, createdAt: now, updatedAt: now } });
+      const row = await repo.createWithClaims(values, claimCells(input.scheduledDate, duration), { before: also(values), after: planned });
       if (!row) throw conflict(bookingMessages.taken, { scheduledDate: bookingMessages.taken });
-      // The confirmation, the firm's notification and the calendar event are queued before
-      // the visitor hears back; their sending never fails the booking.
       await activity.emit({ type: 'appointment-booked', appointment: row });
       return row;
     },
@@ -91,7 +94,10 @@ export function appointmentsService({ database, clock, activity }: Pick<Deps, 'd
      * false: it was recorded already (`row` null when that record is gone again).
      */
     async recordExternalBooking(values: AppointmentValues & { externalEventId: string }): Promise<{ created: boolean; row: AppointmentRow | null }> {
-      const row = await repo.createFromExternalCalendar(values, claimCells(values.scheduledDate, values.duration));
+      const now = clock.now();
+      const booked = { ...values, id: crypto.randomUUID(), reminderSent: !getsReminder(values, now) };
+      const planned = activity.plan({ type: 'appointment-booked', appointment: { ...booked, createdAt: now, updatedAt: now } });
+      const row = await repo.createFromExternalCalendar(booked, claimCells(values.scheduledDate, values.duration), planned);
       // The same event, delivered at the same moment, got there first.
       if (!row) return { created: false, row: await repo.findByExternalEventId(values.externalEventId) };
       await activity.emit({ type: 'appointment-booked', appointment: row });
@@ -116,7 +122,7 @@ export function appointmentsService({ database, clock, activity }: Pick<Deps, 'd
  *   started yet. A server that was down catches up: an appointment 3 hours away still gets its reminder.
  * - No reminder for an appointment booked less than 26 hours before it starts: its confirmation has
  *   just gone out with the same details, and a reminder would follow within two hours of it. The
- *   booking sets reminderSent at once for those (decided at booking, on the injected clock).
+ *   booking is stored with reminderSent set for those (getsReminder, on the injected clock).
  * - No reminder either for a booking made through an external scheduler (Calendly, recognised by its
  *   inbound event reference): the scheduler mails its invitee itself, and our reminder's calendar
  *   file would add a second event to the visitor's calendar. Also settled at booking.
@@ -131,22 +137,20 @@ export const REMINDABLE_STATUSES = ['scheduled', 'confirmed'] as const;
 /** At most this many reminders are found due by one scan. */
 const REMINDER_SCAN_LIMIT = 500;
 
+/**
+ * Decided at booking: whether the consultation will get its reminder, 24 hours before it starts (a
+ * booking made through an external scheduler never does; neither does one whose confirmation is its
+ * reminder, booked less than 26 hours ahead). One that will not is stored with reminderSent set, so
+ * no scan picks it up.
+ */
+export function getsReminder(appointment: Pick<AppointmentRow, 'scheduledDate' | 'externalEventId'>, now: Date): boolean {
+  const lead = appointment.scheduledDate.getTime() - now.getTime();
+  return !bookedExternally(appointment) && lead >= REMINDER_LEAD_MS + REMINDER_MIN_GAP_AFTER_BOOKING_MS;
+}
+
 export function appointmentReminders({ database, clock }: Pick<Deps, 'database' | 'clock'>) {
   const repo = appointmentsRepository(database);
   return {
-    /**
-     * At booking: a consultation that starts within 26 hours (the confirmation is its reminder), or
-     * one booked through an external scheduler, will get no reminder; the flag is set so no scan
-     * picks it up. Conditional, so it never undoes anything. True when it settled it.
-     */
-    async settleAtBooking(appointment: AppointmentRow): Promise<boolean> {
-      const lead = appointment.scheduledDate.getTime() - clock.now().getTime();
-      const wanted = !bookedExternally(appointment) && lead >= REMINDER_LEAD_MS + REMINDER_MIN_GAP_AFTER_BOOKING_MS;
-      if (appointment.reminderSent || wanted) return false;
-      await repo.markReminderSent(appointment.id);
-      return true;
-    },
-
     /** The appointments whose reminder is due now (id and address), soonest first. */
     due() {
       const now = clock.now();

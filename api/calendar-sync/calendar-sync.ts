@@ -11,13 +11,13 @@
  * was deactivated before they went out; removals go to every integration that holds an event for
  * the appointment, active or not, so switching provider leaves no stale consultations behind.
  */
-import type { ActivityListener, AppointmentRow } from '../activity.ts';
+import type { ActivityListener, ActivityPlanner, AppointmentRow } from '../activity.ts';
 import { appointmentsService } from '../appointments/appointments.service.ts';
 import { PermanentDeliveryError, type Delivery, type DeliveryHandler, type DeliveryOutcome } from '../deliveries/deliveries.ts';
 import type { Deps } from '../deps.ts';
 import { UnreadableSecretError } from '../crypto/sealed-config.ts';
 import { purposeOf, readPayload, snapshot, type CalendarAction, type CalendarPayload } from './calendar-event.ts';
-import { calendarSyncRepository, openSecrets, type CalendarSetting } from './calendar-sync.repository.ts';
+import { activeCalendarDeliveryWrite, calendarSyncRepository, openSecrets, type CalendarSetting } from './calendar-sync.repository.ts';
 import { CALENDLY_INBOUND_ONLY } from './calendly.ts';
 import { sendCustomWebhook } from './custom-webhook.ts';
 import { googleCalendar } from './google.ts';
@@ -43,10 +43,34 @@ function recipientOf(setting: CalendarSetting): string {
 const removes = (action: CalendarAction) => action === 'cancel' || action === 'delete';
 const removedBy = (purpose: string) => purpose === purposeOf('cancel') || purpose === purposeOf('delete');
 
+/**
+ * Plans a booking's calendar event, to commit with it (decision 022): one delivery for the
+ * integration active at the commit, if any (a Calendly booking too: Calendly's delivery is recorded
+ * as skipped, inbound only). One event per appointment and integration (the dedupeKey), also when
+ * api/activity-recovery.ts plans a booking again.
+ */
+export function calendarPlanner(deps: Pick<Deps, 'database' | 'clock'>): ActivityPlanner {
+  return (activity) => {
+    if (activity.type !== 'appointment-booked') return [];
+    const { appointment } = activity;
+    const payload: CalendarPayload = { action: 'create', occurredAt: deps.clock.now().toISOString(), previousStatus: null, appointment: snapshot(appointment) };
+    const purpose = purposeOf('create');
+    return [
+      activeCalendarDeliveryWrite(
+        deps.database,
+        { channel: 'calendar', purpose, appointmentId: appointment.id, payload, dedupePrefix: `${purpose}:${appointment.id}:` },
+        deps.clock.now(),
+      ),
+    ];
+  };
+}
+
+/** Hears status changes and deletions (an admin's, or Calendly's cancellation) and queues the calendar's update or removal. */
 export function calendarListener(deps: Pick<Deps, 'database' | 'clock' | 'deliveries'>): ActivityListener {
   const repo = calendarSyncRepository(deps.database);
   const enqueue = async (setting: CalendarSetting, appointment: AppointmentRow, action: CalendarAction, previousStatus: string | null) => {
     const payload: CalendarPayload = { action, occurredAt: deps.clock.now().toISOString(), previousStatus, appointment: snapshot(appointment) };
+    // Updates and removals may legitimately repeat: no dedupeKey.
     await deps.deliveries.enqueue({
       channel: 'calendar',
       purpose: purposeOf(action),
@@ -54,21 +78,11 @@ export function calendarListener(deps: Pick<Deps, 'database' | 'clock' | 'delive
       integrationId: setting.id,
       recipient: recipientOf(setting),
       payload,
-      // One event per appointment and integration, also when a lost announcement is made again
-      // (api/activity-recovery.ts). Updates and removals may legitimately repeat.
-      dedupeKey: action === 'create' ? `${purposeOf(action)}:${appointment.id}:${setting.id}` : null,
     });
   };
   return async (activity) => {
-    if (activity.type === 'contact-received') return;
-    const action: CalendarAction =
-      activity.type === 'appointment-booked'
-        ? 'create'
-        : activity.type === 'appointment-deleted'
-          ? 'delete'
-          : activity.appointment.status === 'cancelled'
-            ? 'cancel'
-            : 'update';
+    if (activity.type !== 'appointment-changed' && activity.type !== 'appointment-deleted') return;
+    const action: CalendarAction = activity.type === 'appointment-deleted' ? 'delete' : activity.appointment.status === 'cancelled' ? 'cancel' : 'update';
     const previousStatus = activity.type === 'appointment-changed' ? activity.previousStatus : null;
     const targets = new Map<string, CalendarSetting>();
     const active = await repo.activeSetting();
@@ -127,6 +141,11 @@ export function calendarHandler(deps: Pick<Deps, 'database' | 'clock' | 'activit
     const payload = readPayload(raw);
     const setting = delivery.integrationId ? await repo.settingById(delivery.integrationId) : null;
     if (!setting) return { status: 'skipped', reason: 'The calendar integration this change was meant for no longer exists.' };
+    // A booking's event was queued naming the provider only (activeCalendarDeliveryWrite): the log gets the calendar.
+    return { ...(await deliver(setting, delivery, payload)), recipient: recipientOf(setting) };
+  };
+
+  async function deliver(setting: CalendarSetting, delivery: Delivery, payload: CalendarPayload): Promise<DeliveryOutcome> {
     if (setting.provider === 'calendly') return { status: 'skipped', reason: CALENDLY_INBOUND_ONLY };
     if (!setting.isActive && !removes(payload.action)) {
       return {
@@ -138,5 +157,5 @@ export function calendarHandler(deps: Pick<Deps, 'database' | 'clock' | 'activit
     if (setting.provider === 'google') return syncEvent(google.forSetting(opened(setting)), setting, delivery, payload);
     if (setting.provider === 'outlook') return syncEvent(outlook.forSetting(opened(setting)), setting, delivery, payload);
     return { status: 'skipped', reason: `Unknown calendar provider "${setting.provider}".` };
-  };
+  }
 }

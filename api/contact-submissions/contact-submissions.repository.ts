@@ -10,10 +10,20 @@ export function contactSubmissionsRepository(database: Database) {
   const table = t.contactSubmissions;
   return {
     listAll: () => db.select().from(table).orderBy(desc(table.createdAt)),
-    /** `also`: statements that commit with the row, ahead of it (the request's idempotency key). */
-    async create(values: ContactValues & { id: string; createdAt: Date }, also: readonly Write[] = []) {
-      const results = await atomically(database, (tx) => [...also.map((write) => write(tx)), tx.insert(table).values(values).returning()]);
-      return (results.at(-1) as (typeof table.$inferSelect)[])[0]!;
+    /**
+     * `before`: statements that commit with the row, ahead of it (the request's idempotency key);
+     * `after`: after it (the firm's notification, decision 022).
+     */
+    async create(
+      values: ContactValues & { id: string; createdAt: Date },
+      { before = [], after = [] }: { before?: readonly Write[]; after?: readonly Write[] } = {},
+    ) {
+      const results = await atomically(database, (tx) => [
+        ...before.map((write) => write(tx)),
+        tx.insert(table).values(values).returning(),
+        ...after.map((write) => write(tx)),
+      ]);
+      return (results[before.length] as (typeof table.$inferSelect)[])[0]!;
     },
     async setFlag(id: string, flag: 'isRead' | 'isResolved') {
       const [row] = await db

@@ -27,8 +27,9 @@ export function contactSubmissionsRoutes(deps: Pick<Deps, 'database' | 'clock' |
       if (caught) return c.json({ id: crypto.randomUUID(), createdAt: clock.now() }, 201);
       const values = { ...input, id: crypto.randomUUID(), createdAt: clock.now() };
       const answer = { id: values.id, createdAt: values.createdAt };
-      const row = await repo.create(values, storedAnswer(c, 201, answer));
-      // The firm's notification is queued before the visitor hears back.
+      // The firm's notification commits with the message (decision 022), before the visitor hears back.
+      const planned = activity.plan({ type: 'contact-received', submission: { ...values, isRead: false, isResolved: false } });
+      const row = await repo.create(values, { before: storedAnswer(c, 201, answer), after: planned });
       await activity.emit({ type: 'contact-received', submission: row });
       return c.json(answer, 201);
     }),

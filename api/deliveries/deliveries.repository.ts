@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, isNull, lt, lte, not, or, sql } from 'drizzle-orm';
 import type { Database, Tables } from '../../db/client.ts';
-import { atomically } from '../../db/transactions.ts';
+import { atomically, type Write } from '../../db/transactions.ts';
 
 export type Delivery = Tables['deliveries']['$inferSelect'];
 export type DeliveryChannel = 'email' | 'calendar';
@@ -49,6 +49,35 @@ export function timeOrderedId(now = Date.now()): string {
  * bookings enqueues, and the claims and outcomes of deliveries running side by side, share their
  * commits with each other and with the bookings themselves, instead of costing an fsync each.
  */
+/** A delivery's row as it is first stored: pending, due at `notBefore` (default now). */
+export function newDeliveryRow(values: NewDelivery, now: Date) {
+  return {
+    id: timeOrderedId(),
+    channel: values.channel,
+    purpose: values.purpose,
+    payload: JSON.stringify(values.payload ?? null),
+    appointmentId: values.appointmentId ?? null,
+    integrationId: values.integrationId ?? null,
+    recipient: values.recipient ?? null,
+    dedupeKey: values.dedupeKey ?? null,
+    nextAttemptAt: values.notBefore ?? now,
+  };
+}
+
+/**
+ * The transactional outbox (docs/decisions/022): deliveries stored by the transaction that stores
+ * what they announce (a booking, a message), so neither commits without the other. A delivery whose
+ * dedupeKey exists already is left out. The runner is woken after the commit (DeliveryQueue.queued).
+ */
+export function deliveriesWrite({ t }: Database, deliveries: readonly NewDelivery[], now: Date): Write {
+  return (tx) =>
+    tx
+      .insert(t.deliveries)
+      .values(deliveries.map((values) => newDeliveryRow(values, now)))
+      .onConflictDoNothing()
+      .returning({ id: t.deliveries.id });
+}
+
 export function deliveriesRepository(database: Database) {
   const { db, t } = database;
   const table = t.deliveries;
@@ -59,23 +88,7 @@ export function deliveriesRepository(database: Database) {
   return {
     /** The stored row, or null when its dedupeKey was already taken. */
     async insert(values: NewDelivery, now: Date): Promise<Delivery | null> {
-      const [row] = await write((tx) =>
-        tx
-          .insert(table)
-          .values({
-            id: timeOrderedId(),
-            channel: values.channel,
-            purpose: values.purpose,
-            payload: JSON.stringify(values.payload ?? null),
-            appointmentId: values.appointmentId ?? null,
-            integrationId: values.integrationId ?? null,
-            recipient: values.recipient ?? null,
-            dedupeKey: values.dedupeKey ?? null,
-            nextAttemptAt: values.notBefore ?? now,
-          })
-          .onConflictDoNothing()
-          .returning(),
-      );
+      const [row] = await write((tx) => tx.insert(table).values(newDeliveryRow(values, now)).onConflictDoNothing().returning());
       return row ?? null;
     },
 
@@ -116,7 +129,7 @@ export function deliveriesRepository(database: Database) {
     async finish(
       id: string,
       status: Extract<DeliveryStatus, 'sent' | 'skipped' | 'failed'>,
-      fields: { now: Date; lastError?: string | null; externalRef?: string | null },
+      fields: { now: Date; lastError?: string | null; externalRef?: string | null; recipient?: string },
     ) {
       await write((tx) =>
         tx
@@ -126,6 +139,7 @@ export function deliveriesRepository(database: Database) {
             leaseExpiresAt: null,
             lastError: fields.lastError ?? null,
             ...(fields.externalRef !== undefined ? { externalRef: fields.externalRef } : {}),
+            ...(fields.recipient !== undefined ? { recipient: fields.recipient } : {}),
             ...(status === 'sent' ? { sentAt: fields.now } : {}),
           })
           .where(eq(table.id, id))

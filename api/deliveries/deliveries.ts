@@ -23,12 +23,15 @@ export const LEASE_MS = 120_000;
 /** A failure that retrying cannot fix (bad credentials, a refused address): recorded, not retried. */
 export class PermanentDeliveryError extends Error {}
 
-export type DeliveryOutcome = { status: 'sent'; externalRef?: string | null } | { status: 'skipped'; reason: string };
+/** `recipient`: where it went, when the handler knows better than the queued row (it replaces the row's). */
+export type DeliveryOutcome = ({ status: 'sent'; externalRef?: string | null } | { status: 'skipped'; reason: string }) & { recipient?: string };
 export type DeliveryHandler = (delivery: Delivery, payload: unknown) => Promise<DeliveryOutcome>;
 
 export interface DeliveryQueue {
   /** Stores a delivery (null when its dedupeKey exists already) and wakes the runner. */
   enqueue(delivery: NewDelivery): Promise<Delivery | null>;
+  /** Deliveries were stored by another transaction (the outbox, decision 022): wakes the runner as enqueue does. */
+  queued(): void;
   /** Called after each enqueue (the runner listens, to deliver at once). */
   onEnqueued(listener: () => void): () => void;
 }
@@ -36,12 +39,16 @@ export interface DeliveryQueue {
 export function createDeliveryQueue({ database, clock }: { database: Database; clock: Clock }): DeliveryQueue {
   const repo = deliveriesRepository(database);
   const listeners = new Set<() => void>();
+  const queued = () => {
+    for (const listener of listeners) listener();
+  };
   return {
     async enqueue(delivery) {
       const row = await repo.insert(delivery, clock.now());
-      if (row) for (const listener of listeners) listener();
+      if (row) queued();
       return row;
     },
+    queued,
     onEnqueued(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -88,8 +95,9 @@ export function createDeliveryRunner({
     if (!claimed) return false;
     try {
       const outcome = await handlers[claimed.channel as DeliveryChannel](claimed, JSON.parse(claimed.payload));
-      if (outcome.status === 'sent') await repo.finish(claimed.id, 'sent', { now: clock.now(), externalRef: outcome.externalRef ?? null });
-      else await repo.finish(claimed.id, 'skipped', { now: clock.now(), lastError: outcome.reason });
+      const recipient = outcome.recipient;
+      if (outcome.status === 'sent') await repo.finish(claimed.id, 'sent', { now: clock.now(), externalRef: outcome.externalRef ?? null, recipient });
+      else await repo.finish(claimed.id, 'skipped', { now: clock.now(), lastError: outcome.reason, recipient });
       log.info('delivery done', {
         deliveryId: claimed.id,
         channel: claimed.channel,

@@ -14,10 +14,11 @@
  * appointment as it is at send time, and is skipped if it was cancelled, completed or deleted.
  * Each delivery has a dedupeKey (`<purpose>:<id>`), so nothing is queued twice for one event.
  */
-import { appointmentSnapshot, type ActivityListener, type AppointmentRow, type ContactSubmissionRow } from '../activity.ts';
+import { appointmentSnapshot, type ActivityListener, type ActivityPlanner, type AppointmentRow, type ContactSubmissionRow } from '../activity.ts';
 import { appointmentReminders, bookedExternally } from '../appointments/appointments.service.ts';
 import { openConfig, UnreadableSecretError } from '../crypto/sealed-config.ts';
-import { PermanentDeliveryError, type DeliveryHandler } from '../deliveries/deliveries.ts';
+import { PermanentDeliveryError, type DeliveryHandler, type NewDelivery } from '../deliveries/deliveries.ts';
+import { deliveriesWrite } from '../deliveries/deliveries.repository.ts';
 import type { Deps } from '../deps.ts';
 import { emailSettingsRepository } from '../email-settings/email-settings.repository.ts';
 import {
@@ -57,57 +58,63 @@ function contactDetails(row: ContactSubmissionRow): ContactDetails {
   };
 }
 
-/** Hears bookings, cancellations and contact messages and queues their e-mails. */
-export function mailListener(deps: Pick<Deps, 'database' | 'clock' | 'deliveries' | 'integrations'>): ActivityListener {
-  const { deliveries, integrations } = deps;
-  const reminders = appointmentReminders(deps);
-  const forAppointment = (purpose: MailPurpose, to: string, row: AppointmentRow) =>
-    deliveries.enqueue({
-      channel: 'email',
-      purpose,
-      payload: { to, appointment: appointmentDetails(row), external: bookedExternally(row) } satisfies AppointmentMailPayload,
-      appointmentId: row.id,
-      recipient: to,
-      dedupeKey: `${purpose}:${row.id}`,
-    });
-  return async (activity) => {
-    switch (activity.type) {
-      case 'appointment-booked': {
-        const row = activity.appointment;
-        // A booking through an external scheduler (Calendly) was confirmed to the visitor by it, with
-        // its own calendar invitation: a second confirmation would add a second event. The firm is
-        // told either way.
-        if (!bookedExternally(row)) await forAppointment('booking-confirmation', row.email, row);
-        await forAppointment('booking-notification', integrations.firmNotificationEmail, row);
-        await reminders.settleAtBooking(row);
-        return;
-      }
-      case 'appointment-changed': {
-        // SPEC §4: cancelled is terminal, so this happens once per appointment. Also for an external
-        // booking (the cancellation may have been made here, where the scheduler does not hear of
-        // it), but then without a calendar file (see appointmentCancellation).
-        if (activity.appointment.status === 'cancelled' && activity.previousStatus !== 'cancelled') {
-          await forAppointment('cancellation', activity.appointment.email, activity.appointment);
-        }
-        return;
-      }
-      case 'contact-received': {
-        const row = activity.submission;
-        const to = integrations.firmNotificationEmail;
-        await deliveries.enqueue({
-          channel: 'email',
-          purpose: 'contact-notification',
-          payload: { to, submission: contactDetails(row) } satisfies ContactMailPayload,
-          recipient: to,
-          dedupeKey: `contact-notification:${row.id}`,
-        });
-        return;
-      }
-      default:
-        // appointment-deleted: an admin removing a record sends nothing; a pending reminder finds
-        // the appointment gone and is skipped.
-        return;
+/**
+ * Plans the e-mails of a booking and of a contact message, to commit with them (decision 022): the
+ * visitor's confirmation (not for a booking made through an external scheduler such as Calendly,
+ * which confirmed it with its own invitation: a second one would add a second calendar event) and
+ * the firm's notification, queued for every booking and message (api/activity-recovery.ts looks for it).
+ */
+export function mailPlanner(deps: Pick<Deps, 'database' | 'clock' | 'integrations'>): ActivityPlanner {
+  const { database, clock, integrations } = deps;
+  const forAppointment = (purpose: MailPurpose, to: string, row: AppointmentRow): NewDelivery => ({
+    channel: 'email',
+    purpose,
+    payload: { to, appointment: appointmentDetails(row), external: bookedExternally(row) } satisfies AppointmentMailPayload,
+    appointmentId: row.id,
+    recipient: to,
+    dedupeKey: `${purpose}:${row.id}`,
+  });
+  return (activity) => {
+    if (activity.type === 'appointment-booked') {
+      const row = activity.appointment;
+      const mails = [
+        ...(bookedExternally(row) ? [] : [forAppointment('booking-confirmation', row.email, row)]),
+        forAppointment('booking-notification', integrations.firmNotificationEmail, row),
+      ];
+      return [deliveriesWrite(database, mails, clock.now())];
     }
+    const row = activity.submission;
+    const to = integrations.firmNotificationEmail;
+    const notification: NewDelivery = {
+      channel: 'email',
+      purpose: 'contact-notification',
+      payload: { to, submission: contactDetails(row) } satisfies ContactMailPayload,
+      recipient: to,
+      dedupeKey: `contact-notification:${row.id}`,
+    };
+    return [deliveriesWrite(database, [notification], clock.now())];
+  };
+}
+
+/** Hears an appointment cancelled (by an admin, or through Calendly) and queues the visitor's cancellation e-mail. */
+export function mailListener(deps: Pick<Deps, 'deliveries'>): ActivityListener {
+  const { deliveries } = deps;
+  return async (activity) => {
+    // SPEC §4: cancelled is terminal, so this happens once per appointment. Also for an external
+    // booking (the cancellation may have been made here, where the scheduler does not hear of it),
+    // but then without a calendar file (see appointmentCancellation). Deleting a record sends
+    // nothing; a pending reminder finds the appointment gone and is skipped.
+    if (activity.type !== 'appointment-changed') return;
+    const row = activity.appointment;
+    if (row.status !== 'cancelled' || activity.previousStatus === 'cancelled') return;
+    await deliveries.enqueue({
+      channel: 'email',
+      purpose: 'cancellation',
+      payload: { to: row.email, appointment: appointmentDetails(row), external: bookedExternally(row) } satisfies AppointmentMailPayload,
+      appointmentId: row.id,
+      recipient: row.email,
+      dedupeKey: `cancellation:${row.id}`,
+    });
   };
 }
 

@@ -107,30 +107,61 @@ export function prepare(status: number, type: string, body: Buffer, cacheControl
   return compress(uncompressed(status, type, body, cacheControl, headers));
 }
 
-/** Sends a prepared body, honouring If-None-Match and Accept-Encoding; HEAD gets headers only. */
-export function send(req: IncomingMessage, res: ServerResponse, p: Prepared, extraHeaders: Record<string, string> = {}) {
-  const headers: Record<string, string> = {
+type Encoding = 'br' | 'gzip' | 'identity';
+/** One answer's headers as sent for one body form and one set of extra headers. */
+interface SentHeaders {
+  body: Buffer;
+  extra: object;
+  headers: Readonly<Record<string, string>>;
+}
+/**
+ * The headers of each prepared body, built once per form (raw, gzip, brotli) and extra set (the
+ * security headers: one object per server and scheme), not once per request: a page's answer is then
+ * one writeHead of a ready object, as a bare node:http server's is. A form upgraded in place by
+ * compress() is a new Buffer, so its entry is built again.
+ */
+const sentHeaders = new WeakMap<Prepared, Partial<Record<Encoding, SentHeaders>>>();
+
+function headersOf(p: Prepared, extra: Readonly<Record<string, string>>, encoding: Encoding, body: Buffer): Readonly<Record<string, string>> {
+  let forms = sentHeaders.get(p);
+  if (!forms) sentHeaders.set(p, (forms = {}));
+  const kept = forms[encoding];
+  if (kept && kept.body === body && kept.extra === extra) return kept.headers;
+  const headers = {
     'content-type': p.type,
     etag: p.etag,
     'cache-control': p.cacheControl,
     vary: 'accept-encoding',
     ...p.headers,
-    ...extraHeaders,
+    ...extra,
+    ...(encoding === 'identity' ? {} : { 'content-encoding': encoding }),
+    'content-length': String(body.length),
   };
+  forms[encoding] = { body, extra, headers };
+  return headers;
+}
+
+/**
+ * Sends a prepared body, honouring If-None-Match and Accept-Encoding; HEAD gets headers only.
+ * `requestId`: the X-Request-Id this server gave the request, sent with it.
+ */
+export function send(req: IncomingMessage, res: ServerResponse, p: Prepared, extraHeaders: Readonly<Record<string, string>> = {}, requestId?: string) {
   if (p.status === 200 && req.headers['if-none-match'] === p.etag) {
-    res.writeHead(304, headers).end();
+    const { 'content-length': _length, 'content-encoding': _encoding, ...headers } = headersOf(p, extraHeaders, 'identity', p.body);
+    res.writeHead(304, requestId ? { ...headers, 'x-request-id': requestId } : headers).end();
     return;
   }
-  const accepts = String(req.headers['accept-encoding'] ?? '');
+  const accepts = req.headers['accept-encoding'] ?? '';
+  let encoding: Encoding = 'identity';
   let body = p.body;
   if (p.brotli && /\bbr\b/.test(accepts)) {
+    encoding = 'br';
     body = p.brotli;
-    headers['content-encoding'] = 'br';
   } else if (p.gzip && /\bgzip\b/.test(accepts)) {
+    encoding = 'gzip';
     body = p.gzip;
-    headers['content-encoding'] = 'gzip';
   }
-  headers['content-length'] = String(body.length);
-  res.writeHead(p.status, headers);
+  const headers = headersOf(p, extraHeaders, encoding, body);
+  res.writeHead(p.status, requestId ? { ...headers, 'x-request-id': requestId } : headers);
   res.end(req.method === 'HEAD' ? undefined : body);
 }

@@ -22,6 +22,7 @@ import type { Logger } from '../logger.ts';
 import { createArticleSlugs } from './article-slugs.ts';
 import { prepare, send, type Prepared } from './compressed.ts';
 import { readScriptHashes } from './inline-sources.ts';
+import { pathnameOf } from './request-path.ts';
 import { createPublishedPages, publishedPath, type PublishedPages } from './published-pages.ts';
 import { loadStaticFiles } from './static-files.ts';
 import { themeStylesheet } from './theme-css.ts';
@@ -29,7 +30,8 @@ import { themeStylesheet } from './theme-css.ts';
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
 export interface Site {
-  handle: Listener;
+  /** `requestId`: the X-Request-Id the server gave the request, sent with the answer. */
+  handle(req: IncomingMessage, res: ServerResponse, requestId: string): void;
   onChange(change: ContentChange): Promise<void>;
   pages: PublishedPages;
   /** Renders the main published pages ahead of the first visitor. */
@@ -104,15 +106,15 @@ export async function createSite({ api, selfOrigin, log, security }: SiteOptions
     return themeCss;
   };
 
-  const fail = (res: ServerResponse, secured: Readonly<Record<string, string>>, err: unknown) => {
-    log.error('site request failed', { err: String(err) });
+  const fail = (res: ServerResponse, secured: Readonly<Record<string, string>>, requestId: string, err: unknown) => {
+    log.error('site request failed', { err: String(err), requestId });
     if (!res.headersSent)
       res
-        .writeHead(503, { ...secured, 'content-type': 'text/plain; charset=utf-8', 'retry-after': '5' })
+        .writeHead(503, { ...secured, 'content-type': 'text/plain; charset=utf-8', 'retry-after': '5', 'x-request-id': requestId })
         .end('The site is briefly unavailable. Please try again in a moment.');
   };
 
-  const handle: Listener = (req, res) => {
+  const handle: Site['handle'] = (req, res, requestId) => {
     if (req.headers[RENDER_HEADER] === renderToken) return astro(req, res);
     const readOnly = req.method === 'GET' || req.method === 'HEAD';
     // What this server sends itself gets the security headers in its one writeHead; Astro's answers
@@ -120,31 +122,32 @@ export async function createSite({ api, selfOrigin, log, security }: SiteOptions
     const secured = securityHeadersFor(security, headers, req);
     // A request target no URL can be made of ('//', '/\\') once threw out of this listener and
     // ended the process: it is a 400, like any other malformed request.
-    const url = URL.parse(req.url ?? '/', 'http://site');
-    if (!url) {
-      res.writeHead(400, { ...secured, 'content-type': 'text/plain; charset=utf-8', 'cache-control': NO_STORE }).end('Bad request');
+    const pathname = pathnameOf(req.url);
+    if (pathname === null) {
+      res.writeHead(400, { ...secured, 'content-type': 'text/plain; charset=utf-8', 'cache-control': NO_STORE, 'x-request-id': requestId }).end('Bad request');
       return;
     }
-    if (readOnly && url.pathname === '/theme.css') {
+    if (readOnly && pathname === '/theme.css') {
       getThemeCss().then(
-        (css) => send(req, res, css, secured),
-        (err) => fail(res, secured, err),
+        (css) => send(req, res, css, secured, requestId),
+        (err) => fail(res, secured, requestId, err),
       );
       return;
     }
-    const published = readOnly ? publishedPath(url.pathname) : null;
+    const published = readOnly ? publishedPath(pathname) : null;
     if (published) {
       // The one stored 'Article Not Found' page answers every unknown slug: named for the slug asked
       // for, so a post published at it later purges it from the CDN.
       const named = (page: Prepared) => (page.status === 404 ? { ...secured, ...cdnHeaders(pageKeys(published)) } : secured);
       pages.get(published).then(
-        (page) => send(req, res, page, named(page)),
-        (err) => fail(res, secured, err),
+        (page) => send(req, res, page, named(page), requestId),
+        (err) => fail(res, secured, requestId, err),
       );
       return;
     }
-    const file = readOnly ? files.get(url.pathname) : undefined;
-    if (file) return send(req, res, file, secured);
+    const file = readOnly ? files.get(pathname) : undefined;
+    if (file) return send(req, res, file, secured, requestId);
+    res.setHeader('x-request-id', requestId);
     applySecurityHeaders(security, headers, req, res);
     // The admin, /login, the 404 page: never for a shared cache (unless the page says otherwise).
     res.setHeader('cache-control', NO_STORE);

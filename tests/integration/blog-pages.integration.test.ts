@@ -174,3 +174,30 @@ it('keeps the last good pages when a republish cannot read the posts, instead of
   }
   await fetch(`${server.url}/api/admin/publishing/republish`, { method: 'POST', headers: admin });
 });
+
+it("gives the site's own answers (stored pages, prerendered files, 304s, /theme.css, Astro's pages) an X-Request-Id and a log line", async () => {
+  const ask = async (path: string, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${server.url}${path}`, { headers, redirect: 'manual' });
+    await res.arrayBuffer();
+    return res;
+  };
+  const stored = await ask('/blog', { 'x-request-id': 'cdn-trace-7' });
+  expect([stored.status, stored.headers.get('x-request-id')]).toEqual([200, 'cdn-trace-7']);
+  // The same page again, twice over its ETag: the second answer is 304, with its own id.
+  const again = await ask('/blog', { 'if-none-match': stored.headers.get('etag')!, 'accept-encoding': 'br' });
+  expect(again.status).toBe(304);
+  expect(again.headers.get('x-request-id')).toMatch(/^[\w-]{20,}$/);
+  expect(again.headers.get('x-request-id')).not.toBe('cdn-trace-7');
+  for (const path of ['/about', '/theme.css', '/login', '/no-such-page']) {
+    const res = await ask(path, { 'x-request-id': `trace-${path.length}` });
+    expect(res.headers.get('x-request-id'), path).toBe(`trace-${path.length}`);
+    expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
+  }
+  const lines = await eventually(
+    async () => logLines(server.stdout).filter((l) => l.msg === 'request'),
+    (found) => found.some((l) => l.requestId === 'trace-13'),
+  );
+  expect(lines).toContainEqual(expect.objectContaining({ requestId: 'cdn-trace-7', method: 'GET', path: '/blog', status: 200 }));
+  expect(lines).toContainEqual(expect.objectContaining({ method: 'GET', path: '/blog', status: 304 }));
+  expect(lines).toContainEqual(expect.objectContaining({ requestId: 'trace-13', path: '/no-such-page', status: 404 }));
+});

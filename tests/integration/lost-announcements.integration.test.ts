@@ -1,9 +1,9 @@
 /**
- * Bookings and contact messages stored by a process that stopped before announcing them
- * (api/activity-recovery.ts), on SQLite and PostgreSQL: the sweep announces them again, so the visitor
- * still gets the confirmation and the firm its notifications; announced rows, rows that may still be
- * being announced and old rows are left alone; two sweeps at once queue each delivery once. The rows
- * are written the way the services write them, minus the announcement (the crash).
+ * Bookings and contact messages stored without their deliveries (api/activity-recovery.ts), as a
+ * container of a version before the outbox (decision 022) left them when it stopped between its
+ * commit and its announcement, on SQLite and PostgreSQL: the sweep plans and announces them again, so
+ * the visitor still gets the confirmation and the firm its notifications; announced rows, rows that
+ * may still be being announced and old rows are left alone; two sweeps at once queue each delivery once.
  */
 import { eq, inArray } from 'drizzle-orm';
 import { beforeEach, expect, it } from 'vitest';
@@ -19,7 +19,7 @@ const webhookSecret = 'whsec-lost-announcements-2468';
 const freeSlot = freeSlots(addDays(firmToday(new Date()), 7), ['10:00', '14:00']);
 let lost = 0;
 
-/** What POST /api/appointments stores, without what follows the commit. */
+/** What POST /api/appointments stored before the outbox, without what followed the commit. */
 async function bookingStoredButNotAnnounced(ctx: TestContext) {
   const scheduledDate = new Date(freeSlot());
   const row = await appointmentsRepository(ctx.database).createWithClaims(
@@ -29,7 +29,7 @@ async function bookingStoredButNotAnnounced(ctx: TestContext) {
   return row!;
 }
 
-/** What POST /api/contact stores, without what follows the commit. */
+/** What POST /api/contact stored before the outbox, without what followed the commit. */
 async function messageStoredButNotAnnounced(ctx: TestContext) {
   const { db, t } = ctx.database;
   const [row] = await db

@@ -8,6 +8,7 @@ import ICAL from 'ical.js';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { IntegrationSettings } from '../../api/deps.ts';
+import { appointmentsService } from '../../api/appointments/appointments.service.ts';
 import { RETRY_DELAYS_MS } from '../../api/deliveries/deliveries.ts';
 import type { Logger } from '../../api/logger.ts';
 import { scanReminders } from '../../api/mail/mail.ts';
@@ -322,27 +323,22 @@ forEachDialect(
 
     it('for a booking made through Calendly, tells the firm but leaves the confirmation and reminder to Calendly', async () => {
       await configureSmtp(ctx());
-      // What the Calendly webhook stores and announces (api/calendar-sync/calendly.ts).
-      const { db, t } = ctx().database;
+      // What the Calendly webhook stores, with its deliveries (api/calendar-sync/calendly.ts).
       const start = new Date(freeSlot());
-      const [row] = await db
-        .insert(t.appointments)
-        .values({
-          firstName: 'Cal',
-          lastName: 'Invitee',
-          email: 'cal.invitee@example.com',
-          phone: null,
-          consultationType: 'initial',
-          practiceArea: 'other',
-          notes: null,
-          scheduledDate: start,
-          duration: 30,
-          status: 'scheduled',
-          reminderSent: false,
-          externalEventId: 'https://api.calendly.com/scheduled_events/EV1/invitees/INV1',
-        })
-        .returning();
-      await ctx().deps.activity.emit({ type: 'appointment-booked', appointment: row! });
+      const { row } = await appointmentsService(ctx().deps).recordExternalBooking({
+        firstName: 'Cal',
+        lastName: 'Invitee',
+        email: 'cal.invitee@example.com',
+        phone: null,
+        consultationType: 'initial',
+        practiceArea: 'other',
+        notes: null,
+        scheduledDate: start,
+        duration: 30,
+        status: 'scheduled',
+        reminderSent: false,
+        externalEventId: 'https://api.calendly.com/scheduled_events/EV1/invitees/INV1',
+      });
       await ctx().background.runDeliveries();
       expect(smtp.to('cal.invitee@example.com')).toEqual([]);
       expect(subjects(smtp.to(FIRM_INBOX))).toEqual([expect.stringMatching(/^New consultation: Cal Invitee/)]);

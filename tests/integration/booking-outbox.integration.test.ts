@@ -1,0 +1,163 @@
+/**
+ * The transactional outbox (docs/decisions/022), on SQLite and PostgreSQL: a booking and a contact
+ * message commit with their deliveries, in one transaction. Right after the 201 the visitor's
+ * confirmation, the firm's notification and the active calendar's event are stored (nothing runs
+ * them in between); a refused booking queues nothing; and when a delivery cannot be written, the
+ * booking or message is not stored either (the visitor gets an error, not a booking nobody hears of).
+ * On PostgreSQL, a lone statement goes without BEGIN and COMMIT (one round trip), several in one transaction.
+ */
+import { eq } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { inTransaction } from '../../db/transactions.ts';
+import { addDays, firmToday } from '../../src/shared/firm-time.ts';
+import { book, freeSlots, visitorBooking } from '../support/appointment-requests.ts';
+import { createTestContext, forEachDialect, type TestContext } from '../support/test-app.ts';
+
+const freeSlot = freeSlots(addDays(firmToday(new Date()), 9), ['10:00', '14:00']);
+const hookUrl = 'http://127.0.0.1:9/outbox-hook';
+
+async function activeWebhook(ctx: TestContext) {
+  const created = await ctx.admin('POST', '/api/admin/calendar-settings', {
+    provider: 'custom',
+    config: '{}',
+    webhookUrl: hookUrl,
+    apiKey: 'whsec-outbox-13579',
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  expect((await ctx.admin('PUT', `/api/admin/calendar-settings/${created.body.id}/activate`)).status).toBe(200);
+  return created.body.id as string;
+}
+
+/** A planner whose write the database refuses (a channel its check constraint does not allow). */
+function refusedDeliveryPlanner(ctx: TestContext) {
+  const { t } = ctx.database;
+  return ctx.deps.activity.planWith(() => [
+    (tx) => tx.insert(t.deliveries).values({ channel: 'carrier-pigeon', purpose: 'refused', payload: '{}', nextAttemptAt: new Date() }).returning(),
+  ]);
+}
+
+const message = {
+  firstName: 'Ana',
+  lastName: 'Ruiz',
+  email: 'ana.ruiz@example.com',
+  practiceArea: 'estate-planning',
+  message: 'About my mother’s will.',
+  consent: true,
+};
+
+forEachDialect('booking outbox', (ctx) => {
+  beforeEach(async () => {
+    const { db, t } = ctx().database;
+    await db.delete(t.deliveries);
+    await db.delete(t.appointments);
+    await db.delete(t.contactSubmissions);
+    await db.delete(t.calendarSettings);
+  });
+
+  it("stores the booking's confirmation, the firm's notification and the active calendar's event with it", async () => {
+    const integrationId = await activeWebhook(ctx());
+    const booked = await book(ctx(), { ...visitorBooking, scheduledDate: freeSlot() });
+    const { db, t } = ctx().database;
+    // No delivery run in between (the test app runs nothing by itself): they came with the commit.
+    const rows = await db.select().from(t.deliveries).where(eq(t.deliveries.appointmentId, booked.id));
+    expect(rows.map((d) => [d.channel, d.purpose, d.status, d.dedupeKey]).sort()).toEqual(
+      [
+        ['calendar', 'event-create', 'pending', `event-create:${booked.id}:${integrationId}`],
+        ['email', 'booking-confirmation', 'pending', `booking-confirmation:${booked.id}`],
+        ['email', 'booking-notification', 'pending', `booking-notification:${booked.id}`],
+      ].sort(),
+    );
+    const calendar = rows.find((d) => d.channel === 'calendar')!;
+    expect(calendar).toMatchObject({ integrationId, recipient: hookUrl, attempts: 0 });
+    expect(JSON.parse(calendar.payload)).toMatchObject({ action: 'create', appointment: { id: booked.id, email: visitorBooking.email } });
+  });
+
+  it('queues no calendar event while no integration is active, and nothing for a booking refused for its slot', async () => {
+    const scheduledDate = freeSlot();
+    const first = await book(ctx(), { ...visitorBooking, scheduledDate });
+    const taken = await ctx().call('POST', '/api/appointments', { body: { ...visitorBooking, email: 'second@example.com', scheduledDate } });
+    expect(taken.status).toBe(409);
+    const { db, t } = ctx().database;
+    const rows = await db.select().from(t.deliveries);
+    expect(rows.map((d) => `${d.purpose}:${d.appointmentId}`).sort()).toEqual([`booking-confirmation:${first.id}`, `booking-notification:${first.id}`]);
+  });
+
+  it('stores no booking, and keeps its slot free, when its deliveries cannot be written', async () => {
+    const scheduledDate = freeSlot();
+    const stop = refusedDeliveryPlanner(ctx());
+    try {
+      const refused = await ctx().call('POST', '/api/appointments', { body: { ...visitorBooking, scheduledDate } });
+      // (A check constraint's refusal is answered as a 400, whatever wrote it.)
+      expect(refused.status).toBeGreaterThanOrEqual(400);
+    } finally {
+      stop();
+    }
+    const { db, t } = ctx().database;
+    expect(await db.select().from(t.appointments)).toEqual([]);
+    expect(await db.select().from(t.deliveries)).toEqual([]);
+    // Nothing of it was kept: the slot is still free.
+    await book(ctx(), { ...visitorBooking, scheduledDate });
+  });
+
+  it("stores a contact message with the firm's notification, and not at all when the notification cannot be written", async () => {
+    const sent = await ctx().call('POST', '/api/contact', { body: message });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    const { db, t } = ctx().database;
+    expect((await db.select().from(t.deliveries)).map((d) => d.dedupeKey)).toEqual([`contact-notification:${sent.body.id}`]);
+
+    const stop = refusedDeliveryPlanner(ctx());
+    try {
+      expect((await ctx().call('POST', '/api/contact', { body: { ...message, email: 'second@example.com' } })).status).toBeGreaterThanOrEqual(400);
+    } finally {
+      stop();
+    }
+    expect((await db.select().from(t.contactSubmissions)).map((m) => m.id)).toEqual([sent.body.id]);
+  });
+});
+
+describe('transactions on PostgreSQL', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext('postgres');
+  });
+  afterAll(async () => {
+    await ctx?.background.stop();
+    await ctx?.database.drop();
+  });
+
+  /** The statements the pg driver sends while `run` runs. */
+  async function sent(run: () => Promise<unknown>): Promise<string[]> {
+    const texts: string[] = [];
+    const query = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const first = args[0] as string | { text?: string };
+      texts.push((typeof first === 'string' ? first : (first?.text ?? '')).trim().split(/\s+/).slice(0, 3).join(' ').toLowerCase());
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof query;
+    try {
+      await run();
+    } finally {
+      pg.Client.prototype.query = query;
+    }
+    return texts;
+  }
+
+  it('sends a lone statement as it is (one round trip), and several between BEGIN and COMMIT, all or nothing', async () => {
+    const { t } = ctx.database;
+    const row = (purpose: string) => ({ channel: 'email', purpose, payload: '{}', nextAttemptAt: new Date(), dedupeKey: `tx-test:${purpose}` });
+    expect(await sent(() => inTransaction(ctx.database, (tx) => [tx.insert(t.deliveries).values(row('one')).returning()]))).toEqual([
+      'insert into "deliveries"',
+    ]);
+    const several = await sent(() =>
+      inTransaction(ctx.database, (tx) => [tx.insert(t.deliveries).values(row('two')).returning(), tx.insert(t.deliveries).values(row('three')).returning()]),
+    );
+    expect(several).toEqual(['begin', 'insert into "deliveries"', 'insert into "deliveries"', 'commit']);
+    // The second statement fails on the first's key: neither is kept.
+    await expect(
+      inTransaction(ctx.database, (tx) => [tx.insert(t.deliveries).values(row('four')).returning(), tx.insert(t.deliveries).values(row('two')).returning()]),
+    ).rejects.toThrow();
+    const kept = await ctx.database.db.select({ key: t.deliveries.dedupeKey }).from(t.deliveries);
+    expect(kept.map((r) => r.key).sort()).toEqual(['tx-test:one', 'tx-test:three', 'tx-test:two']);
+  });
+});
