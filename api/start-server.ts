@@ -128,16 +128,16 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean; shutd
   });
   await bus?.listen();
 
+  /** Quiet logs (LOG_QUIET) keep errors only: no request line is made. */
+  const logRequests = !env.LOG_QUIET;
   /** Responses not yet sent in full: a shutdown waits for them, and closes their connections after them. */
   const inFlight = new Set<ServerResponse>();
   let closing = false;
   /**
    * Each request is followed until its response closes, with one listener: taken off the in-flight
-   * set and, when `logged` (the site's requests; the API logs its own in api/app.ts), given its log
+   * set and, when it has a request id (the site's requests; the API logs its own in api/app.ts), given its log
    * line. Path only: query strings may carry personal data.
    */
-  /** Quiet logs (LOG_QUIET) keep errors only: no request line is made. */
-  const logRequests = !env.LOG_QUIET;
   const follow = (req: IncomingMessage, res: ServerResponse, requestId: string | null) => {
     inFlight.add(res);
     // Draining: each client opens a new connection for its next request (while the grace lasts, this

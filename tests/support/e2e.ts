@@ -53,6 +53,34 @@ export async function expectNoAxeViolations(page: Page, { label, fromTop = false
   ).toEqual([]);
 }
 
+/** The axe rules a visitor mode can change: a mode changes colours only (a class on <html>, STYLE). */
+export const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
+
+/**
+ * axe in full on the page as it is, in light mode; then each other visitor mode is put on <html> as
+ * the theme script does, and the page judged by the rules a mode can change; `each` runs in every
+ * mode after its check (a screenshot). The page is left in light mode.
+ */
+export async function expectNoAxeViolationsInEveryMode(
+  page: Page,
+  { label, fromTop = false, each }: { label?: string; fromTop?: boolean; each?: (mode: 'light' | 'dark' | 'warm') => Promise<void> } = {},
+) {
+  const named = (mode: string) => [label, `in ${mode} mode`].filter(Boolean).join(', ');
+  expect(await page.evaluate(() => document.documentElement.className), 'the page starts in light mode').toBe('');
+  await expectNoAxeViolations(page, { label: named('light'), fromTop });
+  await each?.('light');
+  for (const mode of ['dark', 'warm'] as const) {
+    await page.evaluate((m) => {
+      document.documentElement.className = m;
+    }, mode);
+    await expectNoAxeViolations(page, { label: named(mode), fromTop, rules: COLOUR_RULES });
+    await each?.(mode);
+  }
+  await page.evaluate(() => {
+    document.documentElement.className = '';
+  });
+}
+
 /**
  * Lets the page run all its code before it is judged: scrolled through (client:visible islands hydrate
  * on sight), islands that wait for an interaction reached into, then every island hydrated but those
