@@ -289,7 +289,7 @@ test('from /about: a page without its own Toaster, Book Another, and the booked 
   consoleErrors.expectNone();
 });
 
-test('keyboard only: open, choose type, date and time, fill in, book and close without the mouse', async ({ page }, info) => {
+test('keyboard only: open, choose type, date and time, fill in, book and close without the mouse', { tag: '@any-width' }, async ({ page }, info) => {
   const consoleErrors = watchConsole(page);
   const { date, slot } = slotsFor(info, 2);
   const time = slot(2);
@@ -430,7 +430,7 @@ test("taken slots count the booking's length, and the slots follow the chosen ty
   consoleErrors.expectNone();
 });
 
-test('a slot taken while the visitor types: the 409 message, back to step 1, nothing typed is lost', async ({ page }, info) => {
+test('a slot taken while the visitor types: the 409 message, back to step 1, nothing typed is lost', { tag: '@any-width' }, async ({ page }, info) => {
   const consoleErrors = watchConsole(page);
   const { date, slot } = slotsFor(info, 4);
   const v = visitor(info, 'race');
@@ -471,7 +471,7 @@ test('a slot taken while the visitor types: the 409 message, back to step 1, not
   consoleErrors.expectOnly(/status of 409/, /^Booking failed:/);
 });
 
-test("'Missing Information': the time went while the modal was closed at step 2", async ({ page }, info) => {
+test("'Missing Information': the time went while the modal was closed at step 2", { tag: '@any-width' }, async ({ page }, info) => {
   const consoleErrors = watchConsole(page);
   const { date, slot } = slotsFor(info, 9);
   const v = visitor(info, 'missing');
@@ -505,64 +505,72 @@ test("'Missing Information': the time went while the modal was closed at step 2"
   consoleErrors.expectNone();
 });
 
-test("a request that cannot reach the server: 'Booking Failed', logged, everything kept, then a retry books", async ({ page, context }, info) => {
-  const consoleErrors = watchConsole(page);
-  const { date, slot } = slotsFor(info, 5);
-  const v = visitor(info, 'offline');
-  await page.goto('/about');
-  await openFrom(page, mainTrigger(page));
-  await chooseSlotAndFillDetails(page, { type: 'Follow-up Meeting (30 min)', date, time: slot(0) }, v);
+test(
+  "a request that cannot reach the server: 'Booking Failed', logged, everything kept, then a retry books",
+  { tag: '@any-width' },
+  async ({ page, context }, info) => {
+    const consoleErrors = watchConsole(page);
+    const { date, slot } = slotsFor(info, 5);
+    const v = visitor(info, 'offline');
+    await page.goto('/about');
+    await openFrom(page, mainTrigger(page));
+    await chooseSlotAndFillDetails(page, { type: 'Follow-up Meeting (30 min)', date, time: slot(0) }, v);
 
-  await context.setOffline(true);
-  await button(page, 'Book Consultation').click();
-  await expect(toasts(page)).toContainText('Booking Failed');
-  await expect(toasts(page)).toContainText('Please try again or call us directly at the office phone number.');
-  await expect(dialog(page)).toHaveAccessibleDescription('Step 2 of 3: your contact details.');
-  // Said inside the dialog too, where a screen reader hears it (the toast region is hidden behind a modal).
-  await expect(dialog(page).getByRole('alert')).toHaveText('Booking Failed. Please try again or call us directly at the office phone number.');
-  await expect(fields(page).notes).toHaveValue(v.notes);
-  await expect(button(page, 'Book Consultation')).toBeEnabled();
-  expect(storedAppointments(v.email)).toEqual([]);
+    await context.setOffline(true);
+    await button(page, 'Book Consultation').click();
+    await expect(toasts(page)).toContainText('Booking Failed');
+    await expect(toasts(page)).toContainText('Please try again or call us directly at the office phone number.');
+    await expect(dialog(page)).toHaveAccessibleDescription('Step 2 of 3: your contact details.');
+    // Said inside the dialog too, where a screen reader hears it (the toast region is hidden behind a modal).
+    await expect(dialog(page).getByRole('alert')).toHaveText('Booking Failed. Please try again or call us directly at the office phone number.');
+    await expect(fields(page).notes).toHaveValue(v.notes);
+    await expect(button(page, 'Book Consultation')).toBeEnabled();
+    expect(storedAppointments(v.email)).toEqual([]);
 
-  await context.setOffline(false);
-  await button(page, 'Book Consultation').click();
-  await expect(toasts(page)).toContainText('Consultation Scheduled!');
-  expect(storedAppointments(v.email)).toEqual([storedRow(v, 'follow-up', 30, date, slot(0))]);
-  consoleErrors.expectOnly(/^Booking failed:/, /ERR_INTERNET_DISCONNECTED/);
-});
+    await context.setOffline(false);
+    await button(page, 'Book Consultation').click();
+    await expect(toasts(page)).toContainText('Consultation Scheduled!');
+    expect(storedAppointments(v.email)).toEqual([storedRow(v, 'follow-up', 30, date, slot(0))]);
+    consoleErrors.expectOnly(/^Booking failed:/, /ERR_INTERNET_DISCONNECTED/);
+  },
+);
 
-test('an answer lost on the way back: booking again carries the same Idempotency-Key and gets the booking, not "taken"', async ({ page }, info) => {
-  const consoleErrors = watchConsole(page);
-  const { date, slot } = slotsFor(info, 10);
-  const v = visitor(info, 'lost-answer');
-  const keys: (string | undefined)[] = [];
-  let loseTheAnswer = true;
-  await page.route('**/api/appointments', async (route) => {
-    if (route.request().method() !== 'POST') return route.continue();
-    keys.push(route.request().headers()['idempotency-key']);
-    if (!loseTheAnswer) return route.continue();
-    loseTheAnswer = false;
-    // The booking is stored (its slot claimed); the answer never reaches the visitor.
-    await route.fetch();
-    await route.abort('connectionreset');
-  });
-  await page.goto('/about');
-  await openFrom(page, mainTrigger(page));
-  await chooseSlotAndFillDetails(page, { type: 'Follow-up Meeting (30 min)', date, time: slot(0) }, v);
-  await button(page, 'Book Consultation').click();
-  await expect(toasts(page)).toContainText('Booking Failed');
-  expect(storedAppointments(v.email)).toEqual([storedRow(v, 'follow-up', 30, date, slot(0))]);
+test(
+  'an answer lost on the way back: booking again carries the same Idempotency-Key and gets the booking, not "taken"',
+  { tag: '@any-width' },
+  async ({ page }, info) => {
+    const consoleErrors = watchConsole(page);
+    const { date, slot } = slotsFor(info, 10);
+    const v = visitor(info, 'lost-answer');
+    const keys: (string | undefined)[] = [];
+    let loseTheAnswer = true;
+    await page.route('**/api/appointments', async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      keys.push(route.request().headers()['idempotency-key']);
+      if (!loseTheAnswer) return route.continue();
+      loseTheAnswer = false;
+      // The booking is stored (its slot claimed); the answer never reaches the visitor.
+      await route.fetch();
+      await route.abort('connectionreset');
+    });
+    await page.goto('/about');
+    await openFrom(page, mainTrigger(page));
+    await chooseSlotAndFillDetails(page, { type: 'Follow-up Meeting (30 min)', date, time: slot(0) }, v);
+    await button(page, 'Book Consultation').click();
+    await expect(toasts(page)).toContainText('Booking Failed');
+    expect(storedAppointments(v.email)).toEqual([storedRow(v, 'follow-up', 30, date, slot(0))]);
 
-  // Without the key, this second try would be told its own slot is taken (409).
-  await button(page, 'Book Consultation').click();
-  await expect(toasts(page)).toContainText('Consultation Scheduled!');
-  await expect(dialog(page)).toHaveAccessibleDescription('Step 3 of 3: your consultation is booked.');
-  expect(keys).toHaveLength(2);
-  expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
-  expect(keys[1]).toBe(keys[0]);
-  expect(storedAppointments(v.email)).toEqual([storedRow(v, 'follow-up', 30, date, slot(0))]);
-  consoleErrors.expectOnly(/^Booking failed:/, /ERR_CONNECTION_RESET/);
-});
+    // Without the key, this second try would be told its own slot is taken (409).
+    await button(page, 'Book Consultation').click();
+    await expect(toasts(page)).toContainText('Consultation Scheduled!');
+    await expect(dialog(page)).toHaveAccessibleDescription('Step 3 of 3: your consultation is booked.');
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(storedAppointments(v.email)).toEqual([storedRow(v, 'follow-up', 30, date, slot(0))]);
+    consoleErrors.expectOnly(/^Booking failed:/, /ERR_CONNECTION_RESET/);
+  },
+);
 
 test('no axe violations in the open modal, each step, in every visitor mode', async ({ page }, info) => {
   test.setTimeout(90_000); // four full-page axe runs, and the colour rules in two more modes at each
