@@ -12,22 +12,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { inTransaction } from '../../db/transactions.ts';
 import { addDays, firmToday } from '../../src/shared/firm-time.ts';
 import { book, freeSlots, visitorBooking } from '../support/appointment-requests.ts';
+import { activeWebhook, clearActivity } from '../support/outbox.ts';
 import { createTestContext, forEachDialect, type TestContext } from '../support/test-app.ts';
 
 const freeSlot = freeSlots(addDays(firmToday(new Date()), 9), ['10:00', '14:00']);
 const hookUrl = 'http://127.0.0.1:9/outbox-hook';
-
-async function activeWebhook(ctx: TestContext) {
-  const created = await ctx.admin('POST', '/api/admin/calendar-settings', {
-    provider: 'custom',
-    config: '{}',
-    webhookUrl: hookUrl,
-    apiKey: 'whsec-outbox-13579',
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  expect((await ctx.admin('PUT', `/api/admin/calendar-settings/${created.body.id}/activate`)).status).toBe(200);
-  return created.body.id as string;
-}
 
 /** A planner whose write the database refuses (a channel its check constraint does not allow). */
 function refusedDeliveryPlanner(ctx: TestContext) {
@@ -47,16 +36,10 @@ const message = {
 };
 
 forEachDialect('booking outbox', (ctx) => {
-  beforeEach(async () => {
-    const { db, t } = ctx().database;
-    await db.delete(t.deliveries);
-    await db.delete(t.appointments);
-    await db.delete(t.contactSubmissions);
-    await db.delete(t.calendarSettings);
-  });
+  beforeEach(() => clearActivity(ctx()));
 
   it("stores the booking's confirmation, the firm's notification and the active calendar's event with it", async () => {
-    const integrationId = await activeWebhook(ctx());
+    const integrationId = await activeWebhook(ctx(), { webhookUrl: hookUrl, apiKey: 'whsec-outbox-13579' });
     const booked = await book(ctx(), { ...visitorBooking, scheduledDate: freeSlot() });
     const { db, t } = ctx().database;
     // No delivery run in between (the test app runs nothing by itself): they came with the commit.

@@ -11,6 +11,7 @@ import { GRACE_MS, recoverLostAnnouncements, WINDOW_MS } from '../../api/activit
 import { appointmentsRepository, claimCells } from '../../api/appointments/appointments.repository.ts';
 import { addDays, firmToday } from '../../src/shared/firm-time.ts';
 import { book, freeSlots, visitorBooking } from '../support/appointment-requests.ts';
+import { activeWebhook, clearActivity } from '../support/outbox.ts';
 import { forEachDialect, type TestContext } from '../support/test-app.ts';
 
 const webhookSecret = 'whsec-lost-announcements-2468';
@@ -60,31 +61,13 @@ async function deliveriesFor(ctx: TestContext, ids: string[]) {
   return rows.map((r) => r.dedupeKey).sort();
 }
 
-/** A custom calendar webhook, active: bookings then also queue an event-create. */
-async function activeWebhook(ctx: TestContext) {
-  const created = await ctx.admin('POST', '/api/admin/calendar-settings', {
-    provider: 'custom',
-    config: '{}',
-    webhookUrl: 'http://127.0.0.1:9/hook',
-    apiKey: webhookSecret,
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  expect((await ctx.admin('PUT', `/api/admin/calendar-settings/${created.body.id}/activate`)).status).toBe(200);
-}
-
 const minutesFromNow = (minutes: number) => new Date(Date.now() + minutes * 60_000);
 
 forEachDialect('lost announcements', (ctx) => {
-  beforeEach(async () => {
-    const { db, t } = ctx().database;
-    await db.delete(t.deliveries);
-    await db.delete(t.appointments);
-    await db.delete(t.contactSubmissions);
-    await db.delete(t.calendarSettings);
-  });
+  beforeEach(() => clearActivity(ctx()));
 
   it("announces a stored booking and message again: the visitor's confirmation, the firm's notifications and the calendar event are queued, then sent", async () => {
-    await activeWebhook(ctx());
+    await activeWebhook(ctx(), { webhookUrl: 'http://127.0.0.1:9/hook', apiKey: webhookSecret });
     const booking = await bookingStoredButNotAnnounced(ctx());
     const message = await messageStoredButNotAnnounced(ctx());
 
@@ -129,7 +112,7 @@ forEachDialect('lost announcements', (ctx) => {
   });
 
   it('queues each delivery once when two servers sweep at the same moment', async () => {
-    await activeWebhook(ctx());
+    await activeWebhook(ctx(), { webhookUrl: 'http://127.0.0.1:9/hook', apiKey: webhookSecret });
     const bookings = [await bookingStoredButNotAnnounced(ctx()), await bookingStoredButNotAnnounced(ctx())];
     const message = await messageStoredButNotAnnounced(ctx());
     ctx().clock.set(minutesFromNow(3));
