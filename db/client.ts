@@ -91,7 +91,9 @@ function openSqlite(path: string, options: OpenOptions): Database {
 }
 
 async function openPostgres(url: string, options: OpenOptions): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
+  // Pipeline mode: a checked-out client sends queries without waiting for the one before (one round
+  // trip for a whole transaction, db/transactions.ts); one query at a time behaves as before.
+  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, pipeline: true });
   // An idle client's network error must not crash the process; the next query reports it.
   pool.on('error', (err) => console.error(JSON.stringify({ level: 'error', msg: 'postgres pool error', err: err.message })));
   const where = describePostgres(url);

@@ -1,5 +1,6 @@
-import { and, asc, desc, eq, isNull, lt, lte, not, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Database, Tables } from '../../db/client.ts';
+import { unfinishedDeliveryStatuses } from '../../db/schema/model.ts';
 import { atomically, type Write } from '../../db/transactions.ts';
 
 export type Delivery = Tables['deliveries']['$inferSelect'];
@@ -95,35 +96,58 @@ export function deliveriesRepository(database: Database) {
     /**
      * Deliveries ready to run: pending and due, or left 'sending' by a process that stopped before
      * finishing (its lease ran out). Oldest first. One appointment's deliveries on a channel run in
-     * order: a row waits while an earlier one for the same appointment is unfinished (an update must
-     * not overtake its event's create). Filtered here, not after the fetch, so rows that wait never
-     * fill a batch and starve the others.
+     * order: only the first unfinished one of each is ready (an update must not overtake its event's
+     * create). Filtered here, not after the fetch, so rows that wait never fill a batch and starve the
+     * others. Both the scan and the "first of its appointment" probe read partial indexes of the
+     * unfinished rows only (deliveries_unfinished_idx, deliveries_unfinished_by_appointment_idx), so
+     * the cost follows the queue, not the log of everything ever sent.
      */
     due(now: Date, limit: number) {
-      const earlierUnfinished = sql`exists (select 1 from ${table} as earlier where earlier.channel = ${table.channel} and earlier.appointment_id = ${table.appointmentId} and earlier.status in ('pending', 'sending') and (earlier.created_at < ${table.createdAt} or (earlier.created_at = ${table.createdAt} and earlier.id < ${table.id})))`;
+      // The partial indexes' own condition, as literals: SQLite uses a partial index only for a
+      // query whose WHERE holds its condition (a bound parameter would not do).
+      const unfinishedList = sql.raw(`(${unfinishedDeliveryStatuses.map((status) => `'${status}'`).join(', ')})`);
+      const unfinished = sql`${table.status} in ${unfinishedList}`;
+      const firstOfItsAppointment = sql`${table.id} = (select head.id from ${table} as head where head.appointment_id = ${table.appointmentId} and head.channel = ${table.channel} and head.status in ${unfinishedList} order by head.created_at, head.id limit 1)`;
       return db
         .select()
         .from(table)
         .where(
           and(
+            unfinished,
             or(and(eq(table.status, 'pending'), lte(table.nextAttemptAt, now)), and(eq(table.status, 'sending'), lt(table.leaseExpiresAt, now))),
-            or(isNull(table.appointmentId), not(earlierUnfinished)),
+            or(isNull(table.appointmentId), firstOfItsAppointment),
           ),
         )
         .orderBy(asc(table.createdAt), asc(table.id))
         .limit(limit);
     },
 
-    /** Compare-and-set claim: only one process gets a delivery. The row as claimed, or null. */
-    async claim(row: Delivery, now: Date, leaseMs: number): Promise<Delivery | null> {
-      const [claimed] = await write((tx) =>
+    /**
+     * Compare-and-set claim of a batch, in one statement: a row is claimed only if it is still as it
+     * was read (status and attempts), so of processes racing for a delivery only one gets it. The rows
+     * as claimed (the others were taken or changed meanwhile).
+     */
+    async claimAll(rows: readonly Delivery[], now: Date, leaseMs: number): Promise<Delivery[]> {
+      if (!rows.length) return [];
+      return write((tx) =>
         tx
           .update(table)
           .set({ status: 'sending', leaseExpiresAt: new Date(now.getTime() + leaseMs), attempts: sql`${table.attempts} + 1` as unknown as number })
-          .where(and(eq(table.id, row.id), eq(table.status, row.status), eq(table.attempts, row.attempts)))
+          .where(or(...rows.map((row) => and(eq(table.id, row.id), eq(table.status, row.status), eq(table.attempts, row.attempts)))))
           .returning(),
       );
-      return claimed ?? null;
+    },
+
+    /** Claimed deliveries a stopping run did not start: pending again, as they were before the claim. */
+    async release(ids: readonly string[]) {
+      if (!ids.length) return;
+      await write((tx) =>
+        tx
+          .update(table)
+          .set({ status: 'pending', leaseExpiresAt: null, attempts: sql`${table.attempts} - 1` as unknown as number })
+          .where(and(inArray(table.id, [...ids]), eq(table.status, 'sending')))
+          .returning({ id: table.id }),
+      );
     },
 
     async finish(

@@ -90,9 +90,7 @@ export function createDeliveryRunner({
   let running: Promise<number> | null = null;
   let again = false;
 
-  async function deliver(row: Delivery): Promise<boolean> {
-    const claimed = await repo.claim(row, clock.now(), LEASE_MS);
-    if (!claimed) return false;
+  async function deliver(claimed: Delivery): Promise<void> {
     try {
       const outcome = await handlers[claimed.channel as DeliveryChannel](claimed, JSON.parse(claimed.payload));
       const recipient = outcome.recipient;
@@ -124,25 +122,28 @@ export function createDeliveryRunner({
         });
       }
     }
-    return true;
   }
 
   /**
-   * Runs a batch `concurrency` at a time, oldest first. Safe side by side: a batch holds at most one
-   * delivery per appointment and channel (`due` holds back the later ones), and the rows of different
-   * appointments do not depend on each other. A slow mail server no longer holds up everything behind
-   * it, and on SQLite the claims and outcomes of deliveries in flight share their commits.
+   * Claims a batch in one statement, then runs it `concurrency` at a time, oldest first. Safe side by
+   * side: a batch holds at most one delivery per appointment and channel (`due` holds back the later
+   * ones), and the rows of different appointments do not depend on each other. A slow mail server no
+   * longer holds up everything behind it, and on SQLite the outcomes of deliveries in flight share
+   * their commits. What a stop leaves unstarted is released, not left to its lease.
    */
   async function runBatch(rows: Delivery[]): Promise<number> {
+    if (!rows.length) return 0;
+    const order = new Map(rows.map((row, i) => [row.id, i]));
+    const claimed = (await repo.claimAll(rows, clock.now(), LEASE_MS)).sort((a, b) => order.get(a.id)! - order.get(b.id)!);
     let next = 0;
-    let progressed = 0;
     const worker = async () => {
-      while (next < rows.length && !stopped()) if (await deliver(rows[next++]!)) progressed++;
+      while (next < claimed.length && !stopped()) await deliver(claimed[next++]!);
     };
-    const outcomes = await Promise.allSettled(Array.from({ length: Math.min(concurrency, rows.length) }, worker));
+    const outcomes = await Promise.allSettled(Array.from({ length: Math.min(concurrency, claimed.length) }, worker));
+    await repo.release(claimed.slice(next).map((row) => row.id));
     const failed = outcomes.find((o) => o.status === 'rejected');
     if (failed) throw failed.reason;
-    return progressed;
+    return next;
   }
 
   async function runOnce(): Promise<number> {

@@ -80,7 +80,7 @@ export const identity = column('identity');
 /** Indexes and constraints, from the dialect the table is built in. */
 export interface Constraints {
   check(name: string, condition: SQL): Constraint;
-  index(name: string): { on(...columns: Column[]): Constraint };
+  index(name: string): { on(...columns: Column[]): Constraint & { where(condition: SQL): Constraint } };
   uniqueIndex(name: string): { on(...columns: Column[]): Constraint & { where(condition: SQL): Constraint } };
   unique(name: string): { on(...columns: Column[]): Constraint };
 }

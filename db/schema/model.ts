@@ -23,6 +23,8 @@ import { boolean, identity, integer, isBetween, isOneOf, money as moneyColumn, t
 const testimonialRating = { min: 1, max: 5 };
 const deliveryChannels = ['email', 'calendar'] as const;
 const deliveryStatuses = ['pending', 'sending', 'sent', 'failed', 'skipped'] as const;
+/** A delivery still to be sent (or being sent): the runner's queue. */
+export const unfinishedDeliveryStatuses = ['pending', 'sending'] as const;
 const migrationRunStates = ['running', 'completed', 'failed', 'interrupted'] as const;
 const identityUserStatuses = ['UNCONFIRMED', 'CONFIRMED'] as const;
 const identityCodePurposes = ['confirm-sign-up', 'reset-password'] as const;
@@ -288,7 +290,10 @@ export const deliveries = table(
   (t, { check, index }) => [
     check('deliveries_channel_values', isOneOf(t.channel, deliveryChannels)),
     check('deliveries_status_values', isOneOf(t.status, deliveryStatuses)),
-    index('deliveries_due_idx').on(t.status, t.nextAttemptAt),
+    // The runner's queue (`due` in api/deliveries/deliveries.repository.ts) reads only unfinished
+    // rows, which stay few however long the log grows: in order, and the first of each appointment's.
+    index('deliveries_unfinished_idx').on(t.createdAt, t.id).where(isOneOf(t.status, unfinishedDeliveryStatuses)),
+    index('deliveries_unfinished_by_appointment_idx').on(t.appointmentId, t.channel, t.createdAt, t.id).where(isOneOf(t.status, unfinishedDeliveryStatuses)),
     index('deliveries_appointment_idx').on(t.appointmentId),
     index('deliveries_created_at_idx').on(t.createdAt),
   ],

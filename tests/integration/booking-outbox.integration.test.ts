@@ -109,14 +109,21 @@ describe('transactions on PostgreSQL', () => {
     await ctx?.database.drop();
   });
 
-  /** The statements the pg driver sends while `run` runs. */
-  async function sent(run: () => Promise<unknown>): Promise<string[]> {
+  /**
+   * The statements the pg driver sends while `run` runs, and (with `answers`) "answered: …" where
+   * each one's answer arrived, to show which were sent before any answer came back.
+   */
+  async function sent(run: () => Promise<unknown>, { answers = false } = {}): Promise<string[]> {
     const texts: string[] = [];
     const query = pg.Client.prototype.query;
     pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
       const first = args[0] as string | { text?: string };
-      texts.push((typeof first === 'string' ? first : (first?.text ?? '')).trim().split(/\s+/).slice(0, 3).join(' ').toLowerCase());
-      return (query as (...a: unknown[]) => unknown).apply(this, args);
+      const text = (typeof first === 'string' ? first : (first?.text ?? '')).trim().split(/\s+/).slice(0, 3).join(' ').toLowerCase();
+      texts.push(text);
+      const result = (query as (...a: unknown[]) => unknown).apply(this, args);
+      const done = () => answers && texts.push(`answered: ${text}`);
+      if (result instanceof Promise) result.then(done, done);
+      return result;
     } as typeof query;
     try {
       await run();
@@ -136,11 +143,49 @@ describe('transactions on PostgreSQL', () => {
       inTransaction(ctx.database, (tx) => [tx.insert(t.deliveries).values(row('two')).returning(), tx.insert(t.deliveries).values(row('three')).returning()]),
     );
     expect(several).toEqual(['begin', 'insert into "deliveries"', 'insert into "deliveries"', 'commit']);
-    // The second statement fails on the first's key: neither is kept.
+    // The second statement fails on an existing key: neither is kept, and the error is the key's
+    // (not the "transaction is aborted" of what followed it).
     await expect(
       inTransaction(ctx.database, (tx) => [tx.insert(t.deliveries).values(row('four')).returning(), tx.insert(t.deliveries).values(row('two')).returning()]),
-    ).rejects.toThrow();
+    ).rejects.toMatchObject({ cause: { code: '23505' } });
     const kept = await ctx.database.db.select({ key: t.deliveries.dedupeKey }).from(t.deliveries);
     expect(kept.map((r) => r.key).sort()).toEqual(['tx-test:one', 'tx-test:three', 'tx-test:two']);
+    // The pooled client is usable again after the failed transaction.
+    await inTransaction(ctx.database, (tx) => [
+      tx.insert(t.deliveries).values(row('five')).returning(),
+      tx.insert(t.deliveries).values(row('six')).returning(),
+    ]);
+    expect((await ctx.database.db.select().from(t.deliveries)).length).toBe(5);
+  });
+
+  it('pipelines a transaction: BEGIN, every statement and COMMIT are sent before the first answer (one round trip)', async () => {
+    const { t } = ctx.database;
+    const row = (purpose: string) => ({ channel: 'email', purpose, payload: '{}', nextAttemptAt: new Date(), dedupeKey: `pipeline-test:${purpose}` });
+    const trace = await sent(
+      () =>
+        inTransaction(ctx.database, (tx) => [
+          tx.insert(t.deliveries).values(row('a')).returning(),
+          tx.insert(t.deliveries).values(row('b')).returning(),
+          tx.insert(t.deliveries).values(row('c')).returning(),
+        ]),
+      { answers: true },
+    );
+    expect(trace.slice(0, 5)).toEqual(['begin', 'insert into "deliveries"', 'insert into "deliveries"', 'insert into "deliveries"', 'commit']);
+    expect(trace.slice(5).every((entry) => entry.startsWith('answered: '))).toBe(true);
+  });
+
+  it('commits nothing when a statement could not be sent', async () => {
+    const { t } = ctx.database;
+    const before = (await ctx.database.db.select().from(t.deliveries)).length;
+    // A statement whose `then` fails before it sends anything (as one that could not be built would).
+    // biome-ignore lint/suspicious/noThenProperty: a thenable is what a statement is, here one that never sends
+    const unsendable = { then: (_: unknown, reject: (err: Error) => void) => reject(new Error('could not be built')) } as PromiseLike<unknown>;
+    await expect(
+      inTransaction(ctx.database, (tx) => [
+        tx.insert(t.deliveries).values({ channel: 'email', purpose: 'x', payload: '{}', nextAttemptAt: new Date(), dedupeKey: 'unsent:x' }).returning(),
+        unsendable,
+      ]),
+    ).rejects.toThrow('could not be built');
+    expect((await ctx.database.db.select().from(t.deliveries)).length).toBe(before);
   });
 });
