@@ -197,7 +197,7 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
     purpose: CodePurpose,
     code: string,
     clientAddress: string,
-    accept: () => void = () => {},
+    accept: () => void | Promise<void> = () => {},
   ) {
     await throttle(`address:${clientAddress}`, THROTTLE.address, tooManyCodes);
     const triesKey = codeTriesKey(purpose, keyOf(username));
@@ -214,7 +214,7 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
       await repo.deleteCode(user.id, purpose);
       return fail('ExpiredCodeException', 'Invalid code provided, please request a code again.');
     }
-    accept();
+    await accept();
     if (!(await repo.takeCode(user.id, purpose, digest))) codeMismatch(); // used by a parallel request
     await repo.clearAttempts(triesKey);
     await repo.uncountAttempt(`address:${clientAddress}`);
@@ -311,7 +311,7 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
       const email = given.find((a) => a.Name === 'email')?.Value?.trim() ?? '';
       if (!z.email().max(254).safeParse(email).success)
         invalidParameter('Attributes did not conform to the schema: email: The attribute is required and must be a valid e-mail address');
-      const problem = passwordProblem(body.Password, { username: body.Username, email });
+      const problem = await passwordProblem(body.Password, { username: body.Username, email });
       if (problem) fail('InvalidPasswordException', problem);
       if (!allowlist.allows(email)) fail('UserLambdaValidationException', 'PreSignUp failed with error This address may not create an admin account.');
       const user = await repo.insertUser({
@@ -398,10 +398,10 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
       const user = await repo.userByName(keyOf(body.Username));
       // What needs no account is checked first; the e-mail rule only once the code is right, so the
       // answer before that is the same for every username (it would reveal the address otherwise).
-      const problem = passwordProblem(body.Password, { username: body.Username });
+      const problem = await passwordProblem(body.Password, { username: body.Username });
       if (problem) fail('InvalidPasswordException', problem);
-      await spendCode(body.Username, user, 'reset-password', body.ConfirmationCode, ctx.clientAddress, () => {
-        const withAddress = passwordProblem(body.Password, { username: body.Username, email: user?.email });
+      await spendCode(body.Username, user, 'reset-password', body.ConfirmationCode, ctx.clientAddress, async () => {
+        const withAddress = await passwordProblem(body.Password, { username: body.Username, email: user?.email });
         if (withAddress) fail('InvalidPasswordException', withAddress);
       });
       await repo.updateUser(user!.id, { passwordHash: await hashPassword(body.Password) });
@@ -416,7 +416,7 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
       await throttle(`user:${user.usernameKey}`, THROTTLE.user, () => fail('LimitExceededException', 'Attempt limit exceeded, please try after some time.'));
       if (!(await verifyPassword(body.PreviousPassword, user.passwordHash))) return incorrect();
       await repo.clearAttempts(`user:${user.usernameKey}`);
-      const problem = passwordProblem(body.ProposedPassword, { username: user.username, email: user.email });
+      const problem = await passwordProblem(body.ProposedPassword, { username: user.username, email: user.email });
       if (problem) fail('InvalidPasswordException', problem);
       await repo.updateUser(user.id, { passwordHash: await hashPassword(body.ProposedPassword) });
       await repo.revokeUserSessions(user.id, now(), sessionId);
@@ -480,7 +480,7 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
   /** The operator's commands (npm run admin:*): never reachable over HTTP. */
   const admins = {
     async create(account: { username: string; email: string; password: string }) {
-      const problem = passwordProblem(account.password, account);
+      const problem = await passwordProblem(account.password, account);
       if (problem) fail('InvalidPasswordException', problem);
       const usernameKey = keyOf(account.username);
       const existing = await repo.userByName(usernameKey);

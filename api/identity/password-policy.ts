@@ -4,22 +4,26 @@
  * lists of commonly used or breached passwords (zxcvbn-ts's common list, ~49,000 entries), nor one
  * made of the username or e-mail.
  */
-import { dictionary } from '@zxcvbn-ts/language-common';
 
 export const MIN_PASSWORD_LENGTH = 8;
 export const MAX_PASSWORD_LENGTH = 256;
 
-let common: Set<string> | null = null;
-const commonPasswords = () => (common ??= new Set((dictionary as Record<string, string[]>)['passwords-common']!.map((p) => p.toLowerCase())));
+/** The list is loaded when a password is first judged (400 KB of source: not at every start). */
+let common: Promise<Set<string>> | null = null;
+const commonPasswords = () =>
+  (common ??= import('@zxcvbn-ts/language-common').then(
+    ({ dictionary }) => new Set((dictionary as Record<string, string[]>)['passwords-common']!.map((p) => p.toLowerCase())),
+  ));
 
 /** Null when acceptable, else the reason (Cognito's InvalidPasswordException message). */
-export function passwordProblem(password: unknown, context: { username?: string; email?: string } = {}): string | null {
+export async function passwordProblem(password: unknown, context: { username?: string; email?: string } = {}): Promise<string | null> {
   if (typeof password !== 'string' || password.length < MIN_PASSWORD_LENGTH)
     return `Password did not conform with policy: Password not long enough (at least ${MIN_PASSWORD_LENGTH} characters)`;
   if (password.length > MAX_PASSWORD_LENGTH) return `Password did not conform with policy: Password is longer than ${MAX_PASSWORD_LENGTH} characters`;
   if (password.trim() !== password) return 'Password did not conform with policy: Password must not begin or end with a space';
   const lower = password.toLowerCase();
-  if (commonPasswords().has(lower)) return 'Password did not conform with policy: Password is too common; choose one that is not on lists of common passwords';
+  if ((await commonPasswords()).has(lower))
+    return 'Password did not conform with policy: Password is too common; choose one that is not on lists of common passwords';
   const names = [context.username, context.email, context.email?.split('@')[0]]
     .filter((n): n is string => Boolean(n && n.length >= 3))
     .map((n) => n.toLowerCase());

@@ -88,10 +88,10 @@ export async function serverDatabase(dialect: Dialect): Promise<ServerDatabase> 
 /**
  * Starts `node api/server.ts --api-only` on a free port with `env` over the test's environment, and
  * resolves once it prints that it is ready. Rejects with its output if it ends first. `site`: the
- * site too (it needs `npm run build`).
+ * site too (it needs `npm run build`); `nodeArgs`: options for node itself (`--import` a hook, say).
  */
-export async function startServerProcess(env: Record<string, string>, options: { site?: boolean } = {}): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--no-warnings', 'api/server.ts', ...(options.site ? [] : ['--api-only'])], {
+export async function startServerProcess(env: Record<string, string>, options: { site?: boolean; nodeArgs?: string[] } = {}): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--no-warnings', ...(options.nodeArgs ?? []), 'api/server.ts', ...(options.site ? [] : ['--api-only'])], {
     cwd: root,
     env: {
       ...process.env,
