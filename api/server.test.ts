@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadEnv } from './env.ts';
 import { PRODUCTION_SHUTDOWN_GRACE_MS, shutdownGraceMs } from './server.ts';
+import { republisher } from './start-server.ts';
 
 describe('shutdownGraceMs (SHUTDOWN_GRACE_MS, decision 016)', () => {
   it('defaults to 5 s in production and 0 elsewhere', () => {
@@ -21,5 +22,29 @@ describe('shutdownGraceMs (SHUTDOWN_GRACE_MS, decision 016)', () => {
     for (const bad of ['-1', '1.5', 'abc', '120001', '9999999']) {
       expect(() => loadEnv({ SHUTDOWN_GRACE_MS: bad }), bad).toThrow(/SHUTDOWN_GRACE_MS: .*for example SHUTDOWN_GRACE_MS=5000/);
     }
+  });
+});
+
+describe('republisher: what a content change does in a container', () => {
+  const change = { topic: 'blog-posts', keys: ['a-post'] } as const;
+  const recorder = () => {
+    const calls: string[] = [];
+    return {
+      calls,
+      site: { onChange: async () => void calls.push('render') },
+      cdn: { purge: async () => void calls.push('purge') },
+    };
+  };
+
+  it('re-renders the pages it touches, then purges them from the CDN', async () => {
+    const { calls, site, cdn } = recorder();
+    await republisher(site, cdn, () => false)(change);
+    expect(calls).toEqual(['render', 'purge']);
+  });
+
+  it('once the container is stopping, renders nothing (its listener is closed) but still purges, for the containers that stay', async () => {
+    const { calls, site, cdn } = recorder();
+    await republisher(site, cdn, () => true)(change);
+    expect(calls).toEqual(['purge']);
   });
 });

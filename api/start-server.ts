@@ -9,9 +9,9 @@ import { openDatabase, type Database } from '../db/client.ts';
 import { seedDatabase } from '../db/seed/seed.ts';
 import { createActivityEvents } from './activity.ts';
 import { createApp } from './app.ts';
-import { createCdnPurger } from './cdn/cdn-purge.ts';
+import { createCdnPurger, type CdnPurger } from './cdn/cdn-purge.ts';
 import { createContentBus } from './content-bus.ts';
-import { createContentEvents } from './content-events.ts';
+import { createContentEvents, type ContentChange } from './content-events.ts';
 import { createDeliveryQueue } from './deliveries/deliveries.ts';
 import { systemClock } from './clock.ts';
 import type { Deps } from './deps.ts';
@@ -23,7 +23,7 @@ import { startIdentity } from './identity/identity.ts';
 import { startBackgroundWork } from './composition.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createDevOutbox } from './mail/dev-outbox.ts';
-import { createSite } from './site/site.ts';
+import { createSite, type Site } from './site/site.ts';
 import { createSecretBox, loadSecretsKey } from './crypto/secret-box.ts';
 
 export interface RunningServer {
@@ -68,6 +68,20 @@ const requestIdOf = (req: IncomingMessage) => {
 };
 
 const isApi = (url: string | undefined) => url === '/api' || Boolean(url?.startsWith('/api/') || url?.startsWith('/api?'));
+
+/**
+ * What a content change does in a container: re-render the stored pages it touches (visible within a
+ * second), then purge them from the CDN, after, so the CDN cannot refetch the old from it (decision
+ * 017). Once the container is stopping, its pages are not re-rendered: a render asks the container's
+ * own listener for its data, which is closed then, and nobody will be sent them. The CDN is still
+ * purged, for the containers that stay.
+ */
+export function republisher(site: Pick<Site, 'onChange'> | null, cdn: Pick<CdnPurger, 'purge'>, stopping: () => boolean) {
+  return async (change: ContentChange) => {
+    if (!stopping()) await site?.onChange(change);
+    await cdn.purge(change);
+  };
+}
 
 export async function startServer(options: { env?: Env; apiOnly?: boolean; shutdownGraceMs?: number } = {}): Promise<RunningServer> {
   const env = options.env ?? loadEnv();
@@ -119,20 +133,16 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean; shutd
   const keptList = keptListResponder(deps, securitySettings(deps));
   let origin = '';
   const site = options.apiOnly ? null : await createSite({ api: app.fetch, selfOrigin: () => origin, log, security: securitySettings(deps) });
-  // Republish what a change touches (visible within a second), then purge it from the CDN:
-  // after this container serves the new content, so the CDN cannot refetch the old from it (decision 017).
   const cdn = createCdnPurger(cdnPurgeSettings(env), { log });
-  events.subscribe(async (change) => {
-    await site?.onChange(change);
-    await cdn.purge(change);
-  });
+  /** Set when stop() begins: new connections are refused from then on. */
+  let closing = false;
+  events.subscribe(republisher(site, cdn, () => closing));
   await bus?.listen();
 
   /** Quiet logs (LOG_QUIET) keep errors only: no request line is made. */
   const logRequests = !env.LOG_QUIET;
   /** Responses not yet sent in full: a shutdown waits for them, and closes their connections after them. */
   const inFlight = new Set<ServerResponse>();
-  let closing = false;
   /**
    * Each request is followed until its response closes, with one listener: taken off the in-flight
    * set and, when it has a request id (the site's requests; the API logs its own in api/app.ts), given its log
