@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadEnv } from './env.ts';
 import { PRODUCTION_SHUTDOWN_GRACE_MS, shutdownGraceMs } from './server.ts';
+import type { ContentChange } from './content-events.ts';
 import { republisher } from './start-server.ts';
 
 describe('shutdownGraceMs (SHUTDOWN_GRACE_MS, decision 016)', () => {
@@ -26,7 +27,7 @@ describe('shutdownGraceMs (SHUTDOWN_GRACE_MS, decision 016)', () => {
 });
 
 describe('republisher: what a content change does in a container', () => {
-  const change = { topic: 'blog-posts', keys: ['a-post'] } as const;
+  const change: ContentChange = { topic: 'blog-posts', keys: ['a-post'] };
   const recorder = () => {
     const calls: string[] = [];
     return {

@@ -1,5 +1,6 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
+import type { BlogPostSummaryField } from '../../src/shared/schemas/blog-posts.ts';
 
 export type BlogPostValues = {
   title: string;
@@ -28,6 +29,21 @@ export function blogPostsRepository({ db, t }: Database) {
   };
   return {
     listPublished: () => db.select(summary).from(posts).where(eq(posts.isPublished, true)).orderBy(desc(posts.publishedAt), desc(posts.createdAt)),
+    /** A slice of the published list (`limit` from `offset`), with only `fields` when given. */
+    listPublishedPart({ limit, offset = 0, fields }: { limit?: number; offset?: number; fields?: readonly BlogPostSummaryField[] }) {
+      const selection = fields ? Object.fromEntries(fields.map((field) => [field, summary[field]])) : summary;
+      const query = db
+        .select(selection as typeof summary)
+        .from(posts)
+        .where(eq(posts.isPublished, true))
+        .orderBy(desc(posts.publishedAt), desc(posts.createdAt))
+        .$dynamic();
+      return limit === undefined ? query : query.limit(limit).offset(offset);
+    },
+    async countPublished(): Promise<number> {
+      const [row] = await db.select({ total: count() }).from(posts).where(eq(posts.isPublished, true));
+      return Number(row?.total ?? 0);
+    },
     listAll: () => db.select().from(posts).orderBy(desc(posts.createdAt)),
     async findById(id: string) {
       const [row] = await db.select().from(posts).where(eq(posts.id, id));

@@ -1,10 +1,10 @@
-import { blogPostInput } from '../../src/shared/schemas/blog-posts.ts';
+import { blogPostInput, blogPostsQuery } from '../../src/shared/schemas/blog-posts.ts';
 import { idParam } from '../../src/shared/schemas/fields.ts';
 import type { Deps } from '../deps.ts';
 import { notFound } from '../http/errors.ts';
 import { isInternalCall } from '../internal.ts';
 import { adminRouter, router } from '../http/routes.ts';
-import { jsonBody, pathParams } from '../http/validate.ts';
+import { jsonBody, pathParams, queryParams } from '../http/validate.ts';
 import { blogPostsService } from './blog-posts.service.ts';
 import { publicCache } from '../http/public-cache.ts';
 import { postKey } from '../cdn/cache-policy.ts';
@@ -16,7 +16,14 @@ export function blogPostsRoutes(deps: Pick<Deps, 'database' | 'events' | 'clock'
       .get(
         '/blog-posts',
         publicCache(deps, () => ['posts']),
-        async (c) => c.json(await service.listPublished()),
+        queryParams(blogPostsQuery),
+        async (c) => {
+          const query = c.req.valid('query');
+          if (query.limit === undefined && !query.fields) return c.json(await service.listPublished());
+          const { posts, total } = await service.listPublishedPart(query);
+          if (total !== null) c.header('x-total-count', String(total));
+          return c.json(posts);
+        },
       )
       // The site's list of article pages (api/site/article-slugs.ts). Internal only: a post's earlier
       // slugs may hold words an admin renamed it to remove; visitors can only try slugs one by one.

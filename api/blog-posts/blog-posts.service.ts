@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { blogPostInput } from '../../src/shared/schemas/blog-posts.ts';
 import { databaseRefusal } from '../../db/driver-errors.ts';
 import { slugify } from '../../src/shared/slug.ts';
+import type { BlogPostSummaryField } from '../../src/shared/schemas/blog-posts.ts';
 import type { Deps } from '../deps.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { isStorableText } from '../http/validate.ts';
@@ -46,6 +47,11 @@ export function blogPostsService({ database, events, clock }: Pick<Deps, 'databa
 
   return {
     listPublished: repo.listPublished,
+    /** Part of the published list (blogPostsQuery), and how many are published in all when sliced. */
+    async listPublishedPart(query: { limit?: number; offset: number; fields?: readonly BlogPostSummaryField[] }) {
+      const [posts, total] = await Promise.all([repo.listPublishedPart(query), query.limit === undefined ? null : repo.countPublished()]);
+      return { posts, total };
+    },
     listAll: repo.listAll,
     /** Every slug getPublished answers: published posts' slugs and the earlier slugs leading to one. */
     async articleSlugs(): Promise<string[]> {

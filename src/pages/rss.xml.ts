@@ -5,7 +5,7 @@
  */
 import type { APIRoute } from 'astro';
 import { firm } from '../config/firm.ts';
-import { getPosts } from '../server/site-data.ts';
+import { getPostsPage } from '../server/site-data.ts';
 
 export const prerender = false;
 
@@ -15,7 +15,7 @@ export const FEED_ITEMS = 20;
 
 export const GET: APIRoute = async ({ site, url }) => {
   const base = site ?? url;
-  const posts = ((await getPosts(url)) ?? [])
+  const posts = (await getPostsPage(url, FEED_ITEMS)).posts
     .filter((p) => p.publishedAt)
     .sort((a, b) => time(b.publishedAt) - time(a.publishedAt))
     .slice(0, FEED_ITEMS);

@@ -19,7 +19,23 @@ export async function fetchApi<T>(call: Promise<ClientResponse<T, number, 'json'
   return (await res.json()) as T;
 }
 
-export const getPosts = (url: URL) => fetchApi(apiOf(url)['blog-posts'].$get(undefined, asJson));
+export const getPosts = (url: URL) => fetchApi(apiOf(url)['blog-posts'].$get({ query: {} }, asJson));
+
+/**
+ * Part of the published list, newest first, as a page shows it: `limit` posts from `offset`, and how
+ * many are published in all (the API's X-Total-Count). A page reads what it shows, not every post.
+ */
+export async function getPostsPage(url: URL, limit: number, offset = 0) {
+  const res = await apiOf(url)['blog-posts'].$get({ query: { limit: String(limit), offset: String(offset) } }, asJson);
+  if (!res.ok) throw new Error(`GET ${res.url} answered ${res.status}`);
+  return { posts: await res.json(), total: Number(res.headers.get('x-total-count') ?? 0) };
+}
+
+/** Every published post's slug and dates (the sitemap's lastmod), the only fields it reads. */
+export const getPostDates = (url: URL) =>
+  fetchApi(apiOf(url)['blog-posts'].$get({ query: { fields: 'slug,publishedAt,updatedAt' } }, asJson)) as Promise<
+    { slug: string; publishedAt: string | null; updatedAt: string | null }[] | null
+  >;
 export const getPost = (url: URL, slug: string) => fetchApi(apiOf(url)['blog-posts'][':slug'].$get({ param: { slug: encodeURIComponent(slug) } }, asJson));
 export const getTestimonials = (url: URL) => fetchApi(apiOf(url).testimonials.$get(undefined, asJson));
 export const getExternalArticles = (url: URL) => fetchApi(apiOf(url)['external-blog-articles'].$get(undefined, asJson));

@@ -1,16 +1,17 @@
 /**
  * Server-only: every URL the sitemap lists: the public routes and every published article, absolute
  * from the configured site, lastmod from each article's last change. One read of the public list,
- * whatever the number of articles.
+ * whatever the number of articles, of the
+ * three fields it uses.
  */
 import { publicRoutes } from '../components/blog/public-routes.ts';
-import { getPosts } from './site-data.ts';
+import { getPostDates } from './site-data.ts';
 import type { SitemapEntry } from './sitemap.ts';
 
 const instant = (iso: string | null | undefined) => (iso && !Number.isNaN(Date.parse(iso)) ? new Date(iso).toISOString() : null);
 
 export async function sitemapEntries(url: URL, site: URL): Promise<SitemapEntry[]> {
-  const posts = (await getPosts(url)) ?? [];
+  const posts = (await getPostDates(url)) ?? [];
   const articles = posts.map((p) => ({ loc: new URL(`/blog/${p.slug}`, site).href, lastmod: instant(p.updatedAt ?? p.publishedAt) }));
   const newest = articles.reduce<string | null>((a, e) => (e.lastmod && (!a || e.lastmod > a) ? e.lastmod : a), null);
   // The home page and the blog list the articles, so they change when one does.

@@ -318,6 +318,40 @@ forEachDialect('blog posts', (ctx) => {
     });
   });
 
+  it('gives a page what it shows: a slice of the published list with the whole count, or some fields only', async () => {
+    for (let i = 1; i <= 5; i++) await create(ctx(), draft({ isPublished: true, publishedAt: `2030-0${i}-10T00:00:00.000Z` }));
+    await create(ctx(), draft({ isPublished: false }));
+    const all = (await ctx().call('GET', '/api/blog-posts')).body as { id: string }[];
+
+    const slice = await ctx().call('GET', '/api/blog-posts?limit=2&offset=1');
+    expect(slice.status).toBe(200);
+    expect(slice.body.map((p: { id: string }) => p.id)).toEqual(all.slice(1, 3).map((p) => p.id));
+    expect(Object.keys(slice.body[0]).sort()).toEqual(summaryKeys);
+    expect(slice.headers.get('x-total-count')).toBe(String(all.length));
+    // Past the end: none, and the count still.
+    const past = await ctx().call('GET', `/api/blog-posts?limit=3&offset=${all.length}`);
+    expect(past.body).toEqual([]);
+    expect(past.headers.get('x-total-count')).toBe(String(all.length));
+
+    const dates = await ctx().call('GET', '/api/blog-posts?fields=slug,updatedAt');
+    expect(dates.status).toBe(200);
+    expect(dates.body).toHaveLength(all.length);
+    for (const p of dates.body) expect(Object.keys(p).sort()).toEqual(['slug', 'updatedAt']);
+
+    for (const [query, field, message] of [
+      ['limit=0', 'limit', 'Limit must be a whole number from 1 to 100'],
+      ['limit=101', 'limit', 'Limit must be a whole number from 1 to 100'],
+      ['limit=2.5', 'limit', 'Limit must be a whole number from 1 to 100'],
+      ['limit=ten', 'limit', 'Limit must be a whole number from 1 to 100'],
+      ['limit=2&offset=-1', 'offset', 'Offset must be a whole number from 0'],
+      ['fields=slug,content', 'fields', 'Fields must be some of id, title, slug, excerpt, category, author, publishedAt, updatedAt, separated by commas'],
+    ]) {
+      const res = await ctx().call('GET', `/api/blog-posts?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.body.fields?.[field!], query).toBe(message);
+    }
+  });
+
   it('lists every post, drafts included, for the admin', async () => {
     const hidden = await create(ctx(), draft({ isPublished: false }));
     const res = await ctx().admin('GET', '/api/admin/blog-posts');

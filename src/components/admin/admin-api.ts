@@ -25,7 +25,7 @@ export const adminQueries = {
 
 /** SPEC §7: after blog or testimonial changes the public lists are refreshed too. */
 export const publicQueries = {
-  blogPosts: queryOptions({ queryKey: ['/api/blog-posts'], queryFn: () => read(api['blog-posts'].$get()) }),
+  blogPosts: queryOptions({ queryKey: ['/api/blog-posts'], queryFn: () => read(api['blog-posts'].$get({ query: {} })) }),
   testimonials: queryOptions({ queryKey: ['/api/testimonials'], queryFn: () => read(api.testimonials.$get()) }),
   activeTheme: queryOptions({ queryKey: ['/api/themes/active'], queryFn: () => read(api.themes.active.$get()) }),
   componentVisibility: queryOptions({ queryKey: ['/api/component-visibility'], queryFn: () => read(api['component-visibility'].$get()) }),

@@ -16,7 +16,7 @@ const category = (p: PostCardPost) => p.category;
 /** The client only when a visitor searches past this page: it is not in the page's first download. */
 const loadAll = async (): Promise<PostCardPost[]> => {
   const { api, read } = await import('../../lib/api-client.ts');
-  return read(api['blog-posts'].$get());
+  return read(api['blog-posts'].$get({ query: {} }));
 };
 
 export default function BlogExplorer({ posts, total }: { posts: PostCardPost[]; total: number }) {
