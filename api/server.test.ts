@@ -49,3 +49,12 @@ describe('republisher: what a content change does in a container', () => {
     expect(calls).toEqual(['purge']);
   });
 });
+
+describe("the server's Node options (decision 023)", () => {
+  it('are what package.json starts the server with', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { SERVER_NODE_FLAGS } = await import('./server-flags.ts');
+    const scripts = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts as Record<string, string>;
+    for (const name of ['start', 'serve', 'serve:api']) expect(scripts[name], name).toMatch(new RegExp(`^node ${SERVER_NODE_FLAGS.join(' ')} `));
+  });
+});

@@ -8,6 +8,7 @@
  * Part of `npm run bench`; alone: `node bench/booking.ts` (SQLite; with BENCH_DATABASE_URL=postgres://…
  * also PostgreSQL, in a database created for the run and dropped after).
  */
+import { SERVER_NODE_FLAGS } from '../api/server-flags.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -154,7 +155,7 @@ async function startApi(dir: string, databaseUrl: string | undefined): Promise<{
   const port = 4900 + Math.floor(Math.random() * 90);
   // BENCH_PROFILE=<dir>: the server writes a CPU profile there when it stops (to see where a booking's time goes).
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-  const child = spawn(process.execPath, [...profile, 'api/server.ts', '--api-only'], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...profile, 'api/server.ts', '--api-only'], {
     cwd: root,
     env: {
       ...process.env,

@@ -14,6 +14,7 @@
  * BENCH_DATABASE_URL's server, else postgres://postgres@127.0.0.1:5432/postgres; a database is created
  * for the run and dropped after).
  */
+import { SERVER_NODE_FLAGS } from '../api/server-flags.ts';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -112,7 +113,11 @@ export async function cdnBenchUnavailable(): Promise<string | null> {
 /** `node api/server.ts` with the site; resolves once it says it is ready (migrated, seeded, pages rendered). */
 async function startContainer(name: string, env: NodeJS.ProcessEnv): Promise<Container> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['api/server.ts'], { cwd: root, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'api/server.ts'], {
+    cwd: root,
+    env: { ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   // A bench that ends without stopping it must not leave it behind.
   const orphaned = () => child.kill('SIGTERM');

@@ -1,4 +1,5 @@
 /** The site as the bench runs it: one server process on its own SQLite file, quiet logs, no rate limits. */
+import { SERVER_NODE_FLAGS } from '../api/server-flags.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,7 +24,7 @@ export const siteFiles = (dir: string) => ({
 export async function startSite(dir: string): Promise<{ child: ChildProcess; origin: string; coldStartMs: number }> {
   const port = 4500 + Math.floor(Math.random() * 400);
   const started = performance.now();
-  const child = spawn(process.execPath, ['api/server.ts'], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'api/server.ts'], {
     cwd: root,
     env: {
       ...process.env,

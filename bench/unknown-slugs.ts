@@ -5,6 +5,7 @@
  * rest: the ratios are what count, since absolute figures depend on the machine.
  *   node bench/unknown-slugs.ts        (BENCH_SECONDS=10 by default; needs `npm run build`)
  */
+import { SERVER_NODE_FLAGS } from '../api/server-flags.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -22,7 +23,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 async function startSite(dir: string): Promise<{ child: ChildProcess; origin: string; healthyMs: number; readyMs: number }> {
   const started = performance.now();
   const port = 4500 + Math.floor(Math.random() * 400);
-  const child = spawn(process.execPath, ['api/server.ts'], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'api/server.ts'], {
     cwd: root,
     env: {
       ...process.env,
