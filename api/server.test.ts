@@ -43,7 +43,24 @@ describe('republisher: what a content change does in a container', () => {
     expect(calls).toEqual(['render', 'purge']);
   });
 
-  it('once the container is stopping, renders nothing (its listener is closed) but still purges, for the containers that stay', async () => {
+  it('lets the renders running when the container begins to stop finish before its listener closes', async () => {
+    let finish = () => {};
+    const calls: string[] = [];
+    const site = { onChange: () => new Promise<void>((resolve) => (finish = () => (calls.push('rendered'), resolve()))) };
+    const republish = republisher(site, { purge: async () => void calls.push('purge') }, () => false);
+    const running = republish(change);
+    let settled = false;
+    const waiting = republish.settled().then(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(settled).toBe(false);
+    finish();
+    await waiting;
+    await running;
+    expect(calls).toEqual(['rendered', 'purge']);
+    await republish.settled(); // nothing running: at once
+  });
+
+  it('once the container is stopping, starts no render (its listener is about to close) but still purges, for the containers that stay', async () => {
     const { calls, site, cdn } = recorder();
     await republisher(site, cdn, () => true)(change);
     expect(calls).toEqual(['purge']);

@@ -72,15 +72,27 @@ const isApi = (url: string | undefined) => url === '/api' || Boolean(url?.starts
 /**
  * What a content change does in a container: re-render the stored pages it touches (visible within a
  * second), then purge them from the CDN, after, so the CDN cannot refetch the old from it (decision
- * 017). Once the container is stopping, its pages are not re-rendered: a render asks the container's
- * own listener for its data, which is closed then, and nobody will be sent them. The CDN is still
- * purged, for the containers that stay.
+ * 017). A render asks the container's own listener for its data, so once the container is stopping
+ * no render starts (nobody will be sent its pages), and `settled` lets the renders already running
+ * finish before the listener closes. The CDN is still purged, for the containers that stay.
  */
 export function republisher(site: Pick<Site, 'onChange'> | null, cdn: Pick<CdnPurger, 'purge'>, stopping: () => boolean) {
-  return async (change: ContentChange) => {
-    if (!stopping()) await site?.onChange(change);
+  const rendering = new Set<Promise<void>>();
+  const onChange = async (change: ContentChange) => {
+    if (site && !stopping()) {
+      const render = site.onChange(change);
+      rendering.add(render);
+      try {
+        await render;
+      } finally {
+        rendering.delete(render);
+      }
+    }
     await cdn.purge(change);
   };
+  /** Resolves when the renders running now have ended (whatever their outcome). */
+  const settled = () => Promise.allSettled([...rendering]).then(() => {});
+  return Object.assign(onChange, { settled });
 }
 
 export async function startServer(options: { env?: Env; apiOnly?: boolean; shutdownGraceMs?: number } = {}): Promise<RunningServer> {
@@ -134,9 +146,12 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean; shutd
   let origin = '';
   const site = options.apiOnly ? null : await createSite({ api: app.fetch, selfOrigin: () => origin, log, security: securitySettings(deps) });
   const cdn = createCdnPurger(cdnPurgeSettings(env), { log });
-  /** Set when stop() begins: new connections are refused from then on. */
+  /** Set when stop() begins: no page render starts from then on. */
+  let rendersStopped = false;
+  /** Set once the renders in flight have ended: new connections are refused from then on. */
   let closing = false;
-  events.subscribe(republisher(site, cdn, () => closing));
+  const republish = republisher(site, cdn, () => rendersStopped);
+  events.subscribe(republish);
   await bus?.listen();
 
   /** Quiet logs (LOG_QUIET) keep errors only: no request line is made. */
@@ -226,6 +241,10 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean; shutd
     (stopping ??= (async () => {
       // Refuse new connections, finish the requests in flight (answered with `Connection: close`, so
       // keep-alive clients let go), and only then stop background work and close the database.
+      rendersStopped = true;
+      // Renders already running ask this server for their data: they finish before the listener
+      // closes (briefly: a render that hangs must not hold the shutdown past its deadline).
+      await Promise.race([republish.settled(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
       closing = true;
       for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

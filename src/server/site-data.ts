@@ -19,8 +19,6 @@ export async function fetchApi<T>(call: Promise<ClientResponse<T, number, 'json'
   return (await res.json()) as T;
 }
 
-export const getPosts = (url: URL) => fetchApi(apiOf(url)['blog-posts'].$get({ query: {} }, asJson));
-
 /**
  * Part of the published list, newest first, as a page shows it: `limit` posts from `offset`, and how
  * many are published in all (the API's X-Total-Count). A page reads what it shows, not every post.
