@@ -345,6 +345,10 @@ forEachDialect('blog posts', (ctx) => {
       ['limit=ten', 'limit', 'Limit must be a whole number from 1 to 100'],
       ['limit=2&offset=-1', 'offset', 'Offset must be a whole number from 0'],
       ['fields=slug,content', 'fields', 'Fields must be some of id, title, slug, excerpt, category, author, publishedAt, updatedAt, separated by commas'],
+      ['fields=', 'fields', 'Fields must be some of id, title, slug, excerpt, category, author, publishedAt, updatedAt, separated by commas'],
+      ['fields=slug&fields=id', 'fields', 'Fields must be given once, separated by commas'],
+      ['limit=2&limit=3', 'limit', 'Limit must be a whole number from 1 to 100'],
+      ['offset=5', 'offset', 'Offset needs a limit'],
     ]) {
       const res = await ctx().call('GET', `/api/blog-posts?${query}`);
       expect(res.status, query).toBe(400);

@@ -53,29 +53,32 @@ export type BlogPostSummaryField = (typeof blogPostSummaryFields)[number];
  * (the home page three posts, the feed twenty, a blog page twelve, the sitemap two fields of each):
  * `limit` and `offset` a slice of it (the whole count in X-Total-Count), `fields` some fields only.
  */
-export const blogPostsQuery = z.object({
-  limit: z.coerce
-    .number({ error: 'Limit must be a whole number from 1 to 100' })
-    .int('Limit must be a whole number from 1 to 100')
-    .min(1, 'Limit must be a whole number from 1 to 100')
-    .max(100, 'Limit must be a whole number from 1 to 100')
-    .optional(),
-  offset: z.coerce
-    .number({ error: 'Offset must be a whole number from 0' })
-    .int('Offset must be a whole number from 0')
-    .min(0, 'Offset must be a whole number from 0')
-    .max(100_000_000, 'Offset must be at most 100000000')
-    .default(0),
-  fields: z
-    .string()
-    .transform((v, ctx) => {
-      const names = [...new Set(v.split(',').map((name) => name.trim()))];
-      const unknown = names.filter((name) => !(blogPostSummaryFields as readonly string[]).includes(name));
-      if (unknown.length || !names.length) {
-        ctx.addIssue({ code: 'custom', message: `Fields must be some of ${blogPostSummaryFields.join(', ')}, separated by commas` });
-        return z.NEVER;
-      }
-      return names as BlogPostSummaryField[];
-    })
-    .optional(),
-});
+export const blogPostsQuery = z
+  .object({
+    limit: z.coerce
+      .number({ error: 'Limit must be a whole number from 1 to 100' })
+      .int('Limit must be a whole number from 1 to 100')
+      .min(1, 'Limit must be a whole number from 1 to 100')
+      .max(100, 'Limit must be a whole number from 1 to 100')
+      .optional(),
+    offset: z.coerce
+      .number({ error: 'Offset must be a whole number from 0' })
+      .int('Offset must be a whole number from 0')
+      .min(0, 'Offset must be a whole number from 0')
+      .max(100_000_000, 'Offset must be at most 100000000')
+      .default(0),
+    fields: z
+      .string({ error: 'Fields must be given once, separated by commas' })
+      .transform((v, ctx) => {
+        const names = [...new Set(v.split(',').map((name) => name.trim()))];
+        const unknown = names.filter((name) => !(blogPostSummaryFields as readonly string[]).includes(name));
+        if (unknown.length || !names.length) {
+          ctx.addIssue({ code: 'custom', message: `Fields must be some of ${blogPostSummaryFields.join(', ')}, separated by commas` });
+          return z.NEVER;
+        }
+        return names as BlogPostSummaryField[];
+      })
+      .optional(),
+  })
+  // An offset without a limit would be ignored: said, rather than answering the whole list.
+  .refine((query) => query.limit !== undefined || query.offset === 0, { path: ['offset'], message: 'Offset needs a limit' });
