@@ -20,7 +20,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { and, gt, inArray, lt, max, min, or, sql } from 'drizzle-orm';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Database } from '../db/client.ts';
 import { contentTopics, type ContentChange, type ContentEvents, type ContentTopic } from './content-events.ts';
 import type { Logger } from './logger.ts';
@@ -195,7 +195,9 @@ export async function createContentBus({ databaseUrl, database, events, log, pol
   };
 
   const connect = async () => {
-    const next = new pg.Client({ connectionString: databaseUrl, keepAlive: true, application_name: `content-bus ${origin}` });
+    // Loaded here: only a container on PostgreSQL has a bus to listen to.
+    const { Client } = (await import('pg')).default;
+    const next = new Client({ connectionString: databaseUrl, keepAlive: true, application_name: `content-bus ${origin}` });
     next.on('notification', (message) => {
       if (message.channel === CONTENT_CHANNEL) void sync();
     });

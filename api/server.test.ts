@@ -70,8 +70,9 @@ describe('republisher: what a content change does in a container', () => {
 describe("the server's Node options (decision 023)", () => {
   it('are what package.json starts the server with', async () => {
     const { readFileSync } = await import('node:fs');
-    const { SERVER_NODE_FLAGS } = await import('./server-flags.ts');
+    const { serverCommand } = await import('./server-flags.ts');
     const scripts = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts as Record<string, string>;
-    for (const name of ['start', 'serve', 'serve:api']) expect(scripts[name], name).toMatch(new RegExp(`^node ${SERVER_NODE_FLAGS.join(' ')} `));
+    expect(serverCommand()).toBe('NODE_COMPILE_CACHE=node_modules/.cache/node-compile node --max-semi-space-size=8');
+    for (const name of ['start', 'serve', 'serve:api']) expect(scripts[name], name).toMatch(new RegExp(`^${serverCommand()} `));
   });
 });

@@ -8,7 +8,7 @@
  * Part of `npm run bench`; alone: `node bench/booking.ts` (SQLite; with BENCH_DATABASE_URL=postgres://…
  * also PostgreSQL, in a database created for the run and dropped after).
  */
-import { SERVER_NODE_FLAGS } from '../api/server-flags.ts';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from '../api/server-flags.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -159,6 +159,7 @@ async function startApi(dir: string, databaseUrl: string | undefined): Promise<{
     cwd: root,
     env: {
       ...process.env,
+      ...SERVER_ENV,
       PORT: String(port),
       HOST: '127.0.0.1',
       DATABASE_URL: databaseUrl ?? '',

@@ -14,7 +14,7 @@
  * BENCH_DATABASE_URL's server, else postgres://postgres@127.0.0.1:5432/postgres; a database is created
  * for the run and dropped after).
  */
-import { SERVER_NODE_FLAGS } from '../api/server-flags.ts';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from '../api/server-flags.ts';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -115,7 +115,7 @@ async function startContainer(name: string, env: NodeJS.ProcessEnv): Promise<Con
   const port = await freePort();
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'api/server.ts'], {
     cwd: root,
-    env: { ...env, PORT: String(port) },
+    env: { ...env, ...SERVER_ENV, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));

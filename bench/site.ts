@@ -1,5 +1,5 @@
 /** The site as the bench runs it: one server process on its own SQLite file, quiet logs, no rate limits. */
-import { SERVER_NODE_FLAGS } from '../api/server-flags.ts';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from '../api/server-flags.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,6 +28,7 @@ export async function startSite(dir: string): Promise<{ child: ChildProcess; ori
     cwd: root,
     env: {
       ...process.env,
+      ...SERVER_ENV,
       PORT: String(port),
       HOST: '127.0.0.1',
       DATABASE_URL: '',

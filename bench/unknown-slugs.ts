@@ -5,7 +5,7 @@
  * rest: the ratios are what count, since absolute figures depend on the machine.
  *   node bench/unknown-slugs.ts        (BENCH_SECONDS=10 by default; needs `npm run build`)
  */
-import { SERVER_NODE_FLAGS } from '../api/server-flags.ts';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from '../api/server-flags.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -27,6 +27,7 @@ async function startSite(dir: string): Promise<{ child: ChildProcess; origin: st
     cwd: root,
     env: {
       ...process.env,
+      ...SERVER_ENV,
       PORT: String(port),
       HOST: '127.0.0.1',
       DATABASE_URL: '',

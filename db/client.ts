@@ -4,18 +4,11 @@
  * typed handle (`db`, `t`) so repositories are written once; see docs/decisions/002-two-dialects.md
  * for the subset of Drizzle they may use.
  */
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import BetterSqlite3 from 'better-sqlite3';
-import { drizzle as drizzleSqlite } from 'drizzle-orm/better-sqlite3';
-import { migrate as migrateSqlite } from 'drizzle-orm/better-sqlite3/migrator';
-import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import pg from 'pg';
-import * as pgSchema from './schema/pg.ts';
-import * as sqliteSchema from './schema/sqlite.ts';
-import { reuseStatements } from './sqlite-statements.ts';
+import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
+import type pg from 'pg';
+import type * as pgSchema from './schema/pg.ts';
+import type { Build, Results } from './transactions.ts';
 
 export type Tables = typeof pgSchema;
 /** The common query surface. SQLite instances are typed through it too (same table and column names). */
@@ -33,6 +26,11 @@ export interface Database {
    * Drizzle (the shared rate-limit store, api/http/shared-rate-limits.ts). Closed by close().
    */
   pgPool?: pg.Pool;
+  /**
+   * PostgreSQL only: the statements `build` makes, in one transaction sent in one round trip
+   * (db/postgres.ts). db/transactions.ts's inTransaction is the way to call it.
+   */
+  pipelined?<T extends readonly PromiseLike<unknown>[]>(build: Build<T>): Promise<Results<T>>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -46,92 +44,14 @@ export interface OpenOptions {
   poolSize?: number;
 }
 
-const migrationsDir = (dialect: 'sqlite' | 'pg') => fileURLToPath(new URL(`./migrations/${dialect}`, import.meta.url));
+export const migrationsDir = (dialect: 'sqlite' | 'pg') => fileURLToPath(new URL(`./migrations/${dialect}`, import.meta.url));
 /** Any fixed number: serialises migrations when several API containers start at once. */
-const MIGRATION_LOCK_KEY = 727_001;
+export const MIGRATION_LOCK_KEY = 727_001;
 
 export async function openDatabase(options: OpenOptions): Promise<Database> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl, options) : openSqlite(options.sqlitePath ?? 'data/site.db', options);
-}
-
-/**
- * The SQLite file holds clients' messages and the identity service's hashes: readable by this user
- * only (0600), in a folder of its own (0700 when the server creates it). SQLite gives the -wal and
- * -shm files the database file's mode; those an older install left are narrowed too.
- */
-function keepPrivate(path: string) {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  closeSync(openSync(path, 'a', 0o600));
-  for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600);
-}
-
-function openSqlite(path: string, options: OpenOptions): Database {
-  if (path !== ':memory:' && path !== '') keepPrivate(path);
-  const client = new BetterSqlite3(path);
-  client.pragma('journal_mode = WAL');
-  // FULL: a booking that got its 201 survives a power cut, not only a process crash.
-  client.pragma('synchronous = FULL');
-  client.pragma('busy_timeout = 5000');
-  client.pragma('foreign_keys = ON');
-  reuseStatements(client);
-  const db = drizzleSqlite(client, { schema: sqliteSchema });
-  if (options.migrate !== false) migrateSqlite(db, { migrationsFolder: migrationsDir('sqlite') });
-  return {
-    dialect: 'sqlite',
-    db: db as unknown as Db,
-    t: sqliteSchema as unknown as Tables,
-    label: `sqlite:${path}`,
-    async ping() {
-      client.prepare('select 1').get();
-    },
-    async close() {
-      if (client.open) client.close();
-    },
-  };
-}
-
-async function openPostgres(url: string, options: OpenOptions): Promise<Database> {
-  // Pipeline mode: a checked-out client sends queries without waiting for the one before (one round
-  // trip for a whole transaction, db/transactions.ts); one query at a time behaves as before.
-  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, pipeline: true });
-  // An idle client's network error must not crash the process; the next query reports it.
-  pool.on('error', (err) => console.error(JSON.stringify({ level: 'error', msg: 'postgres pool error', err: err.message })));
-  const where = describePostgres(url);
-  let client: pg.PoolClient;
-  try {
-    client = await pool.connect();
-  } catch (err) {
-    await pool.end().catch(() => {});
-    throw new Error(
-      `DATABASE_URL is set but PostgreSQL refused the connection at ${where} (${(err as Error).message}): is it running, and does the database exist?`,
-    );
-  }
-  try {
-    if (options.migrate !== false) {
-      await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-      try {
-        await migratePg(drizzlePg(client), { migrationsFolder: migrationsDir('pg') });
-      } finally {
-        await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
-      }
-    }
-  } finally {
-    client.release();
-  }
-  const db = drizzlePg(pool, { schema: pgSchema });
-  return {
-    dialect: 'postgres',
-    db,
-    t: pgSchema,
-    label: `postgres:${where}`,
-    pgPool: pool,
-    async ping() {
-      await pool.query('select 1');
-    },
-    async close() {
-      await pool.end();
-    },
-  };
+  // Each dialect's driver, Drizzle adapter and schema are loaded only when chosen.
+  if (options.databaseUrl) return (await import('./postgres.ts')).openPostgres(options.databaseUrl, options);
+  return (await import('./sqlite.ts')).openSqlite(options.sqlitePath ?? 'data/site.db', options);
 }
 
 /** host:port/database, never the password. */

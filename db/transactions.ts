@@ -17,10 +17,7 @@
  * before that commit. PostgreSQL groups concurrent commits itself, so there it is `inTransaction`.
  */
 import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
-import { drizzle } from 'drizzle-orm/node-postgres';
-import pg from 'pg';
 import type { Database, Db } from './client.ts';
-import type * as pgSchema from './schema/pg.ts';
 
 export type Results<T extends readonly unknown[]> = { -readonly [K in keyof T]: Awaited<T[K]> };
 export type Build<T extends readonly PromiseLike<unknown>[]> = (tx: Db) => [...T];
@@ -42,75 +39,7 @@ export async function inTransaction<T extends readonly PromiseLike<unknown>[]>(d
   // (Drizzle's statements run when awaited: building them here and again on the transaction runs nothing.)
   const statements = build(db);
   if (statements.length === 1) return [await statements[0]] as Results<T>;
-  return pipelinedTransaction(database, build);
-}
-
-/** A Drizzle instance on one pooled client (kept per client: the pool reuses its clients). */
-const clientDbs = new WeakMap<pg.PoolClient, Db>();
-
-/** node-postgres' DatabaseError, or Drizzle's error wrapping one (as its `cause`). */
-const answeredByServer = (err: unknown) => err instanceof pg.DatabaseError || (err as { cause?: unknown })?.cause instanceof pg.DatabaseError;
-
-/**
- * PostgreSQL: BEGIN, the statements and COMMIT sent at once on one pooled client, which the pool
- * opens in pipeline mode (db/client.ts), so a transaction of several statements costs one round trip
- * instead of one per statement. The server runs them in order, each to its own Sync: when one fails,
- * the ones after it fail as "current transaction is aborted" and COMMIT ends it as ROLLBACK, so
- * nothing is kept, and the first failure (a refused slot claim, say) is what is thrown. No statement
- * can depend on another's result in JavaScript here; SQL may (INSERT … SELECT sees the rows before it).
- */
-async function pipelinedTransaction<T extends readonly PromiseLike<unknown>[]>(database: Database, build: Build<T>): Promise<Results<T>> {
-  const client = await database.pgPool!.connect();
-  let tx = clientDbs.get(client);
-  if (!tx) clientDbs.set(client, (tx = drizzle(client, { schema: database.t as typeof pgSchema }) as unknown as Db));
-  let broken: Error | undefined;
-  try {
-    const statements = build(tx);
-    const { begin, sent, commit } = sendTogether(client, statements);
-    const outcomes = await Promise.allSettled([begin, ...sent, commit]);
-    const failed = outcomes.find((outcome) => outcome.status === 'rejected');
-    if (failed) throw failed.reason;
-    const ended = (outcomes.at(-1) as PromiseFulfilledResult<pg.QueryResult>).value;
-    if (ended.command !== 'COMMIT') throw new Error(`The transaction ended in ${ended.command} instead of COMMIT; nothing of it was stored.`);
-    return outcomes.slice(1, -1).map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value) as Results<T>;
-  } catch (err) {
-    // The server's own answers (a constraint, an aborted transaction) leave the connection usable
-    // and the transaction ended; anything else (a dropped connection) and the client is discarded.
-    if (!answeredByServer(err)) broken = err as Error;
-    throw err;
-  } finally {
-    client.release(broken);
-  }
-}
-
-/**
- * BEGIN, the statements and COMMIT queued on `client` in this order, in one write to its socket.
- * Drizzle sends a statement when its `then` is called: called here, in order, so each is queued
- * behind BEGIN and ahead of COMMIT (awaiting them, or Promise.all, would call it a turn later). COMMIT
- * is sent only if every statement was queued; otherwise ROLLBACK.
- */
-function sendTogether(client: pg.PoolClient, statements: readonly PromiseLike<unknown>[]) {
-  const socket = (client as unknown as { connection?: { stream?: { cork?(): void; uncork?(): void } } }).connection?.stream;
-  const query = client.query;
-  let queued = 0;
-  socket?.cork?.();
-  try {
-    const begin = client.query('begin');
-    client.query = function (this: pg.PoolClient, ...args: Parameters<typeof query>) {
-      queued++;
-      return (query as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof query;
-    let sent: Promise<unknown>[];
-    try {
-      sent = statements.map((statement) => new Promise<unknown>((resolve, reject) => statement.then(resolve, reject)));
-    } finally {
-      delete (client as { query?: unknown }).query; // the prototype's again
-    }
-    const commit = client.query(queued === statements.length ? 'commit' : 'rollback');
-    return { begin, sent, commit };
-  } finally {
-    socket?.uncork?.();
-  }
+  return database.pipelined!(build);
 }
 
 type Job = { build: Build<PromiseLike<unknown>[]>; resolve(rows: unknown[]): void; reject(err: unknown): void };

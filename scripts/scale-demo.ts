@@ -13,7 +13,7 @@
  * out). Ctrl-C (or SIGTERM) stops everything: each child gets SIGTERM and is waited for. If one dies on
  * its own, the others are stopped and the demo exits 1.
  */
-import { SERVER_NODE_FLAGS } from '../api/server-flags.ts';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from '../api/server-flags.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync, chmodSync, writeFileSync } from 'node:fs';
@@ -136,7 +136,7 @@ interface Container {
 function startContainer(port: number, env: NodeJS.ProcessEnv): Container {
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'api/server.ts'], {
     cwd: root,
-    env: { ...env, PORT: String(port) },
+    env: { ...env, ...SERVER_ENV, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const container: Container = {

@@ -20,6 +20,7 @@ const notAtStart = {
   'sanitize-html/': 'with postcss and htmlparser2 (450 KB): when a post is first saved',
   '@aws-sdk/': 'the migration and the CDN purge: when first used',
   'cheerio/': "the feeds' HTML parsing: in the feed worker",
+  'pg/': 'the PostgreSQL driver: by a container on PostgreSQL only (this one runs on SQLite)',
 };
 
 let database: ServerDatabase;

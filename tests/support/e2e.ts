@@ -96,23 +96,27 @@ export async function settled(page: Page) {
   // Scrolling in steps without a painted frame between them may skip an island's moment on screen:
   // each look brings the first island still waiting to be seen into view.
   await expect
-    .poll(() =>
-      page.evaluate(() => {
-        const waiting = [...document.querySelectorAll('astro-island[ssr]')].filter((island) => {
-          if (island.getAttribute('client') !== 'media') return true;
-          const query = (JSON.parse(island.getAttribute('opts') ?? '{}') as { value?: string }).value;
-          return !!query && window.matchMedia(query).matches;
-        });
-        // An island that waits for the visitor to reach into it (client:interaction) is reached into.
-        for (const island of waiting.filter((i) => i.getAttribute('client') === 'interaction'))
-          (island.firstElementChild ?? island).dispatchEvent(new Event('pointerdown', { bubbles: true }));
-        const unseen = waiting.find((island) => island.getAttribute('client') === 'visible');
-        if (unseen) (unseen.firstElementChild ?? unseen).scrollIntoView({ block: 'center' });
-        else window.scrollTo(0, 0);
-        return waiting.length;
-      }),
+    .poll(
+      () =>
+        page.evaluate(() => {
+          const waiting = [...document.querySelectorAll('astro-island[ssr]')].filter((island) => {
+            if (island.getAttribute('client') !== 'media') return true;
+            const query = (JSON.parse(island.getAttribute('opts') ?? '{}') as { value?: string }).value;
+            return !!query && window.matchMedia(query).matches;
+          });
+          // An island that waits for the visitor to reach into it (client:interaction) is reached into.
+          for (const island of waiting.filter((i) => i.getAttribute('client') === 'interaction'))
+            (island.firstElementChild ?? island).dispatchEvent(new Event('pointerdown', { bubbles: true }));
+          const unseen = waiting.find((island) => island.getAttribute('client') === 'visible');
+          if (unseen) (unseen.firstElementChild ?? unseen).scrollIntoView({ block: 'center' });
+          else window.scrollTo(0, 0);
+          // Named, so a failure says which island of which page never hydrated.
+          return waiting.map((island) => `${location.pathname}: client:${island.getAttribute('client')} ${island.getAttribute('component-url')}`);
+        }),
+      // A loaded machine (two shards on two cores) has taken more than the default 10 s once.
+      { timeout: 20_000 },
     )
-    .toBe(0);
+    .toEqual([]);
   await page.evaluate(() => window.scrollTo(0, 0));
 }
 
