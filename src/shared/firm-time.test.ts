@@ -164,6 +164,39 @@ describe('firmDateOf, firmTimeOf, firmToday', () => {
   });
 });
 
+it('read the same day and time as Intl does, every 7 minutes 13 seconds through both change-over days and a year', () => {
+  // firmParts reads the zone's offset once per quarter hour and keeps it: this holds it to Intl itself,
+  // at instants that fall at every place inside a quarter hour, minute and second.
+  const intl = new Intl.DateTimeFormat('en-CA', {
+    timeZone: firm.timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+  const read = (at: Date) => {
+    const p = Object.fromEntries(intl.formatToParts(at).map((part) => [part.type, part.value]));
+    return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}`;
+  };
+  const step = (7 * 60 + 13) * 1000;
+  const ranges = [
+    ['2030-03-09T00:00:00Z', '2030-03-11T00:00:00Z'], // spring forward, Sunday 10 March
+    ['2030-11-02T00:00:00Z', '2030-11-04T00:00:00Z'], // fall back, Sunday 3 November
+    ['2029-12-31T00:00:00Z', '2031-01-01T00:00:00Z'],
+  ];
+  let checked = 0;
+  for (const [from, to] of ranges) {
+    for (let t = Date.parse(from!); t < Date.parse(to!); t += step, checked++) {
+      const at = new Date(t);
+      expect(`${firmDateOf(at)} ${firmTimeOf(at)}`, at.toISOString()).toBe(read(at));
+    }
+  }
+  expect(checked).toBeGreaterThan(70_000);
+  expect(() => firmDateOf(new Date(Number.NaN))).toThrow(RangeError);
+});
+
 describe('calendar helpers', () => {
   it('isWeekend knows Saturdays and Sundays', () => {
     expect(['2030-07-13', '2030-07-14', '2026-11-21', '2026-11-22'].map(isWeekend)).toEqual([true, true, true, true]);

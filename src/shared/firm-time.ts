@@ -34,7 +34,7 @@ const MINUTE = 60_000;
 
 // One formatter, reused: creating Intl formatters is the slow part.
 let formatter: Intl.DateTimeFormat | undefined;
-function firmParts(instant: Date) {
+function intlParts(instant: Date) {
   formatter ??= new Intl.DateTimeFormat('en-US', {
     timeZone: FIRM_TIME_ZONE,
     hourCycle: 'h23',
@@ -49,6 +49,43 @@ function firmParts(instant: Date) {
   for (const part of formatter.formatToParts(instant)) if (part.type !== 'literal') parts[part.type] = Number(part.value);
   // Some engines still print midnight as 24 under h23 with hour12 unset; it is 0.
   return { year: parts.year!, month: parts.month!, day: parts.day!, hour: parts.hour! % 24, minute: parts.minute!, second: parts.second! };
+}
+
+/**
+ * The zone's offset from UTC (ms) through the quarter hour holding `instant`, read from Intl once per
+ * quarter hour and kept. Zones change their offsets at quarter hours of UTC (the offsets themselves
+ * are whole quarter hours, Nepal's +5:45 included), so one reading serves the whole quarter; only the
+ * local mean times of the 19th century changed elsewhere. Intl's formatToParts was the largest part
+ * of checking a booking's slot (bench/booking.ts profiles).
+ */
+const QUARTER_HOUR = 15 * 60_000;
+const offsets = new Map<number, number>();
+function offsetAt(instant: number): number {
+  const quarter = Math.floor(instant / QUARTER_HOUR);
+  let offset = offsets.get(quarter);
+  if (offset === undefined) {
+    if (offsets.size >= 10_000) offsets.clear();
+    const start = quarter * QUARTER_HOUR;
+    const p = intlParts(new Date(start));
+    offset = utcMidnight(p.year, p.month, p.day) + ((p.hour * 60 + p.minute) * 60 + p.second) * 1000 - start;
+    offsets.set(quarter, offset);
+  }
+  return offset;
+}
+
+/** The firm's wall clock at `instant`, field by field. */
+function firmParts(instant: Date) {
+  const time = instant.getTime();
+  if (Number.isNaN(time)) throw new RangeError('Invalid time value');
+  const wall = new Date(time + offsetAt(time));
+  return {
+    year: wall.getUTCFullYear(),
+    month: wall.getUTCMonth() + 1,
+    day: wall.getUTCDate(),
+    hour: wall.getUTCHours(),
+    minute: wall.getUTCMinutes(),
+    second: wall.getUTCSeconds(),
+  };
 }
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
@@ -92,9 +129,7 @@ function parseTime(time: string): [number, number] {
 
 /** Minutes the firm's wall clock is ahead of UTC at `instant` (-420 in summer, -480 in winter). */
 function firmOffsetMinutes(instant: number): number {
-  const p = firmParts(new Date(instant));
-  const wall = utcMidnight(p.year, p.month, p.day) + ((p.hour * 60 + p.minute) * 60 + p.second) * 1000;
-  return Math.round((wall - Math.floor(instant / 1000) * 1000) / MINUTE);
+  return Math.round(offsetAt(instant) / MINUTE);
 }
 
 /**
