@@ -15,7 +15,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { addDays, firmInstant, firmToday, isWeekend } from '../src/shared/firm-time.ts';
+import { bookingRules } from '../src/config/booking-rules.ts';
+import { dayClosure } from '../src/shared/booking/rules.ts';
+import { addDays, firmInstant, firmToday } from '../src/shared/firm-time.ts';
 import { timeSlots } from '../src/shared/constants.ts';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -49,7 +51,7 @@ export interface BookingBenchResult {
 export function futureSlots(count: number, now = new Date()): string[] {
   const slots: string[] = [];
   for (let date = addDays(firmToday(now), 1); slots.length < count; date = addDays(date, 1)) {
-    if (isWeekend(date)) continue;
+    if (dayClosure(date, new Date(), bookingRules)) continue; // a weekend, a holiday
     for (const time of timeSlots) if (slots.length < count) slots.push(firmInstant(date, time).toISOString());
   }
   return slots;

@@ -1,6 +1,8 @@
 import type { z } from 'zod';
+import { bookingRules } from '../../src/config/booking-rules.ts';
 import { bookingMessages, dayAvailability, slotProblem, type DayAvailability } from '../../src/shared/booking/availability.ts';
-import { addDays, firmInstant, isBookableDay } from '../../src/shared/firm-time.ts';
+import { type BookingRules, dayClosure } from '../../src/shared/booking/rules.ts';
+import { addDays, firmInstant } from '../../src/shared/firm-time.ts';
 import { consultationMinutes, type AppointmentStatus } from '../../src/shared/constants.ts';
 import type { appointmentInput, availabilityQuery } from '../../src/shared/schemas/appointments.ts';
 import type { Write } from '../../db/transactions.ts';
@@ -22,7 +24,12 @@ export const isInboundRef = (externalEventId: string | null | undefined) => Bool
 /** Booked through an external scheduler (a Calendly invitee), which mails the visitor itself. */
 export const bookedExternally = (appointment: Pick<AppointmentRow, 'externalEventId'>) => isInboundRef(appointment.externalEventId);
 
-export function appointmentsService({ database, clock, activity }: Pick<Deps, 'database' | 'clock' | 'activity'>) {
+export function appointmentsService({
+  database,
+  clock,
+  activity,
+  rules = bookingRules,
+}: Pick<Deps, 'database' | 'clock' | 'activity'> & { rules?: BookingRules }) {
   const repo = appointmentsRepository(database);
   return {
     listAll: repo.listAll,
@@ -30,17 +37,19 @@ export function appointmentsService({ database, clock, activity }: Pick<Deps, 'd
     findByExternalEventId: repo.findByExternalEventId,
 
     /**
-     * Whatever the modal allowed, the time must be one of SPEC §9's slots
-     * in firm time, on a weekday, ahead of now and within the booking window (400 on scheduledDate),
-     * and free: the claims' primary key refuses a taken cell in the database itself, so of two
-     * visitors racing for it, in any number of processes, exactly one gets the 201 (decision 008).
+     * Whatever the modal allowed, the time must be one of SPEC §9's slots in firm time, on a day the
+     * firm takes consultations (no weekend, holiday or closure), at least the minimum notice ahead,
+     * within the booking window, and the consultation must end inside the consultation hours (400 on
+     * scheduledDate, with the reason in the visitor's words: src/shared/booking/rules.ts); and free:
+     * the claims' primary key refuses a taken cell in the database itself, so of two visitors racing
+     * for it, in any number of processes, exactly one gets the 201 (decision 008).
      */
     async book(input: z.output<typeof appointmentInput>, also: (booking: AppointmentValues & { id: string }) => readonly Write[] = () => []) {
       const now = clock.now();
-      const problem = slotProblem(input.scheduledDate, now);
-      if (problem) throw badRequest(problem, { scheduledDate: problem });
       // SPEC §9: the duration is set from the chosen type, whatever the client sent.
       const duration = consultationMinutes(input.consultationType);
+      const problem = slotProblem(input.scheduledDate, now, duration, rules);
+      if (problem) throw badRequest(problem, { scheduledDate: problem });
       const id = crypto.randomUUID();
       const values = { ...input, duration, id, reminderSent: !getsReminder({ scheduledDate: input.scheduledDate, externalEventId: null }, now) };
       // Commit with the booking: ahead of it, `also` (decision 016: the answer kept under the
@@ -57,10 +66,10 @@ export function appointmentsService({ database, clock, activity }: Pick<Deps, 'd
     async availability({ date, consultationType }: z.output<typeof availabilityQuery>): Promise<DayAvailability> {
       const now = clock.now();
       const minutes = consultationMinutes(consultationType);
-      if (!isBookableDay(date, now)) return dayAvailability({ date, now, minutes, busy: [] });
+      if (dayClosure(date, now, rules)) return dayAvailability({ date, now, minutes, busy: [], rules });
       const cells = await repo.claimedCells(firmInstant(date, '00:00'), firmInstant(addDays(date, 1), '00:00'));
       const busy = cells.map((start) => ({ start, end: new Date(start.getTime() + CLAIM_MINUTES * 60_000) }));
-      return dayAvailability({ date, now, minutes, busy });
+      return dayAvailability({ date, now, minutes, busy, rules });
     },
 
     async setStatus(id: string, status: AppointmentStatus) {

@@ -8,7 +8,6 @@ import { firm } from '../config/firm.ts';
 import { timeSlots } from './constants.ts';
 import {
   addDays,
-  BOOKING_WINDOW_DAYS,
   dateLabel,
   FIRM_TIME_ZONE,
   FIRM_TIME_ZONE_LABEL,
@@ -21,7 +20,6 @@ import {
   formatFirmDateTime,
   formatFirmTime,
   formatFirmTimeRange,
-  isBookableDay,
   isFirmDate,
   isWeekend,
   longDateLabel,
@@ -57,7 +55,6 @@ describe('firm time zone', () => {
     expect(FIRM_TIME_ZONE).toBe('America/Los_Angeles');
     expect(FIRM_TIME_ZONE).toBe(firm.timeZone);
     expect(FIRM_TIME_ZONE_LABEL).toBe('Pacific Time (San Diego)');
-    expect(BOOKING_WINDOW_DAYS).toBe(365);
   });
 });
 
@@ -158,9 +155,6 @@ describe('firmDateOf, firmTimeOf, firmToday', () => {
     const saturday = new Date('2030-07-20T10:00:00+14:00');
     expect(firmToday(saturday)).toBe('2030-07-19');
     expect(firmTimeOf(saturday)).toBe('13:00');
-    // So Friday is still bookable for that visitor (its 1:30 PM slot onwards), and their "today" is not.
-    expect(isBookableDay('2030-07-19', saturday)).toBe(true);
-    expect(isBookableDay('2030-07-20', saturday)).toBe(false);
   });
 });
 
@@ -253,39 +247,6 @@ describe('calendar helpers', () => {
     ]);
     expect(slotLabel('00:15')).toBe('12:15 AM');
     expect(slotLabel('12:00')).toBe('12:00 PM');
-  });
-});
-
-describe('isBookableDay', () => {
-  // Monday 15 July 2030, 10:00 at the firm.
-  const now = new Date('2030-07-15T17:00:00Z');
-
-  it('takes weekdays from firm today to today + 365 days', () => {
-    expect(isBookableDay('2030-07-15', now)).toBe(true);
-    expect(isBookableDay('2030-07-16', now)).toBe(true);
-    expect(isBookableDay('2031-07-15', now)).toBe(true); // today + 365, a Tuesday
-    expect(isBookableDay('2031-07-16', now)).toBe(false); // one day beyond the window
-    expect(isBookableDay('2030-07-12', now)).toBe(false); // last Friday
-    expect(isBookableDay('2030-07-20', now)).toBe(false); // Saturday
-    expect(isBookableDay('2030-07-21', now)).toBe(false); // Sunday
-    expect(isBookableDay('2030-02-30', now)).toBe(false);
-    expect(isBookableDay('soon', now)).toBe(false);
-  });
-
-  it('keeps today open while its last slot (4:00 PM) is still ahead', () => {
-    expect(isBookableDay('2030-07-15', new Date('2030-07-15T22:59:59Z'))).toBe(true); // 15:59:59
-    expect(isBookableDay('2030-07-15', new Date('2030-07-15T23:00:00Z'))).toBe(false); // 16:00
-    expect(isBookableDay('2030-07-16', new Date('2030-07-15T23:00:00Z'))).toBe(true);
-  });
-
-  it("judges today in the firm's zone: late Monday evening in San Diego, Tuesday is not today yet", () => {
-    // 21:00 Monday at the firm = 13:00 Tuesday in Tokyo, 18:00 Tuesday in Kiritimati.
-    const late = new Date('2030-07-16T04:00:00Z');
-    expect(firmToday(late)).toBe('2030-07-15');
-    expect(isBookableDay('2030-07-15', late)).toBe(false);
-    expect(isBookableDay('2030-07-16', late)).toBe(true);
-    expect(isBookableDay('2031-07-15', late)).toBe(true);
-    expect(isBookableDay('2031-07-16', late)).toBe(false);
   });
 });
 

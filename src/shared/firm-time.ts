@@ -27,9 +27,6 @@ export type FirmDate = string;
 /** A calendar month, 'YYYY-MM'. */
 export type FirmMonth = string;
 
-/** How far ahead a visitor may book: days after firm today. */
-export const BOOKING_WINDOW_DAYS = 365;
-
 const MINUTE = 60_000;
 
 // One formatter, reused: creating Intl formatters is the slow part.
@@ -176,19 +173,6 @@ export function isWeekend(date: FirmDate): boolean {
 export function addDays(date: FirmDate, days: number): FirmDate {
   const [year, month, day] = requireDate(date);
   return formatUtcDay(utcMidnight(year, month, day + days));
-}
-
-/**
- * Whether a visitor may book on `date` (the date picker's rule; the server applies it too): a real
- * weekday, not before firm today, at most BOOKING_WINDOW_DAYS after it. Today counts only while its
- * last slot is still ahead; which of its slots remain is the slot check's business.
- */
-export function isBookableDay(date: FirmDate, now: Date): boolean {
-  if (!isFirmDate(date) || isWeekend(date)) return false;
-  const today = firmToday(now);
-  if (date < today || date > addDays(today, BOOKING_WINDOW_DAYS)) return false;
-  if (date === today) return firmInstant(date, timeSlots[timeSlots.length - 1]!).getTime() > now.getTime();
-  return true;
 }
 
 /**

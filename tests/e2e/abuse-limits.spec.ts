@@ -9,7 +9,8 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { expect, test, type Locator, type Page, type TestInfo } from '@playwright/test';
-import { addDays, firmToday, isWeekend } from '../../src/shared/firm-time.ts';
+import { addDays, firmToday } from '../../src/shared/firm-time.ts';
+import { isBookableDay } from '../support/bookable-days.ts';
 import { bookingButton, bookingDialog, chooseDay, openBooking } from '../support/booking.ts';
 import { expectToast, unique, watchConsole } from '../support/e2e.ts';
 
@@ -149,7 +150,7 @@ test('calculator and booking modal: their honeypots are unseen, unreachable by T
   const dialog = bookingDialog(page);
   await dialog.getByRole('radio', { name: /^Initial Consultation/ }).check();
   let date = addDays(firmToday(new Date()), 30);
-  while (isWeekend(date)) date = addDays(date, 1);
+  while (!isBookableDay(date)) date = addDays(date, 1);
   await chooseDay(page, date);
   await dialog
     .getByRole('radio', { name: /^\d{1,2}:\d{2} (AM|PM)/ })

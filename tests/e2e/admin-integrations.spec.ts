@@ -13,7 +13,8 @@
  */
 import type { APIRequestContext, Locator, Page, Request, TestInfo } from '@playwright/test';
 import { templateText, type BlogSource, type CalendarIntegration } from '../../src/components/admin/integrations/integrations.ts';
-import { addDays, firmInstant, firmToday, isWeekend } from '../../src/shared/firm-time.ts';
+import { addDays, firmInstant, firmToday } from '../../src/shared/firm-time.ts';
+import { isBookableDay } from '../support/bookable-days.ts';
 import { customCalendarMessages } from '../../src/shared/schemas/integrations.ts';
 import { expect, openAdminScreen, test } from '../support/admin.ts';
 import { book } from '../support/appointment-requests.ts';
@@ -698,7 +699,7 @@ test('blog sources: failed create and delete show the SPEC §8 error toasts', as
 /** A weekday slot far enough ahead, different per project (both projects share the database). */
 function slotFor(info: TestInfo, offset: number) {
   let date = addDays(firmToday(new Date()), 40 + (info.project.name === 'phone' ? 20 : 0) + offset);
-  while (isWeekend(date)) date = addDays(date, 1);
+  while (!isBookableDay(date)) date = addDays(date, 1);
   return firmInstant(date, '10:30').toISOString();
 }
 

@@ -15,6 +15,8 @@ import { join } from 'node:path';
 import { expect, test, type Locator, type Page, type TestInfo } from '@playwright/test';
 import { dayState, firstSelectableDay } from '../../src/components/booking/calendar.ts';
 import { addDays, firmInstant, firmToday, isWeekend, longDateLabel } from '../../src/shared/firm-time.ts';
+import { isBookableDay } from '../support/bookable-days.ts';
+import { holidaysOf } from '../../src/shared/booking/holidays.ts';
 import { timeSlots } from '../../src/shared/constants.ts';
 import { book } from '../support/appointment-requests.ts';
 import {
@@ -35,7 +37,7 @@ const isPhone = (info: TestInfo) => info.project.name === 'phone';
 /** The n-th weekday from two weeks ahead, in the firm's calendar. */
 function bookingDay(n: number): string {
   let date = addDays(firmToday(new Date()), 14);
-  for (let left = n; isWeekend(date) || left > 0; date = addDays(date, 1)) if (!isWeekend(date)) left--;
+  for (let left = n; !isBookableDay(date) || left > 0; date = addDays(date, 1)) if (isBookableDay(date)) left--;
   return date;
 }
 
@@ -427,6 +429,47 @@ test("taken slots count the booking's length, and the slots follow the chosen ty
   await expect(timeRadio(page, slot(1))).toBeEnabled();
   await expect(dialog(page).getByRole('alert')).toHaveCount(0);
   await shot(page, info, 'type-length');
+  consoleErrors.expectNone();
+});
+
+test('holidays are closed in the calendar, the availability and at the server, each naming the holiday; an hour never runs into noon', async ({
+  page,
+}, info) => {
+  const consoleErrors = watchConsole(page);
+  const today = firmToday(new Date());
+  const year = Number(today.slice(0, 4));
+  // The next holiday at least two days off, within the three months the calendar reaches with Next month.
+  const holiday = [...holidaysOf(year), ...holidaysOf(year + 1)].find((h) => h.date > addDays(today, 1) && h.date <= addDays(today, 80))!;
+  const message = `We are closed for ${holiday.name}. Please choose another day.`;
+
+  // The API the modal asks, and the server's refusal of a booking sent anyway.
+  const closed = await (await page.request.get(`/api/appointments/availability?date=${holiday.date}&consultationType=initial`)).json();
+  expect(closed).toMatchObject({ date: holiday.date, bookable: false, message });
+  const refused = await page.request.post('/api/appointments', {
+    data: { ...visitor(info, 'holiday'), consultationType: 'initial', practiceArea: 'other', scheduledDate: firmInstant(holiday.date, '10:00').toISOString() },
+  });
+  expect(refused.status()).toBe(400);
+  expect((await refused.json()).fields).toEqual({ scheduledDate: message });
+
+  // The calendar: the day is reachable, announced as closed for the holiday, and cannot be chosen.
+  await page.goto('/');
+  await openFrom(page, mainTrigger(page));
+  for (let i = 0; i < 3 && !(await day(page, holiday.date).isVisible()); i++) await button(page, 'Next month').click();
+  await expect(day(page, holiday.date)).toHaveAttribute('aria-disabled', 'true');
+  await expect(day(page, holiday.date)).toHaveAccessibleName(`${longDateLabel(holiday.date)}, unavailable (closed for ${holiday.name})`);
+  await day(page, holiday.date).click({ force: true });
+  await expect(dialog(page).locator('td[aria-selected="true"]')).toHaveCount(0);
+
+  // An hour-long consultation can start at 11:00 but not at 11:30, which would run into the noon hour.
+  const { date } = slotsFor(info, 11); // a day no other test books
+  await typeRadio(page, 'Estate Planning Review (60 min)').check();
+  await chooseDay(page, date);
+  await expect(timeRadio(page, '11:30')).toBeDisabled();
+  await expect(timeRadio(page, '11:30')).toHaveAccessibleName('11:30 AM Unavailable');
+  await expect(timeRadio(page, '11:00')).toBeEnabled();
+  await expect(timeRadio(page, '16:00')).toBeEnabled();
+  await typeRadio(page, 'Initial Consultation (30 min)').check();
+  await expect(timeRadio(page, '11:30')).toBeEnabled();
   consoleErrors.expectNone();
 });
 

@@ -26,7 +26,8 @@
 import type { Locator, Page, TestInfo } from '@playwright/test';
 import ICAL from 'ical.js';
 import { templateText, type CalendarIntegration } from '../../src/components/admin/integrations/integrations.ts';
-import { addDays, firmDateOf, firmInstant, firmTimeOf, firmToday, isWeekend } from '../../src/shared/firm-time.ts';
+import { addDays, firmDateOf, firmInstant, firmTimeOf, firmToday } from '../../src/shared/firm-time.ts';
+import { isBookableDay } from '../support/bookable-days.ts';
 import { timeSlots } from '../../src/shared/constants.ts';
 import { expect, openAdminScreen, test } from '../support/admin.ts';
 import { book, freeSlot } from '../support/appointment-requests.ts';
@@ -529,7 +530,7 @@ test.describe('configured through the page, each integration has its effect', ()
       const tag = unique(info, label, '-');
       // A weekday morning 6 to 9 months ahead, 30 minutes.
       let date = addDays(firmToday(new Date()), 180 + Math.floor(Math.random() * 90));
-      while (isWeekend(date)) date = addDays(date, 1);
+      while (!isBookableDay(date)) date = addDays(date, 1);
       const start = firmInstant(date, timeSlots[Math.floor(Math.random() * 6)]!);
       return {
         email: `${tag}@example.com`,

@@ -177,6 +177,15 @@ forEachDialect('appointments', (ctx) => {
       ['a year ago', '2029-04-02T10:00:00-07:00', 'That time has already passed. Please choose a later time.'],
       ['a day beyond the 12 months', '2031-04-02T09:00:00-07:00', 'Please choose a date within the next 12 months.'],
       ['years ahead', '2035-05-07T09:00:00-07:00', 'Please choose a date within the next 12 months.'],
+      ['half an hour from now (two hours of notice)', '2030-04-01T09:30:00-07:00', 'Please choose a time at least 2 hours from now.'],
+      ['Memorial Day', '2030-05-27T10:00:00-07:00', 'We are closed for Memorial Day. Please choose another day.'],
+      ['Thanksgiving', '2030-11-28T10:00:00-08:00', 'We are closed for Thanksgiving Day. Please choose another day.'],
+      ['the day after Thanksgiving', '2030-11-29T10:00:00-08:00', 'We are closed for the day after Thanksgiving. Please choose another day.'],
+      [
+        'an hour-long consultation at 11:30 (into the noon hour)',
+        '2030-05-08T11:30:00-07:00',
+        'A 60-minute consultation at that time would run past our consultation hours. Please choose an earlier time.',
+      ],
     ];
     for (const [label, scheduledDate, message] of cases) {
       const res = await ctx().call('POST', '/api/appointments', { body: { ...valid, scheduledDate } });
@@ -184,8 +193,15 @@ forEachDialect('appointments', (ctx) => {
       expect(res.body, label).toEqual({ error: message, fields: { scheduledDate: message }, requestId: expect.any(String) });
     }
     expect([await countRows(ctx(), 'appointments'), await countRows(ctx(), 'appointmentSlotClaims')]).toEqual(before);
-    // The edges that are allowed: later today, and the last day of the window.
-    await book(ctx(), { scheduledDate: '2030-04-01T09:30:00-07:00', consultationType: 'initial' });
+    // Today itself is closed: Cesar Chavez Day (31 March) falls on the Sunday, and is observed on the Monday.
+    const observed = await ctx().call('POST', '/api/appointments', { body: { ...valid, scheduledDate: '2030-04-01T13:00:00-07:00' } });
+    expect(observed.body.error).toBe('We are closed for Cesar Chavez Day. Please choose another day.');
+    // The edges that are allowed: later today, two hours ahead (on the next Monday, at 9:00); 11:30 for
+    // half an hour; the last day of the window.
+    ctx().clock.set('2030-04-08T16:00:00Z');
+    await book(ctx(), { scheduledDate: '2030-04-08T11:00:00-07:00', consultationType: 'initial' });
+    ctx().clock.set(NOW);
+    await book(ctx(), { scheduledDate: '2030-05-08T11:30:00-07:00', consultationType: 'initial' });
     await book(ctx(), { scheduledDate: '2031-04-01T16:00:00-07:00', consultationType: 'initial' });
   });
 
@@ -238,7 +254,8 @@ forEachDialect('appointments', (ctx) => {
       (await ctx().call('POST', '/api/appointments', { body: { ...valid, consultationType: 'family-law', scheduledDate: `${date}T11:00:00-07:00` } })).status,
     ).toBe(201);
     const sixty = await availability(ctx(), `date=${date}&consultationType=estate-planning`);
-    expect(unavailable(sixty.body)).toEqual(['09:00 taken', '09:30 taken', '10:00 taken', '10:30 taken', '11:00 taken', '11:30 taken']);
+    // (11:30 would run into the noon hour for an hour-long consultation anyway.)
+    expect(unavailable(sixty.body)).toEqual(['09:00 taken', '09:30 taken', '10:00 taken', '10:30 taken', '11:00 taken', '11:30 hours']);
     const thirty = await availability(ctx(), `date=${date}`);
     expect(unavailable(thirty.body)).toEqual(['09:00 taken', '09:30 taken', '10:00 taken', '11:00 taken', '11:30 taken']);
     expect(
@@ -310,21 +327,34 @@ forEachDialect('appointments', (ctx) => {
     ]);
     expect(res.body.slots[7]).toEqual({ time: '13:30', label: '1:30 PM', startsAt: '2030-04-03T20:30:00.000Z', available: false, reason: 'taken' });
     expect(res.body.slots[6]).toEqual({ time: '13:00', label: '1:00 PM', startsAt: '2030-04-03T20:00:00.000Z', available: true });
-    // A 60-minute consultation at 1:00 PM would run into it.
-    expect(unavailable((await availability(ctx(), 'date=2030-04-03&consultationType=divorce')).body)).toEqual(['13:00 taken', '13:30 taken']);
+    // A 60-minute consultation at 1:00 PM would run into it; one at 11:30 into the noon hour.
+    expect(unavailable((await availability(ctx(), 'date=2030-04-03&consultationType=divorce')).body)).toEqual(['11:30 hours', '13:00 taken', '13:30 taken']);
     // Nothing personal in the answer.
     expect(JSON.stringify(res.body)).not.toContain(valid.email);
 
-    // Today, 10:10 at the firm: the slots up to 10:00 have passed.
-    ctx().clock.set('2030-04-01T17:10:00Z');
-    const today = await availability(ctx(), 'date=2030-04-01');
+    // Today, 10:10 at the firm (Monday 8 April: 1 April is Cesar Chavez Day, observed): the slots up
+    // to 10:00 have passed, and those before 12:10 are too soon.
+    ctx().clock.set('2030-04-08T17:10:00Z');
+    const today = await availability(ctx(), 'date=2030-04-08');
     expect(today.body.bookable).toBe(true);
-    expect(unavailable(today.body)).toEqual(['09:00 past', '09:30 past', '10:00 past']);
+    expect(unavailable(today.body)).toEqual(['09:00 past', '09:30 past', '10:00 past', '10:30 notice', '11:00 notice', '11:30 notice']);
+    // At 2:30 PM no slot is two hours ahead: the day is closed, and says why.
+    ctx().clock.set('2030-04-08T21:30:00Z');
+    const late = await availability(ctx(), 'date=2030-04-08');
+    expect(late.body).toMatchObject({
+      bookable: false,
+      message: "No times are left on this day: we need at least 2 hours' notice. Please choose another date.",
+    });
     ctx().clock.set(NOW);
+
+    // Memorial Day: closed, and the message names it.
+    const memorial = await availability(ctx(), 'date=2030-05-27');
+    expect(memorial.body).toMatchObject({ bookable: false, message: 'We are closed for Memorial Day. Please choose another day.' });
+    expect(memorial.body.slots.every((s: { reason: string }) => s.reason === 'closed')).toBe(true);
 
     const saturday = await availability(ctx(), 'date=2030-04-06');
     expect(saturday.status).toBe(200);
-    expect(saturday.body.bookable).toBe(false);
+    expect(saturday.body).toMatchObject({ bookable: false, message: 'We are closed on weekends. Please choose a weekday.' });
     expect(saturday.body.slots.every((s: { available: boolean; reason: string }) => !s.available && s.reason === 'closed')).toBe(true);
     const beyond = await availability(ctx(), 'date=2031-04-02');
     expect(beyond.body.bookable).toBe(false);
@@ -455,12 +485,12 @@ forEachDialect('appointments', (ctx) => {
       createdAt: new Date(createdAt),
     });
     await db.insert(t.appointments).values([
-      legacy('legacy-60', '2030-09-02T16:00:00Z', 60, 'scheduled', '2029-01-01T00:00:00Z'),
-      legacy('legacy-45', '2030-09-02T20:00:00Z', 45, 'confirmed', '2029-01-01T00:00:01Z'),
-      legacy('legacy-unaligned', '2030-09-03T16:15:00Z', 30, 'scheduled', '2029-01-01T00:00:02Z'), // 9:15: touches 9:00 and 9:30
-      legacy('legacy-cancelled', '2030-09-04T16:00:00Z', 60, 'cancelled', '2029-01-01T00:00:03Z'),
-      legacy('legacy-completed', '2030-09-04T18:00:00Z', 30, 'completed', '2029-01-01T00:00:04Z'),
-      legacy('legacy-overlap', '2030-09-02T16:30:00Z', 30, 'scheduled', '2029-01-01T00:00:05Z'), // double-booked long ago
+      legacy('legacy-60', '2030-09-03T16:00:00Z', 60, 'scheduled', '2029-01-01T00:00:00Z'),
+      legacy('legacy-45', '2030-09-03T20:00:00Z', 45, 'confirmed', '2029-01-01T00:00:01Z'),
+      legacy('legacy-unaligned', '2030-09-04T16:15:00Z', 30, 'scheduled', '2029-01-01T00:00:02Z'), // 9:15: touches 9:00 and 9:30
+      legacy('legacy-cancelled', '2030-09-05T16:00:00Z', 60, 'cancelled', '2029-01-01T00:00:03Z'),
+      legacy('legacy-completed', '2030-09-05T18:00:00Z', 30, 'completed', '2029-01-01T00:00:04Z'),
+      legacy('legacy-overlap', '2030-09-03T16:30:00Z', 30, 'scheduled', '2029-01-01T00:00:05Z'), // double-booked long ago
     ]);
     const file = new URL(`../../db/migrations/${dialect === 'sqlite' ? 'sqlite' : 'pg'}/0001_booking_slot_claims.sql`, import.meta.url);
     const backfill = readFileSync(file, 'utf8')
@@ -470,16 +500,16 @@ forEachDialect('appointments', (ctx) => {
       dialect === 'sqlite' ? (db as unknown as { run(q: unknown): unknown }).run(sql.raw(statement)) : db.execute(sql.raw(statement));
     await run(backfill);
     await run(backfill); // safe to run twice
-    expect(await claimsOf(ctx(), 'legacy-60')).toEqual(['2030-09-02T16:00:00.000Z', '2030-09-02T16:30:00.000Z']);
-    expect(await claimsOf(ctx(), 'legacy-45')).toEqual(['2030-09-02T20:00:00.000Z', '2030-09-02T20:30:00.000Z']);
-    expect(await claimsOf(ctx(), 'legacy-unaligned')).toEqual(['2030-09-03T16:00:00.000Z', '2030-09-03T16:30:00.000Z']);
+    expect(await claimsOf(ctx(), 'legacy-60')).toEqual(['2030-09-03T16:00:00.000Z', '2030-09-03T16:30:00.000Z']);
+    expect(await claimsOf(ctx(), 'legacy-45')).toEqual(['2030-09-03T20:00:00.000Z', '2030-09-03T20:30:00.000Z']);
+    expect(await claimsOf(ctx(), 'legacy-unaligned')).toEqual(['2030-09-04T16:00:00.000Z', '2030-09-04T16:30:00.000Z']);
     expect(await claimsOf(ctx(), 'legacy-cancelled')).toEqual([]);
     expect(await claimsOf(ctx(), 'legacy-completed')).toEqual([]);
     expect(await claimsOf(ctx(), 'legacy-overlap')).toEqual([]); // its one cell went to the earlier booking
     // And the API now sees those slots as taken.
-    expect(unavailable((await availability(ctx(), 'date=2030-09-02')).body)).toEqual(['09:00 taken', '09:30 taken', '13:00 taken', '13:30 taken']);
+    expect(unavailable((await availability(ctx(), 'date=2030-09-03')).body)).toEqual(['09:00 taken', '09:30 taken', '13:00 taken', '13:30 taken']);
     expect(
-      (await ctx().call('POST', '/api/appointments', { body: { ...valid, consultationType: 'initial', scheduledDate: '2030-09-03T09:30:00-07:00' } })).status,
+      (await ctx().call('POST', '/api/appointments', { body: { ...valid, consultationType: 'initial', scheduledDate: '2030-09-04T09:30:00-07:00' } })).status,
     ).toBe(409);
   });
 });

@@ -33,6 +33,7 @@ import {
 import { estimateProbate } from '../../src/shared/probate.ts';
 import { findThemeTemplate, themeColorKeys } from '../../src/shared/theme-templates.ts';
 import { NOW } from '../support/appointment-requests.ts';
+import { nthBookableDay } from '../support/bookable-days.ts';
 import { ADMIN_TOKEN, forEachDialect, NON_ADMIN_TOKEN, type TestContext } from '../support/test-app.ts';
 
 const CALENDLY_KEY = 'hostile-input-calendly-signing-key';
@@ -304,17 +305,17 @@ const email = fc.constantFrom('ann@example.com', 'o.brien+law@example.co.uk', 'x
 const phone = fc.constantFrom('', '(619) 555-0142', '+1 619.555.0142 ext. 12', null);
 
 /**
- * A bookable slot of the firm: weekdays from Monday 1 July 2030 to March 2031, on the hour (so no
- * consultation overlaps the next), 1,170 of them. Kept apart: the booking properties take 0-399, the
- * odd-name bookings 400-499, Calendly 500-999, the suite's own appointment 1100.
+ * A bookable slot of the firm: the days it takes consultations from Monday 1 July 2030 on (no weekend
+ * or holiday; tests/support/bookable-days.ts), on the hour (so no consultation overlaps the next),
+ * 1,260 of them, all inside the booking window of the suite's clock. Kept apart: the booking
+ * properties take 0-399, the odd-name bookings 400-499, Calendly 500-999, the suite's own appointment 1100.
  */
-const SLOT_HOURS = ['09:00', '10:00', '11:00', '13:00', '14:00', '15:00'];
-const SLOTS = 195 * SLOT_HOURS.length;
+const SLOT_HOURS = ['09:00', '10:00', '11:00', '13:00', '14:00', '15:00', '16:00'];
+const SLOTS = 180 * SLOT_HOURS.length;
 function slotAt(index: number): string {
   if (index >= SLOTS) throw new Error(`slot ${index} is past the booking window`);
-  const weekday = Math.floor(index / SLOT_HOURS.length);
-  const day = new Date(Date.UTC(2030, 6, 1 + Math.floor(weekday / 5) * 7 + (weekday % 5)));
-  return firmInstant(day.toISOString().slice(0, 10), SLOT_HOURS[index % SLOT_HOURS.length]!).toISOString();
+  const day = nthBookableDay('2030-07-01', Math.floor(index / SLOT_HOURS.length));
+  return firmInstant(day, SLOT_HOURS[index % SLOT_HOURS.length]!).toISOString();
 }
 let nextSlot = 0;
 

@@ -4,7 +4,8 @@
  * (`freeSlots` in-process, `freeSlot` against the server under test) and `book`.
  */
 import type { APIRequestContext } from '@playwright/test';
-import { addDays, firmInstant, firmToday, isWeekend, type FirmDate } from '../../src/shared/firm-time.ts';
+import { addDays, firmInstant, firmToday, type FirmDate } from '../../src/shared/firm-time.ts';
+import { isBookableDay, nthBookableDay } from './bookable-days.ts';
 import type { TestContext } from './test-app.ts';
 
 /**
@@ -27,27 +28,16 @@ export const visitorBooking = {
 /** SPEC §9's times on the hour: a 60-minute consultation at one never overlaps the next. */
 const hourSlots = ['09:00', '10:00', '11:00', '13:00', '14:00', '15:00', '16:00'];
 
-/** The n-th weekday (0: the first) on or after `from`. */
-function nthWeekday(from: FirmDate, n: number): FirmDate {
-  let date = from;
-  while (isWeekend(date)) date = addDays(date, 1);
-  for (let left = n; left > 0; ) {
-    date = addDays(date, 1);
-    if (!isWeekend(date)) left--;
-  }
-  return date;
-}
-
 /**
  * The next free slot at each call, as the UTC instant the modal sends: `times` (every hour slot unless
- * told) of each weekday from `from` on. Each test file makes its own, from a week no test of the file
+ * told) of each bookable day from `from` on. Each test file makes its own, from a week no test of the file
  * books by hand; both dialects' suites draw from it in turn, so no booking takes another's time.
  */
 export function freeSlots(from: FirmDate, times: readonly string[] = hourSlots): () => string {
   let allocated = 0;
   return () => {
     const n = allocated++;
-    return firmInstant(nthWeekday(from, Math.floor(n / times.length)), times[n % times.length]!).toISOString();
+    return firmInstant(nthBookableDay(from, Math.floor(n / times.length)), times[n % times.length]!).toISOString();
   };
 }
 
@@ -55,7 +45,7 @@ export function freeSlots(from: FirmDate, times: readonly string[] = hourSlots):
 export async function freeSlot(request: APIRequestContext): Promise<string> {
   for (let offset = 200; offset < 360; offset++) {
     const date = addDays(firmToday(new Date()), offset);
-    if (isWeekend(date)) continue;
+    if (!isBookableDay(date)) continue;
     const day = (await (await request.get(`/api/appointments/availability?date=${date}&consultationType=initial`)).json()) as {
       slots: { startsAt: string; available: boolean }[];
     };

@@ -4,7 +4,8 @@
  * integrations-effects.spec.ts, which book on the public site and then follow the booking).
  */
 import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { addDays, firmInstant, firmToday, isWeekend } from '../../src/shared/firm-time.ts';
+import { addDays, firmInstant, firmToday } from '../../src/shared/firm-time.ts';
+import { isBookableDay } from './bookable-days.ts';
 import { consultationTypes, timeSlots } from '../../src/shared/constants.ts';
 import { toasts } from './e2e.ts';
 
@@ -97,7 +98,7 @@ export async function bookInModal(
 ) {
   const today = firmToday(new Date());
   const days: string[] = [];
-  for (let d = daysAhead[0]; d <= daysAhead[1]; d++) if (!isWeekend(addDays(today, d))) days.push(addDays(today, d));
+  for (let d = daysAhead[0]; d <= daysAhead[1]; d++) if (isBookableDay(addDays(today, d))) days.push(addDays(today, d));
   const date = days[Math.floor(Math.random() * days.length)]!;
   const type = consultationTypes.find((t) => t.value === consultationType)!;
 

@@ -13,7 +13,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { openDatabase, type Database, type Dialect } from '../../db/client.ts';
-import { addDays, firmInstant, firmToday, isWeekend } from '../../src/shared/firm-time.ts';
+import { addDays, firmInstant, firmToday } from '../../src/shared/firm-time.ts';
+import { isBookableDay } from './bookable-days.ts';
 import { testDatabaseUrl } from './test-database.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -154,13 +155,13 @@ export function logLines(lines: string[]): Record<string, unknown>[] {
 const SLOT_TIMES = ['09:00', '09:30', '10:00', '10:30', '11:00', '11:30', '13:00', '13:30', '14:00', '14:30', '15:00', '15:30', '16:00'];
 
 /**
- * `count` distinct 30-minute slots on weekdays from `fromDays` days ahead in firm time (the server's
+ * `count` distinct 30-minute slots on bookable days (no weekend or holiday) from `fromDays` days ahead in firm time (the server's
  * clock is the real one here), as ISO instants.
  */
 export function futureSlots(count: number, fromDays: number): string[] {
   const slots: string[] = [];
   for (let day = addDays(firmToday(new Date()), fromDays); slots.length < count; day = addDays(day, 1)) {
-    if (isWeekend(day)) continue;
+    if (!isBookableDay(day)) continue;
     for (const time of SLOT_TIMES) if (slots.length < count) slots.push(firmInstant(day, time).toISOString());
   }
   return slots;

@@ -24,8 +24,6 @@ interface Props {
   labelledBy: string;
 }
 
-const reasonText = { past: 'past', weekend: 'closed on weekends', beyond: 'not yet open for booking' } as const;
-
 export default function DatePicker({ value, onChange, now, today, initial, min, max, labelledBy }: Props) {
   const headingId = useId();
   const [focused, setFocused] = useState<FirmDate>(value ?? initial);
@@ -93,7 +91,7 @@ export default function DatePicker({ value, onChange, now, today, initial, min, 
                 if (!date) return <td key={`empty-${i}`} />;
                 const state = dayState(date, now);
                 const selected = date === value;
-                const name = state.disabled ? `${longDateLabel(date)}, unavailable (${reasonText[state.reason]})` : longDateLabel(date);
+                const name = state.disabled ? `${longDateLabel(date)}, unavailable (${state.reason})` : longDateLabel(date);
                 return (
                   // biome-ignore lint/a11y/useAriaPropsSupportedByRole: a cell of role="grid" is a gridcell, which supports aria-selected (APG date picker)
                   <td key={date} aria-selected={selected} className="p-0.5">

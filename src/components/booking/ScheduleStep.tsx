@@ -113,7 +113,9 @@ export default function ScheduleStep({
             ) : (
               <fieldset aria-busy={availability.status === 'loading' || undefined}>
                 <legend className="text-sm font-medium">Available times for {longDateLabel(day.date)}</legend>
-                {!day.slots.some((s) => s.available) && <p className="mt-2 text-sm">No times are left on this day. Please choose another date.</p>}
+                {!day.slots.some((s) => s.available) && (
+                  <p className="mt-2 text-sm">{day.message ?? 'No times are left on this day. Please choose another date.'}</p>
+                )}
                 <div className="mt-2 grid grid-cols-2 gap-2 min-[400px]:grid-cols-3">
                   {day.slots.map((slot) => (
                     <label

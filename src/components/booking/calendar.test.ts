@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addMonths, calendarRange, dayOfWeek, dayState, daysInMonth, firstSelectableDay, monthGrid, moveByKey } from './calendar.ts';
+import { addMonths, calendarRange, dayMessage, dayOfWeek, dayState, daysInMonth, firstSelectableDay, monthGrid, moveByKey } from './calendar.ts';
 
 // 2026-06-03 is a Wednesday; San Diego is on PDT (UTC-7) in June.
 const wednesdayNoon = new Date('2026-06-03T19:00:00Z'); // 12:00 PDT
@@ -39,19 +39,33 @@ describe('which days a visitor may pick (SPEC §5: no past days, no Saturdays or
     expect(dayState('2026-06-03', wednesdayNoon)).toEqual({ disabled: false });
     expect(dayState('2026-06-08', wednesdayNoon)).toEqual({ disabled: false });
     expect(dayState('2026-06-02', wednesdayNoon)).toEqual({ disabled: true, reason: 'past' });
-    expect(dayState('2026-06-06', wednesdayNoon)).toEqual({ disabled: true, reason: 'weekend' });
-    expect(dayState('2026-06-07', wednesdayNoon)).toEqual({ disabled: true, reason: 'weekend' });
+    expect(dayState('2026-06-06', wednesdayNoon)).toEqual({ disabled: true, reason: 'closed on weekends' });
+    expect(dayState('2026-06-07', wednesdayNoon)).toEqual({ disabled: true, reason: 'closed on weekends' });
     expect(dayState('2027-06-03', wednesdayNoon)).toEqual({ disabled: false }); // today + 365
-    expect(dayState('2027-06-04', wednesdayNoon)).toEqual({ disabled: true, reason: 'beyond' });
+    expect(dayState('2027-06-04', wednesdayNoon)).toEqual({ disabled: true, reason: 'not yet open for booking' });
   });
 
   it("judges today by the firm's clock: after the last slot (4:00 PM) today is over", () => {
     const lateAfternoon = new Date('2026-06-03T23:30:00Z'); // 16:30 PDT, still June 3 in San Diego
-    expect(dayState('2026-06-03', lateAfternoon)).toEqual({ disabled: true, reason: 'past' });
+    expect(dayState('2026-06-03', lateAfternoon)).toEqual({ disabled: true, reason: 'no times left' });
+    // 14:30 PDT: the last slot (4:00 PM) is less than the two hours' notice ahead.
+    expect(dayState('2026-06-03', new Date('2026-06-03T21:30:00Z'))).toEqual({ disabled: true, reason: 'no times left' });
+    expect(dayState('2026-06-03', new Date('2026-06-03T20:59:00Z'))).toEqual({ disabled: false });
     // 03:00Z on June 4 is 20:00 on June 3 in San Diego: June 4 is tomorrow there, not today.
     const evening = new Date('2026-06-04T03:00:00Z');
-    expect(dayState('2026-06-03', evening)).toEqual({ disabled: true, reason: 'past' });
+    expect(dayState('2026-06-03', evening)).toEqual({ disabled: true, reason: 'no times left' });
     expect(dayState('2026-06-04', evening)).toEqual({ disabled: false });
+  });
+
+  it('closes holidays, naming them, and says why in a sentence when one is chosen', () => {
+    const november = new Date('2026-11-24T18:00:00Z'); // Tuesday 10:00 PST
+    expect(dayState('2026-11-25', november)).toEqual({ disabled: false });
+    expect(dayState('2026-11-26', november)).toEqual({ disabled: true, reason: 'closed for Thanksgiving Day' });
+    expect(dayState('2026-11-27', november)).toEqual({ disabled: true, reason: 'closed for the day after Thanksgiving' });
+    expect(dayMessage('2026-11-26', november)).toBe('We are closed for Thanksgiving Day. Please choose another day.');
+    expect(dayMessage('2026-11-25', november)).toBeNull();
+    // From Wednesday evening the first day to pick is the Monday: Thursday and Friday are closed.
+    expect(firstSelectableDay(new Date('2026-11-26T03:00:00Z'))).toBe('2026-11-30');
   });
 
   it('starts the focus on the first day that can be picked', () => {

@@ -5,7 +5,10 @@
  * the firm's days (DOMAIN.md Scheduling). Day-of-week and month lengths come from Date.UTC, which
  * involves no zone.
  */
-import { addDays, BOOKING_WINDOW_DAYS, firmToday, isBookableDay, isWeekend, type FirmDate, type FirmMonth } from '../../shared/firm-time.ts';
+import { bookingRules } from '../../config/booking-rules.ts';
+import { closureMessage } from '../../shared/booking/availability.ts';
+import { type BookingRules, dayClosure, firstBookableDay } from '../../shared/booking/rules.ts';
+import { addDays, firmToday, type FirmDate, type FirmMonth } from '../../shared/firm-time.ts';
 
 function parts(date: FirmDate): [number, number, number] {
   const [y = 0, m = 1, d = 1] = date.split('-').map(Number);
@@ -63,28 +66,48 @@ export const weekdayNames = [
 ] as const;
 
 /** The days the picker can show and move to: from the first of this month to the end of the window's month. */
-export function calendarRange(now: Date): { today: FirmDate; min: FirmDate; max: FirmDate } {
+export function calendarRange(now: Date, rules: BookingRules = bookingRules): { today: FirmDate; min: FirmDate; max: FirmDate } {
   const today = firmToday(now);
-  return { today, min: firstOfMonth(monthOf(today)), max: lastOfMonth(monthOf(addDays(today, BOOKING_WINDOW_DAYS))) };
+  return { today, min: firstOfMonth(monthOf(today)), max: lastOfMonth(monthOf(addDays(today, rules.windowDays))) };
 }
 
-export type DayState = { disabled: false } | { disabled: true; reason: 'past' | 'weekend' | 'beyond' };
+export type DayState = { disabled: false } | { disabled: true; reason: string };
 
 /**
- * Whether a visitor may pick the day (the shared rule, `isBookableDay`: a weekday, not past, inside
- * the booking window; today only while its last slot is ahead), and why not, for the day's label.
+ * Whether a visitor may pick the day (the shared rules, `dayClosure`: not past, a day with
+ * consultation hours, no holiday or closure, inside the booking window; today only while a slot is far
+ * enough ahead), and why not, in a few words for the day's label ('closed for Thanksgiving Day').
  */
-export function dayState(date: FirmDate, now: Date): DayState {
-  if (isBookableDay(date, now)) return { disabled: false };
-  if (isWeekend(date)) return { disabled: true, reason: 'weekend' };
-  return { disabled: true, reason: date > firmToday(now) ? 'beyond' : 'past' };
+export function dayState(date: FirmDate, now: Date, rules: BookingRules = bookingRules): DayState {
+  const closure = dayClosure(date, now, rules);
+  if (!closure) return { disabled: false };
+  switch (closure.reason) {
+    case 'past':
+      return { disabled: true, reason: 'past' };
+    case 'too-soon':
+      return { disabled: true, reason: 'no times left' };
+    case 'weekend':
+      return { disabled: true, reason: 'closed on weekends' };
+    case 'no-hours':
+      return { disabled: true, reason: 'no consultations that day' };
+    case 'beyond':
+      return { disabled: true, reason: 'not yet open for booking' };
+    case 'holiday':
+      return { disabled: true, reason: `closed for ${closure.name}` };
+    case 'closure':
+      return { disabled: true, reason: `closed: ${closure.name}` };
+  }
+}
+
+/** Why the day cannot be booked, in a full sentence (shown when such a day is chosen), or null. */
+export function dayMessage(date: FirmDate, now: Date, rules: BookingRules = bookingRules): string | null {
+  const closure = dayClosure(date, now, rules);
+  return closure && closureMessage(closure, rules);
 }
 
 /** The first day a visitor may pick, where the picker puts its focus when nothing is chosen yet. */
-export function firstSelectableDay(now: Date): FirmDate {
-  let date = firmToday(now);
-  for (let i = 0; i < 14 && dayState(date, now).disabled; i++) date = addDays(date, 1);
-  return date;
+export function firstSelectableDay(now: Date, rules: BookingRules = bookingRules): FirmDate {
+  return firstBookableDay(now, rules);
 }
 
 /**
