@@ -5,7 +5,7 @@
  * so the typing certainly comes first.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { watchConsole } from '../support/e2e.ts';
+import { screenshot, watchConsole } from '../support/e2e.ts';
 
 /** Holds every request for a script whose name starts with `name` until the returned function is called. */
 async function holdScript(page: Page, name: string): Promise<() => void> {
@@ -52,5 +52,27 @@ test('the calculator keeps an estate value typed before it was ready, and calcul
   await expect(calculator.getByRole('textbox', { name: 'Estate Value', exact: true })).toHaveValue('1,000,000');
   await calculator.getByRole('button', { name: 'Calculate Costs' }).click();
   await expect(page.getByTestId('calculator-results')).toBeVisible();
+  console.expectNone();
+});
+
+test('Schedule Consultation shows at once that it is opening, while the modal’s code is on its way; a second tap opens one modal', async ({ page }, info) => {
+  const console = watchConsole(page);
+  const release = await holdScript(page, 'open-booking');
+  await page.goto('/');
+  const trigger = page.locator('section[aria-labelledby="hero-title"]').getByRole('link', { name: 'Schedule Consultation' });
+  await expect(trigger).not.toHaveAttribute('aria-busy');
+  await trigger.click();
+  await expect(trigger).toHaveAttribute('aria-busy', 'true');
+  await screenshot(page, info, 'booking-opening', { fullPage: false });
+  await expect(page).toHaveURL(/\/$/); // the link to /contact is not followed
+  await trigger.click(); // impatient
+  release();
+  const dialog = page.getByRole('dialog', { name: 'Schedule a Consultation' });
+  await expect(dialog).toBeVisible();
+  // (The open modal hides the page from the accessibility tree: the button by its markup.)
+  await expect(page.locator('section[aria-labelledby="hero-title"] a[data-booking-trigger]')).not.toHaveAttribute('aria-busy');
+  await expect(page.getByRole('dialog')).toHaveCount(1);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
   console.expectNone();
 });

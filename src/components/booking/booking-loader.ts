@@ -21,10 +21,22 @@ document.addEventListener('click', (event) => {
   // A modified click (new tab, new window) keeps doing what the visitor asked for.
   if (!trigger || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
   event.preventDefault();
+  // Said at once while the modal's code arrives (up to seconds on a slow phone): the button shows it
+  // is opening (global.css) and a second tap does not queue a second modal.
+  if (trigger.getAttribute('aria-busy') === 'true') return;
+  trigger.setAttribute('aria-busy', 'true');
+  const done = () => trigger.removeAttribute('aria-busy');
   load().then(
     // After the click's other handlers have run (a menu that closes on this click gives the focus back first).
-    (m) => setTimeout(() => m.openBooking(trigger)),
-    () => window.location.assign(trigger.href),
+    (m) =>
+      setTimeout(() => {
+        done();
+        m.openBooking(trigger);
+      }),
+    () => {
+      done();
+      window.location.assign(trigger.href);
+    },
   );
 });
 
