@@ -379,6 +379,9 @@ test('keyboard only: open, choose type, date and time, fill in, book and close w
   await expect(f.practiceArea).toHaveValue('custody');
   await page.keyboard.press('Tab');
   await page.keyboard.type(v.notes);
+  // The note's link to the privacy policy, then the buttons.
+  await page.keyboard.press('Tab');
+  await expect(dialog(page).getByRole('link', { name: /privacy policy/ })).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(button(page, 'Back')).toBeFocused();
   await page.keyboard.press('Tab');

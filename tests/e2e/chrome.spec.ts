@@ -358,9 +358,12 @@ test.describe('footer', () => {
 
     // Legal: no dead links. Pages that do not exist yet are plain text; the others lead somewhere real.
     const legal = footer.getByRole('navigation', { name: 'Legal' });
-    for (const name of ['Privacy Policy', 'Terms of Service']) {
-      await expect(legal.getByRole('listitem').filter({ hasText: name })).toContainText('(coming soon)');
-      await expect(legal.getByRole('link', { name })).toHaveCount(0);
+    for (const [name, href] of [
+      ['Privacy Policy', '/privacy'],
+      ['Terms of Service', '/terms'],
+    ]) {
+      await expect(legal.getByRole('link', { name, exact: true })).toHaveAttribute('href', href!);
+      expect((await request.get(href!)).status(), href).toBe(200);
     }
     await expect(legal.getByRole('link', { name: 'Sitemap' })).toHaveAttribute('href', '/sitemap.xml');
     expect((await request.get('/sitemap.xml')).status()).toBe(200);

@@ -303,6 +303,9 @@ test('the form can be completed and sent with the keyboard alone', { tag: '@any-
   await expect(f.consent).toBeFocused();
   await page.keyboard.press('Space');
   await expect(f.consent).toBeChecked();
+  // The consent line's link to the privacy policy, then Send Message.
+  await page.keyboard.press('Tab');
+  await expect(form(page).getByRole('link', { name: /privacy policy/ })).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(sendButton(page)).toBeFocused();
   await page.keyboard.press('Enter');

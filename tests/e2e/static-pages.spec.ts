@@ -14,6 +14,8 @@ const pages = [
   { path: '/practice-areas', name: 'practice-areas', h1: 'How we help San Diego families' },
   { path: '/practice-areas/family-law', name: 'family-law', h1: 'Family law guidance for San Diego County families' },
   { path: '/practice-areas/estate-planning', name: 'estate-planning', h1: 'Estate planning that keeps decisions in your family’s hands' },
+  { path: '/privacy', name: 'privacy', h1: 'Privacy Policy' },
+  { path: '/terms', name: 'terms', h1: 'Terms of Service' },
 ] as const;
 
 type JsonLd = Record<string, unknown> & { '@type': string };
@@ -268,4 +270,59 @@ test('the pages make no prohibited claims (Cal. RPC 7.1, 7.4)', async ({ page })
       expect(text.slice(Math.max(0, m.index - 30), m.index), `${p.path}: "guarantee" at ${m.index}`).toMatch(/(do not|cannot|can) $|no attorney can $/);
     }
   }
+});
+
+test('/privacy says what each form collects, why, how long it is kept, who receives it, how to ask for deletion, and Do Not Track', async ({ page }, info) => {
+  const console = watchConsole(page);
+  await page.goto('/privacy');
+  const content = main(page);
+  await expect(content.getByText(/^Effective /)).toBeVisible();
+  for (const heading of [
+    'What we collect, and why',
+    'Who receives it',
+    'How long we keep it',
+    'Your choices and rights',
+    'Cookies, storage and Do Not Track',
+    'Confidentiality and legal advice',
+    'How to reach us',
+  ]) {
+    await expect(content.getByRole('heading', { level: 2, name: heading })).toBeVisible();
+    // The contents list links to each section.
+    await expect(content.getByRole('navigation', { name: 'On this page' }).getByRole('link', { name: heading })).toHaveAttribute('href', /^#/);
+  }
+  const table = content.getByRole('table', { name: 'What each part of the website collects, and why' });
+  for (const row of ['Contact form', 'Booking a consultation', 'Probate calculator', 'Every visit'])
+    await expect(table.getByRole('rowheader', { name: new RegExp(row) })).toBeVisible();
+  await expect(content.getByRole('link', { name: firm.email }).first()).toHaveAttribute('href', /^mailto:/);
+  await expect(content).toContainText('Do Not Track');
+  await expect(content).toContainText('We do not sell');
+  await screenshot(page, info, 'privacy');
+
+  // The contact form's consent line links here, in a new tab.
+  await page.goto('/contact');
+  const consent = page.locator('[data-component="contact_form"]').getByRole('link', { name: /privacy policy/ });
+  await expect(consent).toHaveAttribute('href', '/privacy');
+  await expect(consent).toHaveAttribute('target', '_blank');
+  console.expectNone();
+});
+
+test('/terms: not legal advice, no attorney-client relationship before an engagement letter, advertising, the calculator, California law', async ({
+  page,
+}, info) => {
+  const console = watchConsole(page);
+  await page.goto('/terms');
+  const content = main(page);
+  for (const heading of [
+    'General information, not legal advice',
+    'No attorney-client relationship',
+    'Attorney advertising',
+    'The probate calculator',
+    'California law',
+  ]) {
+    await expect(content.getByRole('heading', { level: 2, name: heading })).toBeVisible();
+  }
+  await expect(content).toContainText('engagement letter');
+  await expect(content.getByRole('link', { name: 'Privacy Policy' }).first()).toHaveAttribute('href', '/privacy');
+  await screenshot(page, info, 'terms');
+  console.expectNone();
 });

@@ -10,4 +10,6 @@ export const publicRoutes = [
   '/blog',
   '/external-articles',
   '/contact',
+  '/privacy',
+  '/terms',
 ] as const;

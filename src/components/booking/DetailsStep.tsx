@@ -49,7 +49,11 @@ export default function DetailsStep({ formId, register, errors, onSubmit, summar
       <Honeypot />
       <p className="rounded-md border border-border bg-muted p-3 text-sm text-muted-foreground">
         Booking a consultation does not create an attorney-client relationship. Please do not include confidential information until we have agreed to represent
-        you.
+        you. We use these details to hold your consultation and write to you about it, as our{' '}
+        <a href="/privacy" target="_blank" rel="noopener" className="underline underline-offset-4">
+          privacy policy<span className="sr-only"> (opens in a new tab)</span>
+        </a>{' '}
+        explains.
       </p>
     </form>
   );

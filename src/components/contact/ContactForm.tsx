@@ -168,7 +168,11 @@ function Consent({ registration, error }: { registration: UseFormRegisterReturn;
           {...registration}
         />
         <label htmlFor={controlId} className="text-sm">
-          I agree to the privacy policy and to being contacted about my inquiry.
+          I agree to the{' '}
+          <a href="/privacy" target="_blank" rel="noopener" className="underline underline-offset-4">
+            privacy policy<span className="sr-only"> (opens in a new tab)</span>
+          </a>{' '}
+          and to being contacted about my inquiry.
           <RequiredMark />
         </label>
       </div>
