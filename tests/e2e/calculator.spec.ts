@@ -140,8 +140,9 @@ for (const [name, typed] of [
     await emailField(page).fill('someone@example.com');
     await calculateButton(page).click();
 
-    await expect(toasts(page)).toContainText('Invalid Input');
-    await expect(toasts(page)).toContainText('Please enter a valid estate value greater than $0.');
+    // SPEC §8's message, under the button (no toast over the results).
+    await expect(calculator(page).getByRole('alert')).toHaveText('Invalid Input. Please enter a valid estate value greater than $0.');
+    await expect(toasts(page)).toHaveCount(0);
     await expect(estateField(page)).toHaveAttribute('aria-invalid', 'true');
     // The hint stays with the message (both describe the field).
     await expect(estateField(page)).toHaveAccessibleDescription(
@@ -187,7 +188,7 @@ test('amount fields add thousands separators while typing and keep the caret in 
   consoleErrors.expectNone();
 });
 
-test('with an email the calculation is saved: toast and the stored row', { tag: '@any-width' }, async ({ page }, info) => {
+test('with an email the calculation is saved: the message under the button and the stored row', { tag: '@any-width' }, async ({ page }, info) => {
   const consoleErrors = watchConsole(page);
   const saves = watchSaves(page);
   const email = `${unique(info, 'calc', '-')}@example.com`;
@@ -197,8 +198,19 @@ test('with an email the calculation is saved: toast and the stored row', { tag: 
   await emailField(page).fill(email);
   await calculateButton(page).click();
 
-  await expect(toasts(page)).toContainText('Calculation Saved');
-  await expect(toasts(page)).toContainText('Your probate calculation has been saved successfully.');
+  await expect(calculator(page).getByRole('status').filter({ hasText: 'Calculation Saved' })).toHaveText(
+    'Calculation Saved. Your probate calculation has been saved successfully.',
+  );
+  await expect(toasts(page)).toHaveCount(0);
+  // Nothing covers the totals: the point at the middle of Potential Savings is the figure itself.
+  const savings = page.getByTestId('calculator-results').getByText('Potential Savings');
+  await savings.scrollIntoViewIfNeeded();
+  expect(
+    await savings.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      return el.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2));
+    }),
+  ).toBe(true);
   expect(await shownFigures(page)).toEqual(expectedFigures(1_000_000, 500_000));
   expect(saves).toHaveLength(1);
   expect(saves[0]!.body).toEqual({
@@ -264,8 +276,7 @@ test("a failed save shows 'Save Failed' and keeps the results", async ({ page })
   await estateField(page).pressSequentially('2500000');
   await emailField(page).fill('fails@example.com');
   await calculateButton(page).click();
-  await expect(toasts(page)).toContainText('Save Failed');
-  await expect(toasts(page)).toContainText('Unable to save your calculation. Please try again.');
+  await expect(calculator(page).getByRole('alert')).toHaveText('Save Failed. Unable to save your calculation. Please try again.');
   expect(await shownFigures(page)).toEqual(expectedFigures(2_500_000));
   await expect(emailField(page)).toHaveValue('fails@example.com');
   await expect(calculateButton(page)).toBeEnabled();
@@ -280,7 +291,7 @@ test('no axe violations in any visitor mode, with the error and with the results
 
   await calculateButton(page).click(); // the error state
   // From the top of the page: target-size counts a field scrolled under the sticky header as obscured.
-  await expect(toasts(page)).toContainText('Invalid Input');
+  await expect(calculator(page).getByRole('alert')).toContainText('Invalid Input');
   await expectNoAxeViolationsInEveryMode(page, { label: 'with the error', fromTop: true });
 
   await estateField(page).pressSequentially('1500000');

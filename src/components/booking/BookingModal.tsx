@@ -15,7 +15,6 @@ import { ArrowLeft, CalendarCheck, CalendarDays, Check, LoaderCircle, X } from '
 import { useEffect, useId, useMemo, useRef, useState, type BaseSyntheticEvent, type FormEvent } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { api, read, submissionKey } from '../../lib/api-client.ts';
-import { toast } from '../../lib/toast.ts';
 import { firmInstant, whenLabel, type FirmDate } from '../../shared/firm-time.ts';
 import type { ConsultationType } from '../../shared/constants.ts';
 import { buttonClass } from '../ui/button-class.ts';
@@ -25,7 +24,7 @@ import type { BookingFormOutput } from './booking-form.schema.ts';
 import {
   bookedConsultation,
   bookingFailure,
-  bookingToasts,
+  bookingOutcomes,
   canContinue,
   consultationTypeOptions,
   emptyBookingForm,
@@ -60,6 +59,8 @@ const resolver: Resolver<BookingFormValues, unknown, BookingFormOutput> = async 
 };
 
 const TIME_NO_LONGER_FREE = 'The time you chose is not free for this consultation. Please choose another time.';
+/** SPEC §8 'Missing Information', said where the date and time are chosen. */
+const missingMessage = `${bookingOutcomes.missing.title}. ${bookingOutcomes.missing.description}`;
 
 type Step = 1 | 2 | 3;
 
@@ -154,24 +155,23 @@ export default function BookingModal({ open, onOpenChange, returnFocus }: Props)
       const created = await read(api.appointments.$post({ json: body }, { headers: { 'Idempotency-Key': submission.for(body) } }));
       submission.succeeded();
       setBooked(bookedConsultation(created, values));
-      toast(bookingToasts.success);
+      // SPEC §8's success message is the confirmation step's own heading: a toast over the dialog
+      // covered Book Another and Done on a phone, and took the first Escape (issue 18).
       goTo(3, 'heading');
     } catch (err) {
       // SPEC §8: a booking failure is also logged to the console.
       console.error('Booking failed:', err);
       const failure = bookingFailure(err);
+      // Every failure is said inside the dialog, in SPEC §8's words, next to what the visitor does next.
       if (failure.kind === 'time') {
-        toast({ ...bookingToasts.failure, description: failure.message });
         setChoice((c) => ({ ...c, time: null }));
-        setTimeMessage(failure.message);
+        setTimeMessage(`${bookingOutcomes.failure.title}. ${failure.message}`);
         setRefresh((n) => n + 1);
         goTo(1, 'time-message');
         return;
       }
       if (failure.kind === 'fields') failure.fields.forEach(([name, message], i) => form.setError(name, { message }, { shouldFocus: i === 0 }));
-      // Also said inside the dialog: while it is open, Radix hides the toast region from screen readers.
-      else form.setError('root', { message: `${bookingToasts.failure.title}. ${bookingToasts.failure.description}` });
-      toast(bookingToasts.failure);
+      else form.setError('root', { message: `${bookingOutcomes.failure.title}. ${bookingOutcomes.failure.description}` });
     }
   };
 
@@ -181,7 +181,7 @@ export default function BookingModal({ open, onOpenChange, returnFocus }: Props)
     // SPEC §5. Continue waits for a date and time, but a time can still go while step 2 is open: the
     // modal closed and opened again finds it taken meanwhile (the check above clears it).
     if (!scheduledDate || !choice.consultationType) {
-      toast(bookingToasts.missing);
+      setTimeMessage(missingMessage);
       goTo(1, 'time-message');
       return;
     }
@@ -189,8 +189,8 @@ export default function BookingModal({ open, onOpenChange, returnFocus }: Props)
     form.setValue('scheduledDate', scheduledDate);
     void form.handleSubmit(submit, (errors) => {
       if (errors.scheduledDate || errors.consultationType) {
-        toast(bookingToasts.missing);
-        goTo(1, 'heading');
+        setTimeMessage(missingMessage);
+        goTo(1, 'time-message');
       }
     })(event);
   };
@@ -377,8 +377,10 @@ function Confirmation({ booked }: { booked: BookedConsultation }) {
           <Check aria-hidden="true" className="size-5" />
         </span>
         <div>
-          <p className="text-lg font-semibold">Your consultation is scheduled.</p>
-          <p className="text-sm text-muted-foreground">We'll send you a confirmation email with all the details.</p>
+          <p role="status" className="text-lg font-semibold">
+            {bookingOutcomes.success.title}
+          </p>
+          <p className="text-sm text-muted-foreground">{bookingOutcomes.success.description}</p>
         </div>
       </div>
       <dl className="grid gap-x-6 gap-y-2 rounded-md border border-border p-4 text-sm sm:grid-cols-[auto_1fr]">

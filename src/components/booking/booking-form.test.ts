@@ -5,7 +5,7 @@ import {
   bookedConsultation,
   bookingFailure,
   bookingPracticeAreaOptions,
-  bookingToasts,
+  bookingOutcomes,
   canContinue,
   consultationTypeOptions,
   emptyBookingForm,
@@ -98,15 +98,14 @@ describe('step 2 (SPEC §5 Booking form, validated by the API schema)', () => {
   });
 });
 
-describe('the outcome (SPEC §8 booking toasts)', () => {
+describe('the outcome (SPEC §8 booking messages, said in the dialog)', () => {
   it('has the exact SPEC wording', () => {
-    expect(bookingToasts.success).toEqual({ title: 'Consultation Scheduled!', description: "We'll send you a confirmation email with all the details." });
-    expect(bookingToasts.failure).toEqual({
+    expect(bookingOutcomes.success).toEqual({ title: 'Consultation Scheduled!', description: "We'll send you a confirmation email with all the details." });
+    expect(bookingOutcomes.failure).toEqual({
       title: 'Booking Failed',
       description: 'Please try again or call us directly at the office phone number.',
-      variant: 'destructive',
     });
-    expect(bookingToasts.missing).toMatchObject({ title: 'Missing Information', description: 'Please select a date and time for your consultation.' });
+    expect(bookingOutcomes.missing).toMatchObject({ title: 'Missing Information', description: 'Please select a date and time for your consultation.' });
   });
 
   it('tells a lost time from refused fields and anything else', () => {

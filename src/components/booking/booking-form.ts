@@ -5,7 +5,6 @@
  * ./booking-form.schema.ts, loaded once the modal is open.
  */
 import { ApiError } from '../../lib/api-client.ts';
-import type { ToastOptions } from '../../lib/toast.ts';
 import { bookingMessages } from '../../shared/booking/availability.ts';
 import { firmInstant, longDateLabel, timeWithZoneLabel, type FirmDate } from '../../shared/firm-time.ts';
 import {
@@ -84,12 +83,16 @@ export function toAppointmentPayload(values: BookingFormOutput): AppointmentInpu
   };
 }
 
-/** SPEC §8 booking toasts. */
-export const bookingToasts = {
+/**
+ * SPEC §8's booking messages, titled as its toasts are. The modal says them itself, where the visitor
+ * acts next (the confirmation step, the time, the form): a toast over the dialog covered Book
+ * Another and Done on a phone and took the first Escape (issue 18; docs/decisions/025).
+ */
+export const bookingOutcomes = {
   success: { title: 'Consultation Scheduled!', description: "We'll send you a confirmation email with all the details." },
-  failure: { title: 'Booking Failed', description: 'Please try again or call us directly at the office phone number.', variant: 'destructive' },
-  missing: { title: 'Missing Information', description: 'Please select a date and time for your consultation.', variant: 'destructive' },
-} as const satisfies Record<string, ToastOptions>;
+  failure: { title: 'Booking Failed', description: 'Please try again or call us directly at the office phone number.' },
+  missing: { title: 'Missing Information', description: 'Please select a date and time for your consultation.' },
+} as const;
 
 export type BookingFailure =
   /** The time cannot be had (409 taken, or the server's 400 on scheduledDate: past, weekend...): choose another. */

@@ -1,15 +1,13 @@
 /**
  * The booking modal's entry point, imported by ./booking-loader.ts only when a visitor first asks for
  * it (a Schedule Consultation button): mounts the modal once, in its own React root at the end of
- * <body>, and opens it; later clicks reopen the same modal. The Toaster mounted beside it shows the
- * SPEC §8 booking toasts on pages that have none; on pages that do, only one of the two renders
- * (src/components/ui/Toaster.tsx).
+ * <body>, and opens it; later clicks reopen the same modal. The modal says its outcomes itself, in
+ * SPEC §8's words (no toast covers its buttons).
  */
 import { useStore } from '@nanostores/react';
 import { atom } from 'nanostores';
 import { createRoot, type Root } from 'react-dom/client';
 import { createReturnFocus } from '../ui/return-focus.ts';
-import Toaster from '../ui/Toaster.tsx';
 import BookingModal from './BookingModal.tsx';
 
 const $open = atom(false);
@@ -19,12 +17,7 @@ let root: Root | undefined;
 
 function Booking() {
   const open = useStore($open);
-  return (
-    <>
-      <BookingModal open={open} onOpenChange={(next) => $open.set(next)} returnFocus={returnFocus} />
-      <Toaster />
-    </>
-  );
+  return <BookingModal open={open} onOpenChange={(next) => $open.set(next)} returnFocus={returnFocus} />;
 }
 
 export function openBooking(from: HTMLElement | null) {

@@ -3,17 +3,15 @@
  * /api/probate-calculator, §8, §9). A placeholder until the first calculation, then the figures of
  * the firm's schedule (src/shared/probate.ts). Saved only when an email is given.
  *
- * The toasts go through the shared queue of src/lib/toast.ts, shown by a Toaster: the page mounts
- * one (`<Toaster client:idle />`), or, where nothing else needs it, the calculator brings its own
- * (`toaster`), so a page whose calculator is further down loads no React until it comes into view.
+ * SPEC §8's messages ('Invalid Input', 'Calculation Saved', 'Save Failed') are said under the button,
+ * in their words, not in a toast: a toast on a phone covered the totals it had just produced (issue
+ * 18; docs/decisions/025). The page needs no Toaster for it.
  */
 import { ArrowRight, Calculator, LoaderCircle, PiggyBank } from 'lucide-react';
 import { useEffect, useId, useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent, type ReactNode, type Ref, type RefObject } from 'react';
 import { api, read, submissionKey } from '../../lib/api-client.ts';
-import { toast } from '../../lib/toast.ts';
 import { formatUsd, livingTrust, type ProbateEstimate } from '../../shared/probate.ts';
 import { buttonClass } from '../ui/button-class.ts';
-import Toaster from '../ui/Toaster.tsx';
 import { Field, Input, RequiredFieldsNote } from '../ui/form.tsx';
 import { Honeypot, honeypotOf } from '../ui/Honeypot.tsx';
 import { typedBeforeHydration } from '../ui/typed-before-hydration.ts';
@@ -31,11 +29,17 @@ const loadPayloadModule = () =>
 interface Props {
   /** Level of the calculator's own heading: 2 on a page with its own h1 (the default). */
   headingLevel?: 2 | 3;
-  /** Mount the Toaster with the calculator (the page has none of its own). */
-  toaster?: boolean;
 }
 
-export default function ProbateCalculator({ headingLevel = 2, toaster = false }: Props) {
+/** SPEC §8's outcome of a calculation, said under the button. */
+type Notice = { title: string; description: string; tone: 'done' | 'error' };
+const notices = {
+  invalid: { title: 'Invalid Input', description: INVALID_ESTATE_VALUE, tone: 'error' },
+  saved: { title: 'Calculation Saved', description: 'Your probate calculation has been saved successfully.', tone: 'done' },
+  failed: { title: 'Save Failed', description: 'Unable to save your calculation. Please try again.', tone: 'error' },
+} as const satisfies Record<string, Notice>;
+
+export default function ProbateCalculator({ headingLevel = 2 }: Props) {
   const id = useId();
   const [fields, setFields] = useState<CalculatorFields>({ estateValue: '', realEstateValue: '', email: '' });
   // What the visitor typed before this island hydrated is kept (read before React takes the fields over).
@@ -52,6 +56,7 @@ export default function ProbateCalculator({ headingLevel = 2, toaster = false }:
   const [errors, setErrors] = useState<CalculatorErrors>({});
   const [estimate, setEstimate] = useState<ProbateEstimate | null>(null);
   const [saving, setSaving] = useState(false);
+  const [notice, setNotice] = useState<Notice | null>(null);
   // Decision 016: saving again after a failure reuses the key, so a calculation stored before its answer was lost is not stored twice.
   const [submission] = useState(submissionKey);
   // Until React has taken over, a click would submit the form natively: the button waits for it.
@@ -69,9 +74,10 @@ export default function ProbateCalculator({ headingLevel = 2, toaster = false }:
     // Read before the first await (React clears currentTarget after the event).
     const trap = honeypotOf(event.currentTarget);
     const outcome = estimateFromFields(fields);
+    setNotice(null);
     if (!outcome.ok) {
       setErrors(outcome.errors);
-      toast({ title: 'Invalid Input', description: INVALID_ESTATE_VALUE, variant: 'destructive' });
+      setNotice(notices.invalid);
       estateRef.current?.focus();
       return;
     }
@@ -94,10 +100,10 @@ export default function ProbateCalculator({ headingLevel = 2, toaster = false }:
       const body = { ...checked.payload, ...trap };
       await read(api['probate-calculator'].$post({ json: body }, { headers: { 'Idempotency-Key': submission.for(body) } }));
       submission.succeeded();
-      toast({ title: 'Calculation Saved', description: 'Your probate calculation has been saved successfully.' });
+      setNotice(notices.saved);
     } catch {
       setEstimate(outcome.estimate);
-      toast({ title: 'Save Failed', description: 'Unable to save your calculation. Please try again.', variant: 'destructive' });
+      setNotice(notices.failed);
     } finally {
       setSaving(false);
     }
@@ -162,6 +168,19 @@ export default function ProbateCalculator({ headingLevel = 2, toaster = false }:
             {saving ? <LoaderCircle aria-hidden="true" className="size-4 animate-spin" /> : <Calculator aria-hidden="true" className="size-4" />}
             {saving ? 'Saving...' : 'Calculate Costs'}
           </button>
+          {/* The status region is always in the page, so a screen reader hears what is put in it; an alert is heard as it comes. */}
+          <div role="status">
+            {notice?.tone === 'done' && (
+              <p className="rounded-md border border-border bg-muted p-3 text-sm">
+                <strong>{notice.title}.</strong> {notice.description}
+              </p>
+            )}
+          </div>
+          {notice?.tone === 'error' && (
+            <p role="alert" className="rounded-md border border-destructive p-3 text-sm font-medium text-destructive">
+              <strong>{notice.title}.</strong> {notice.description}
+            </p>
+          )}
         </form>
 
         <div className="rounded-lg bg-muted p-4 sm:p-5">
@@ -174,7 +193,6 @@ export default function ProbateCalculator({ headingLevel = 2, toaster = false }:
           {estimate ? <Results estimate={estimate} Heading={SubHeading} /> : <Placeholder />}
         </div>
       </div>
-      {toaster && <Toaster />}
     </section>
   );
 }
