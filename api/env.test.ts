@@ -1,22 +1,39 @@
 import { describe, expect, it } from 'vitest';
 import { cdnPurgeSettings, EnvError, integrationSettings, loadEnv, migrationSettings } from './env.ts';
 
+describe('loadEnv: SITE_URL in production', () => {
+  it('refuses a production start whose public origin is unset or loopback: every canonical URL, the feed and the sitemap would name it', () => {
+    const production = { NODE_ENV: 'production', IDENTITY_EMBEDDED: 'true' };
+    expect(() => loadEnv(production)).toThrow(/SITE_URL: is required in production \(it is http:\/\/localhost:4321\)/);
+    expect(() => loadEnv({ ...production, SITE_URL: 'http://127.0.0.1:8080' })).toThrow(/SITE_URL/);
+    expect(() => loadEnv({ ...production, SITE_URL: 'http://[::1]:8080' })).toThrow(/SITE_URL/);
+    expect(loadEnv({ ...production, SITE_URL: 'https://www.example-firm.com' }).SITE_URL).toBe('https://www.example-firm.com');
+    // Developing, the default is the local one.
+    expect(loadEnv({}).SITE_URL).toBe('http://localhost:4321');
+  });
+});
+
 describe('loadEnv: where the embedded identity service may run', () => {
   const pool = { COGNITO_REGION: 'us-west-2', COGNITO_USER_POOL_ID: 'us-west-2_AbCdEf123', COGNITO_CLIENT_ID: 'abc123' };
   it('refuses a production start without a user pool, unless IDENTITY_EMBEDDED=true says the embedded service is wanted', () => {
-    expect(() => loadEnv({ NODE_ENV: 'production' })).toThrow(/IDENTITY_EMBEDDED: a production start .* needs a Cognito user pool/);
+    expect(() => loadEnv({ NODE_ENV: 'production', SITE_URL: 'https://www.example-firm.com' })).toThrow(
+      /IDENTITY_EMBEDDED: a production start .* needs a Cognito user pool/,
+    );
     expect(() => loadEnv({ HOST: '0.0.0.0' })).toThrow(/IDENTITY_EMBEDDED/);
-    expect(loadEnv({ NODE_ENV: 'production', IDENTITY_EMBEDDED: 'true' }).IDENTITY_EMBEDDED).toBe(true);
-    expect(loadEnv({ NODE_ENV: 'production', ...pool }).COGNITO_USER_POOL_ID).toBe(pool.COGNITO_USER_POOL_ID);
+    expect(loadEnv({ NODE_ENV: 'production', SITE_URL: 'https://www.example-firm.com', IDENTITY_EMBEDDED: 'true' }).IDENTITY_EMBEDDED).toBe(true);
+    expect(loadEnv({ NODE_ENV: 'production', SITE_URL: 'https://www.example-firm.com', ...pool }).COGNITO_USER_POOL_ID).toBe(pool.COGNITO_USER_POOL_ID);
     expect(loadEnv({ HOST: '127.0.0.1' }).IDENTITY_EMBEDDED).toBe(false);
     expect(loadEnv({ HOST: '::1' }).HOST).toBe('::1');
   });
 
   it('asks for SECRETS_KEY in production on PostgreSQL, where containers must share it', () => {
-    expect(() => loadEnv({ NODE_ENV: 'production', IDENTITY_EMBEDDED: 'true', DATABASE_URL: 'postgres://db/firm' })).toThrow(
-      /SECRETS_KEY: is required in production with DATABASE_URL/,
-    );
-    expect(loadEnv({ NODE_ENV: 'production', ...pool, DATABASE_URL: 'postgres://db/firm', SECRETS_KEY: 'x'.repeat(44) }).SECRETS_KEY).toBeDefined();
+    expect(() =>
+      loadEnv({ NODE_ENV: 'production', SITE_URL: 'https://www.example-firm.com', IDENTITY_EMBEDDED: 'true', DATABASE_URL: 'postgres://db/firm' }),
+    ).toThrow(/SECRETS_KEY: is required in production with DATABASE_URL/);
+    expect(
+      loadEnv({ NODE_ENV: 'production', SITE_URL: 'https://www.example-firm.com', ...pool, DATABASE_URL: 'postgres://db/firm', SECRETS_KEY: 'x'.repeat(44) })
+        .SECRETS_KEY,
+    ).toBeDefined();
   });
 });
 

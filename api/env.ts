@@ -163,6 +163,15 @@ const envSchema = z
         message: `a production start (NODE_ENV=${env.NODE_ENV}, HOST=${env.HOST}) needs a Cognito user pool (COGNITO_REGION, COGNITO_USER_POOL_ID, COGNITO_CLIENT_ID); the embedded identity service runs there only when IDENTITY_EMBEDDED=true says so`,
       });
     }
+    // Every canonical URL, Open Graph URL, the feed and the sitemap are built from SITE_URL: unset in
+    // production they would all point search engines and link previews at http://localhost:4321.
+    if (env.NODE_ENV === 'production' && loopbackHosts.has(new URL(env.SITE_URL).hostname.replace(/^\[|\]$/g, ''))) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SITE_URL'],
+        message: `is required in production (it is ${env.SITE_URL}): the public origin every canonical URL, the feed and the sitemap name, for example https://www.example-firm.com; build the site with the same SITE_URL`,
+      });
+    }
     if (env.NODE_ENV === 'production' && env.DATABASE_URL && !env.SECRETS_KEY) {
       ctx.addIssue({
         code: 'custom',

@@ -7,14 +7,18 @@ import { republisher } from './start-server.ts';
 describe('shutdownGraceMs (SHUTDOWN_GRACE_MS, decision 016)', () => {
   it('defaults to 5 s in production and 0 elsewhere', () => {
     expect(PRODUCTION_SHUTDOWN_GRACE_MS).toBe(5000);
-    expect(shutdownGraceMs(loadEnv({ NODE_ENV: 'production', IDENTITY_EMBEDDED: 'true' }))).toBe(5000);
-    expect(shutdownGraceMs(loadEnv({ NODE_ENV: 'production', IDENTITY_EMBEDDED: 'true', SHUTDOWN_GRACE_MS: '' }))).toBe(5000);
+    expect(shutdownGraceMs(loadEnv({ NODE_ENV: 'production', SITE_URL: 'https://www.example-firm.com', IDENTITY_EMBEDDED: 'true' }))).toBe(5000);
+    expect(
+      shutdownGraceMs(loadEnv({ NODE_ENV: 'production', SITE_URL: 'https://www.example-firm.com', IDENTITY_EMBEDDED: 'true', SHUTDOWN_GRACE_MS: '' })),
+    ).toBe(5000);
     expect(shutdownGraceMs(loadEnv({ NODE_ENV: 'development' }))).toBe(0);
     expect(shutdownGraceMs(loadEnv({ NODE_ENV: 'test' }))).toBe(0);
   });
 
   it('takes whole milliseconds from 0 to 120000', () => {
-    expect(shutdownGraceMs(loadEnv({ NODE_ENV: 'production', IDENTITY_EMBEDDED: 'true', SHUTDOWN_GRACE_MS: '0' }))).toBe(0);
+    expect(
+      shutdownGraceMs(loadEnv({ NODE_ENV: 'production', SITE_URL: 'https://www.example-firm.com', IDENTITY_EMBEDDED: 'true', SHUTDOWN_GRACE_MS: '0' })),
+    ).toBe(0);
     expect(shutdownGraceMs(loadEnv({ SHUTDOWN_GRACE_MS: '1500' }))).toBe(1500);
     expect(shutdownGraceMs(loadEnv({ SHUTDOWN_GRACE_MS: '120000' }))).toBe(120_000);
   });

@@ -9,7 +9,7 @@
  * carries a per-process secret, so no outside request can bypass the stored pages.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { sampleArticles } from '../../src/content/samples.ts';
@@ -51,8 +51,27 @@ export interface SiteOptions {
   security: SecuritySettings;
 }
 
+/**
+ * Why the build and SITE_URL disagree, or null: the canonical URL a prerendered page was built with
+ * (Astro's `site`, from SITE_URL at `npm run build`) against the origin the server is told it has.
+ * A build made without SITE_URL names http://localhost:4321 in every canonical URL, link preview,
+ * the feed and the sitemap.
+ */
+export function builtForAnotherOrigin(prerenderedHtml: string, siteUrl: string): string | null {
+  const canonical = /<link rel="canonical" href="([^"]+)"/.exec(prerenderedHtml)?.[1];
+  if (!canonical || !URL.canParse(canonical)) return null;
+  const built = new URL(canonical).origin;
+  const expected = new URL(siteUrl).origin;
+  return built === expected
+    ? null
+    : `the site was built for ${built} but SITE_URL is ${expected}: canonical URLs, link previews, the feed and the sitemap name ${built}; run npm run build with SITE_URL=${expected}`;
+}
+
 export async function createSite({ api, selfOrigin, log, security }: SiteOptions): Promise<Site> {
   const entry = `${distDir}server/entry.mjs`;
+  const about = `${distDir}client/about/index.html`;
+  const mismatch = existsSync(about) ? builtForAnotherOrigin(readFileSync(about, 'utf8'), security.siteUrl) : null;
+  if (mismatch) log.error(mismatch);
   if (!existsSync(entry)) {
     throw new Error('The site is not built: run `npm run build` (or `npm start`, which builds when needed), or pass --api-only.');
   }
@@ -75,7 +94,10 @@ export async function createSite({ api, selfOrigin, log, security }: SiteOptions
     // A page, an earlier slug's redirect or 'Article Not Found' may be kept by the CDN (until a change
     // purges its keys); a failure may not.
     const shared = res.status === 200 || res.status === 404 || (res.status >= 301 && res.status <= 308);
-    return prepare(res.status, res.headers.get('content-type') ?? 'text/html; charset=utf-8', body, shared ? SHARED_CACHE : NO_STORE, {
+    // Astro says text/html without a charset: said here, so no browser or validator has to guess it.
+    const type = res.headers.get('content-type') ?? 'text/html';
+    const contentType = /^text\/html\s*$/i.test(type) ? 'text/html; charset=utf-8' : type;
+    return prepare(res.status, contentType, body, shared ? SHARED_CACHE : NO_STORE, {
       ...(location ? { location } : {}),
       ...(shared ? cdnHeaders(pageKeys(pathname)) : {}),
     });

@@ -63,7 +63,9 @@ export async function seedDatabase({ db, t }: Database, options: { sampleContent
     result.posts = (
       await db
         .insert(t.blogPosts)
-        .values([...samplePosts])
+        // Written when they were published, not at seeding: the sitemap's lastmod and the articles'
+        // modified dates say so (a crawler told every page changed at install would refetch them all).
+        .values(samplePosts.map((post) => ({ ...post, ...(post.publishedAt && { createdAt: post.publishedAt, updatedAt: post.publishedAt }) })))
         .onConflictDoNothing({ target: t.blogPosts.slug })
         .returning({ id: t.blogPosts.id })
     ).length;

@@ -35,6 +35,9 @@ export const firm = {
   ],
 } as const;
 
+/** The news feed's title (/rss.xml), named again by every page's autodiscovery link. */
+export const feedTitle = `${firm.name} | Legal News & Insights`;
+
 export const firmAddressLine = `${firm.address.street}, ${firm.address.city}, ${firm.address.region} ${firm.address.postalCode}`;
 
 /** SPEC §9: blog authors offered are the two attorneys and the firm name (default the firm). */

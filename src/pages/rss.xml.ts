@@ -4,7 +4,7 @@
  * it often, and its size stays the same however many articles the firm has published.
  */
 import type { APIRoute } from 'astro';
-import { firm } from '../config/firm.ts';
+import { feedTitle } from '../config/firm.ts';
 import { getPostsPage } from '../server/site-data.ts';
 
 export const prerender = false;
@@ -38,7 +38,7 @@ export const GET: APIRoute = async ({ site, url }) => {
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/">',
     '  <channel>',
-    `    <title>${xml(`${firm.name} | Legal News & Insights`)}</title>`,
+    `    <title>${xml(feedTitle)}</title>`,
     `    <link>${xml(blogUrl)}</link>`,
     `    <description>${xml('Articles on California estate planning, family law, divorce and probate. General information, not legal advice.')}</description>`,
     '    <language>en-us</language>',

@@ -286,6 +286,11 @@ test('an article page shows every part SPEC §2 lists, with its meta and JSON-LD
   await expect(share).toHaveCount(3);
   const canonical = await page.locator('link[rel="canonical"]').getAttribute('href');
   expect(canonical).toMatch(new RegExp(`/blog/${post.slug}$`));
+  // Open Graph's article: its dates and section.
+  await expect(page.locator('meta[property="og:type"]')).toHaveAttribute('content', 'article');
+  await expect(page.locator('meta[property="article:published_time"]')).toHaveAttribute('content', post.publishedAt!);
+  await expect(page.locator('meta[property="article:modified_time"]')).toHaveAttribute('content', post.updatedAt);
+  await expect(page.locator('meta[property="article:section"]')).toHaveCount(1);
   for (const [i, host] of ['facebook.com', 'x.com', 'linkedin.com'].entries()) {
     await expect(share.nth(i)).toHaveAttribute('href', new RegExp(`^https://(www\\.)?${host.replace('.', '\\.')}/`));
     expect(await share.nth(i).getAttribute('href')).toContain(encodeURIComponent(canonical!));

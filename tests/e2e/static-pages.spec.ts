@@ -55,7 +55,8 @@ test('every static page has its own title and description, a canonical URL and O
     titles.add(title);
     const description = (await page.locator('meta[name="description"]').getAttribute('content')) ?? '';
     expect(description.length, `${p.path} description length`).toBeGreaterThan(50);
-    expect(description.length, `${p.path} description length`).toBeLessThanOrEqual(200);
+    // Search engines cut a description at about 160 characters.
+    expect(description.length, `${p.path} description length`).toBeLessThanOrEqual(160);
     descriptions.add(description);
 
     const canonical = await page.locator('link[rel="canonical"]').getAttribute('href');
@@ -67,12 +68,34 @@ test('every static page has its own title and description, a canonical URL and O
     await expect(meta('og:url')).toHaveAttribute('content', canonical!);
     await expect(meta('og:type')).toHaveAttribute('content', 'website');
     await expect(meta('og:site_name')).toHaveAttribute('content', firm.name);
-    await expect(page.locator('meta[name="twitter:card"]')).toHaveAttribute('content', 'summary');
+    // A link preview has a picture: the site's card, 1200 x 630, which the server sends as a PNG.
+    await expect(page.locator('meta[name="twitter:card"]')).toHaveAttribute('content', 'summary_large_image');
+    const image = (await meta('og:image').getAttribute('content'))!;
+    expect(new URL(image).pathname).toBe('/og-card.png');
+    await expect(meta('og:image:width')).toHaveAttribute('content', '1200');
+    await expect(meta('og:image:height')).toHaveAttribute('content', '630');
+    await expect(meta('og:image:alt')).toHaveAttribute('content', /Pacific Crest Law Group/);
+    const card = await page.request.get(new URL(image).pathname);
+    expect(card.headers()['content-type']).toBe('image/png');
+    // The news feed is found from every page.
+    await expect(page.locator('link[rel="alternate"][type="application/rss+xml"]')).toHaveAttribute('href', '/rss.xml');
     await expect(page.locator('meta[name="robots"]')).toHaveCount(0);
 
     // /theme.css comes after the main stylesheet in the document; the light defaults are `:where(:root)`
     // so the site theme wins whatever the order (accessibility.spec.ts judges its colours).
     await expect(page.locator('link[rel="stylesheet"][href="/theme.css"]')).toHaveCount(1);
+    // No two landmarks of a kind share a name (a screen reader's list of regions tells them apart).
+    const landmarks = await page.evaluate(() =>
+      [...document.querySelectorAll('section[aria-labelledby], section[aria-label], nav, aside')].map((el) => {
+        const ids = el.getAttribute('aria-labelledby')?.split(/\s+/) ?? [];
+        const name = el.getAttribute('aria-label') ?? ids.map((id) => document.getElementById(id)?.textContent?.trim() ?? '').join(' ');
+        return `${el.tagName.toLowerCase()}: ${name}`;
+      }),
+    );
+    expect(
+      landmarks.filter((name, i) => landmarks.indexOf(name) !== i),
+      p.path,
+    ).toEqual([]);
     // Static pages ship no framework: the header's menus are plain HTML and one small module.
     await expect(page.locator('astro-island')).toHaveCount(0);
   }
@@ -146,9 +169,19 @@ test('/attorneys: two profiles with title, bio, education, specialties, rating a
     await expect(profile.getByRole('heading', { level: 3 })).toHaveText(['Practice focus', 'Education and admissions', 'Recognition and community']);
     await expect(profile).toContainText('J.D.');
     await expect(profile).toContainText('State Bar of California');
-    expect(await profile.getByRole('region', { name: 'Practice focus' }).getByRole('listitem').count()).toBeGreaterThanOrEqual(4);
+    expect(
+      await profile
+        .getByRole('region', { name: /^Practice focus/ })
+        .getByRole('listitem')
+        .count(),
+    ).toBeGreaterThanOrEqual(4);
     await expect(profile).toContainText('4.9/5');
-    expect(await profile.getByRole('region', { name: 'Recognition and community' }).getByRole('listitem').count()).toBeGreaterThanOrEqual(2);
+    expect(
+      await profile
+        .getByRole('region', { name: /^Recognition and community/ })
+        .getByRole('listitem')
+        .count(),
+    ).toBeGreaterThanOrEqual(2);
   }
   await expect(main(page)).toContainText('do not guarantee, warrant or predict the outcome');
   await expect(main(page)).toContainText('25+ years');

@@ -148,6 +148,8 @@ for (const dialect of dialects) {
         if (post.isPublished) {
           expect(post.publishedAt, label).toBeInstanceOf(Date);
           expect(post.publishedAt!.getTime(), label).not.toBeNaN();
+          // Last changed when published, not at seeding (the sitemap's lastmod reads it).
+          expect(post.updatedAt, label).toEqual(post.publishedAt);
         }
         const { title, slug, excerpt, content, category, author, isPublished, publishedAt } = post;
         expect(blogPostInput.safeParse({ title, slug, excerpt, content, category, author, isPublished, publishedAt }).error?.issues, label).toBeUndefined();
