@@ -32,6 +32,14 @@ if [ ! -x /usr/bin/chromium ] && [ "${SKIP_CHROMIUM:-}" != "1" ]; then
   apt-get install -y -qq chromium >/dev/null
 fi
 
+# Java, for the W3C Nu Html Checker (vnu-jar) the HTML validation test runs.
+if ! command -v java >/dev/null 2>&1 && [ "${SKIP_JAVA:-}" != "1" ]; then
+  say "Installing a Java runtime from Debian for the W3C Nu Html Checker"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq default-jre-headless >/dev/null
+fi
+
 # Varnish with the xkey vmod (varnish-modules), for the CDN tests and `npm run scale:demo`, which run
 # varnishd themselves (scripts/varnish.ts). The package's own service (a Varnish on port 6081) is not
 # wanted: a temporary policy-rc.d (unless the machine has one, as containers do) keeps the install from

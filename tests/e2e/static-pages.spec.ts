@@ -84,6 +84,10 @@ test('every static page has its own title and description, a canonical URL and O
     // /theme.css comes after the main stylesheet in the document; the light defaults are `:where(:root)`
     // so the site theme wins whatever the order (accessibility.spec.ts judges its colours).
     await expect(page.locator('link[rel="stylesheet"][href="/theme.css"]')).toHaveCount(1);
+    // Where the page sits, for search engines: a BreadcrumbList from Home to this page.
+    const trail = (await jsonLd(page)).find((d) => d['@type'] === 'BreadcrumbList') as { itemListElement: { name: string; item: string }[] } | undefined;
+    expect(trail?.itemListElement[0]?.name, p.path).toBe('Home');
+    expect(new URL(trail!.itemListElement.at(-1)!.item).pathname, p.path).toBe(p.path);
     // No two landmarks of a kind share a name (a screen reader's list of regions tells them apart).
     const landmarks = await page.evaluate(() =>
       [...document.querySelectorAll('section[aria-labelledby], section[aria-label], nav, aside')].map((el) => {
@@ -133,7 +137,7 @@ test('/about: story, mission, values, office, hours, directions and the LegalSer
   ).toHaveAttribute('href', firm.phoneHref);
   await expectBookingLinks(page);
 
-  const [business, ...rest] = await jsonLd(page);
+  const [business, ...rest] = (await jsonLd(page)).filter((d) => d['@type'] !== 'BreadcrumbList');
   expect(rest).toEqual([]);
   expect(business).toMatchObject({
     '@context': 'https://schema.org',
@@ -186,7 +190,7 @@ test('/attorneys: two profiles with title, bio, education, specialties, rating a
   await expect(main(page)).toContainText('do not guarantee, warrant or predict the outcome');
   await expect(main(page)).toContainText('25+ years');
 
-  const people = await jsonLd(page);
+  const people = (await jsonLd(page)).filter((d) => d['@type'] === 'Person');
   expect(people).toHaveLength(2);
   for (const [i, attorney] of firm.attorneys.entries()) {
     expect(people[i]).toMatchObject({

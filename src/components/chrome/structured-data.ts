@@ -64,3 +64,41 @@ export function attorneyJsonLd(attorney: AttorneyProfile, site: URL | undefined)
     workLocation: { '@type': 'Place', address: postalAddress },
   };
 }
+
+/** Names of the pages a breadcrumb passes through (the navigation's own labels). */
+const crumbNames: Record<string, string> = {
+  '/about': 'About',
+  '/attorneys': 'Attorneys',
+  '/practice-areas': 'Practice Areas',
+  '/practice-areas/family-law': 'Family Law',
+  '/practice-areas/estate-planning': 'Estate Planning',
+  '/probate-calculator': 'Probate Calculator',
+  '/blog': 'News',
+  '/external-articles': 'News From Around the Web',
+  '/contact': 'Contact',
+  '/privacy': 'Privacy Policy',
+  '/terms': 'Terms of Service',
+};
+
+/**
+ * The page's place in the site as a schema.org BreadcrumbList: Home, each section its path passes
+ * through, then the page itself: by its navigation name, or else `name` (an article's title). Blog
+ * pages sit under News (/blog/page/2 included). Null for the home page, which has no trail.
+ */
+export function breadcrumbJsonLd(pathname: string, name: string, site: URL | undefined) {
+  const path = pathname.replace(/\/+$/, '') || '/';
+  if (path === '/') return null;
+  const parts = path.split('/').filter(Boolean);
+  const trail: { name: string; path: string }[] = [{ name: 'Home', path: '/' }];
+  // The sections above the page, by their navigation names; one without a page of its own (/blog/page) is passed by.
+  for (let i = 1; i < parts.length; i++) {
+    const prefix = `/${parts.slice(0, i).join('/')}`;
+    if (crumbNames[prefix]) trail.push({ name: crumbNames[prefix], path: prefix });
+  }
+  trail.push({ name: crumbNames[path] ?? name, path });
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'BreadcrumbList',
+    itemListElement: trail.map((crumb, i) => ({ '@type': 'ListItem', position: i + 1, name: crumb.name, item: new URL(crumb.path, site).href })),
+  };
+}
