@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { probateFeeSchedule } from '../../src/config/probate.ts';
 import { estimateProbate } from '../../src/shared/probate.ts';
 import { probateCalculationInput } from '../../src/shared/schemas/probate-calculations.ts';
 import type { Deps } from '../deps.ts';
@@ -18,7 +19,7 @@ const figures = ['attorneyFees', 'executorFees', 'courtCosts', 'totalProbate', '
  * be shown back to the visitor or the firm, so it cannot hold figures we never quoted.
  */
 function assertMatchesSchedule(calc: Calculation) {
-  const expected = estimateProbate(Number(calc.estateValue), Number(calc.realEstateValue));
+  const expected = estimateProbate(Number(calc.estateValue), Number(calc.realEstateValue), probateFeeSchedule);
   // Exact comparison: the schedule quotes whole dollars, so "27500.40" is not the 27,500 we quoted.
   const wrong = figures.filter((key) => Number(calc[key]) !== expected[key]);
   if (wrong.length) {

@@ -8,6 +8,8 @@
  * ul, ol, li, strong, em, a (https only, no target) and blockquote.
  */
 import { firm } from '../../src/config/firm.ts';
+import { probateFeeSchedule } from '../../src/config/probate.ts';
+import { estimateProbate, formatUsd, statutoryFeeSchedule } from '../../src/shared/probate.ts';
 
 export interface SampleTestimonial {
   clientName: string;
@@ -31,6 +33,18 @@ export interface SamplePost {
 const estatePlanningAuthor = firm.attorneys[0].name;
 const familyLawAuthor = firm.attorneys[1].name;
 const firmAuthor = firm.name;
+
+/**
+ * What the probate article says of the firm's calculator: the schedule it uses, so the article and the
+ * calculator never disagree (issue 18: the article gave the statute's $23,000 for a $1 million
+ * estate while the calculator, on SPEC's table, gave $17,500).
+ */
+function calculatorNote(): string {
+  const fee = formatUsd(estimateProbate(1_000_000, 0, probateFeeSchedule).attorneyFees);
+  return probateFeeSchedule.id === 'statutory'
+    ? `<p>Our <a href="/probate-calculator">probate calculator</a> uses this statutory schedule: for a $1,000,000 estate it gives ${fee} for the attorney and the same for the personal representative.</p>`
+    : `<p>Our <a href="/probate-calculator">probate calculator</a> gives a quick comparison with ${probateFeeSchedule.name}, which differs from the statute: for a $1,000,000 estate it gives ${fee} for the attorney, where the statute gives ${formatUsd(estimateProbate(1_000_000, 0, statutoryFeeSchedule).attorneyFees)}.</p>`;
+}
 
 export const sampleTestimonials: readonly SampleTestimonial[] = [
   {
@@ -235,6 +249,7 @@ export const samplePosts: readonly SamplePost[] = [
 <li>0.5% of the next $15 million; and</li>
 <li>a reasonable amount set by the court for anything above $25 million.</li>
 </ul>
+${calculatorNote()}
 <p>Because the fee is based on gross value, a mortgage does not reduce it. Work beyond ordinary administration, such as litigation or a complex sale, may support additional "extraordinary" fees, but only with court approval. A personal representative who is also a beneficiary may choose to waive their own fee.</p>
 <p>The <a href="https://selfhelp.courts.ca.gov/">California Courts Self-Help Guide</a> has more information about probate forms and procedures.</p>
 <p><em>This article is general information, not legal advice, and every estate is different. If you have been asked to serve as an executor or administrator, we invite you to schedule a consultation with ${firm.name} to talk through the next steps.</em></p>`,

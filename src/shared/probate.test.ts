@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { attorneyFee, courtCostRule, estimateProbate, formatUsd, livingTrust, parseAmount, specFeeSchedule, type FeeBand } from './probate.ts';
+import {
+  attorneyFee,
+  courtCostRule,
+  estimateProbate,
+  feeBreakdown,
+  formatUsd,
+  livingTrust,
+  parseAmount,
+  specFeeSchedule,
+  statutoryFeeSchedule,
+} from './probate.ts';
 
 describe('attorneyFee (SPEC §9 marginal bands)', () => {
   // [estate value, fee]: each band edge, and 1,000 above it, where only the next band's rate applies.
@@ -42,18 +52,40 @@ describe('attorneyFee (SPEC §9 marginal bands)', () => {
     for (const v of [123_456, 987_654.32, 7_777_777, 33_333_333.33]) expect(Number.isInteger(attorneyFee(v))).toBe(true);
   });
 
-  it('keeps the schedule as data: another schedule gives its own figures', () => {
+  it('keeps the schedule as data: the statutory schedule gives its own figures', () => {
     // Probate Code §10810 (DOMAIN.md): 23,000 for a 1,000,000 estate, where SPEC's table gives 17,500.
-    const statute: FeeBand[] = [
-      { upTo: 100_000, rate: 0.04 },
-      { upTo: 200_000, rate: 0.03 },
-      { upTo: 1_000_000, rate: 0.02 },
-      { upTo: 10_000_000, rate: 0.01 },
-      { upTo: 25_000_000, rate: 0.005 },
-    ];
-    expect(attorneyFee(1_000_000, statute)).toBe(23_000);
-    expect(estimateProbate(1_000_000, 0, statute)).toMatchObject({ attorneyFees: 23_000, executorFees: 23_000, totalProbate: 49_000 });
+    expect(attorneyFee(1_000_000, statutoryFeeSchedule)).toBe(23_000);
+    expect(estimateProbate(1_000_000, 0, statutoryFeeSchedule)).toMatchObject({ attorneyFees: 23_000, executorFees: 23_000, totalProbate: 49_000 });
     expect(attorneyFee(1_000_000, specFeeSchedule)).toBe(17_500);
+    // 4% of 100,000 + 3% of 100,000 + 2% of 800,000 + 1% of 9,000,000 + 0.5% of 15,000,000 = 188,000.
+    expect(attorneyFee(25_000_000, statutoryFeeSchedule)).toBe(188_000);
+    expect(estimateProbate(25_000_000, 0, statutoryFeeSchedule).courtDecidesAbove).toBeUndefined();
+  });
+
+  it('leaves the fee above $25 million to the court under the statute, and says from where', () => {
+    const estimate = estimateProbate(30_000_000, 0, statutoryFeeSchedule);
+    expect(estimate.attorneyFees).toBe(188_000);
+    expect(estimate.courtDecidesAbove).toBe(25_000_000);
+    expect(estimateProbate(30_000_000).courtDecidesAbove).toBeUndefined(); // SPEC's table has a rate there
+  });
+});
+
+describe('feeBreakdown', () => {
+  it('lists each band the estate reaches, with the part of the value in it and its fee, adding up to the fee', () => {
+    expect(feeBreakdown(1_000_000, statutoryFeeSchedule)).toEqual([
+      { from: 0, to: 100_000, rate: 0.04, amount: 4_000 },
+      { from: 100_000, to: 200_000, rate: 0.03, amount: 3_000 },
+      { from: 200_000, to: 1_000_000, rate: 0.02, amount: 16_000 },
+    ]);
+    expect(feeBreakdown(1_000_000).map((b) => b.amount)).toEqual([4_000, 13_500]);
+    for (const value of [1, 99_999, 100_001, 2_345_678, 12_000_000, 26_000_000]) {
+      for (const schedule of [specFeeSchedule, statutoryFeeSchedule]) {
+        const sum = feeBreakdown(value, schedule).reduce((total, b) => total + (b.amount ?? 0), 0);
+        expect(sum, `${schedule.id} ${value}`).toBe(attorneyFee(value, schedule));
+      }
+    }
+    expect(feeBreakdown(30_000_000, statutoryFeeSchedule).at(-1)).toEqual({ from: 25_000_000, to: 30_000_000, rate: null, amount: null });
+    expect(feeBreakdown(0)).toEqual([]);
   });
 });
 

@@ -105,7 +105,11 @@ test('the page shows the placeholder, then the figures of the schedule, and send
   await expect(results).toContainText('Funding Services$500');
   await expect(results).toContainText('including $500,000 of real estate');
   await expect(results).toContainText('Estimate only, not legal advice.');
-  await expect(results).toContainText("firm's simplified fee schedule");
+  await expect(results).toContainText("firm's simplified fee schedule, not the statutory schedule of the California Probate Code");
+  // How the attorney fee is figured, band by band, adding up to the fee shown.
+  await results.getByText('How the attorney fee is figured').click();
+  const bands = results.getByRole('table', { name: "The attorney fee by band of the estate's value" });
+  await expect(bands.getByRole('row')).toHaveText(['Part of the estateRateFee', '$0 to $100,0004%$4,000', '$100,000 to $1,000,0001.5%$13,500']);
   await expect(results.getByRole('link', { name: /Start Your Estate Plan/ })).toHaveAttribute('href', '/contact?service=estate-planning');
   await expect(results.getByRole('link', { name: 'Learn About Estate Planning' })).toHaveAttribute('href', '/practice-areas/estate-planning');
   // Announced politely to screen readers.

@@ -10,7 +10,8 @@
 import { ArrowRight, Calculator, LoaderCircle, PiggyBank } from 'lucide-react';
 import { useEffect, useId, useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent, type ReactNode, type Ref, type RefObject } from 'react';
 import { api, read, submissionKey } from '../../lib/api-client.ts';
-import { formatUsd, livingTrust, type ProbateEstimate } from '../../shared/probate.ts';
+import { probateFeeSchedule } from '../../config/probate.ts';
+import { feeBreakdown, formatUsd, livingTrust, type ProbateEstimate } from '../../shared/probate.ts';
 import { buttonClass } from '../ui/button-class.ts';
 import { Field, Input, RequiredFieldsNote } from '../ui/form.tsx';
 import { Honeypot, honeypotOf } from '../ui/Honeypot.tsx';
@@ -240,11 +241,13 @@ function Results({ estimate, Heading }: { estimate: ProbateEstimate; Heading: 'h
           </dd>
         </dl>
       </div>
+      <FeeBreakdown estimate={estimate} />
       <div className="space-y-1 text-sm text-muted-foreground">
         <p className="font-semibold text-foreground">Estimate only, not legal advice.</p>
         <p>
-          These figures use the firm's simplified fee schedule. The fees set by the California Probate Code differ, and actual costs depend on your estate and
-          the court.
+          These figures use {probateFeeSchedule.name}
+          {probateFeeSchedule.id === 'spec' ? ', not the statutory schedule of the California Probate Code, whose fees differ' : ''}. Actual costs depend on
+          your estate and the court.
         </p>
       </div>
       <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap">
@@ -255,6 +258,49 @@ function Results({ estimate, Heading }: { estimate: ProbateEstimate; Heading: 'h
         <LinkButton href="/practice-areas/estate-planning">Learn About Estate Planning</LinkButton>
       </div>
     </div>
+  );
+}
+
+/** How the attorney's fee was figured, band by band (the executor's is the same). */
+function FeeBreakdown({ estimate }: { estimate: ProbateEstimate }) {
+  const bands = feeBreakdown(estimate.estateValue, probateFeeSchedule);
+  const percent = (rate: number) => `${Number((rate * 100).toFixed(2))}%`;
+  return (
+    <details className="rounded-md border border-border bg-background p-3 text-sm">
+      <summary className="cursor-pointer font-medium">How the attorney fee is figured</summary>
+      <table className="mt-3 w-full">
+        <caption className="sr-only">The attorney fee by band of the estate's value</caption>
+        <thead className="text-left text-muted-foreground">
+          <tr>
+            <th scope="col" className="py-1 font-medium">
+              Part of the estate
+            </th>
+            <th scope="col" className="py-1 font-medium">
+              Rate
+            </th>
+            <th scope="col" className="py-1 text-right font-medium">
+              Fee
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-border">
+          {bands.map((band) => (
+            <tr key={band.from}>
+              <td className="py-1">
+                {formatUsd(band.from)} to {formatUsd(band.to)}
+              </td>
+              <td className="py-1">{band.rate === null ? 'Set by the court' : percent(band.rate)}</td>
+              <td className="py-1 text-right tabular-nums">{band.amount === null ? 'Set by the court' : formatUsd(band.amount)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {estimate.courtDecidesAbove !== undefined && (
+        <p className="mt-2 text-muted-foreground">
+          Above {formatUsd(estimate.courtDecidesAbove)} the court decides a reasonable fee: the figures here leave that part out.
+        </p>
+      )}
+    </details>
   );
 }
 

@@ -3,6 +3,7 @@
  * calculates downloads no validation library; the payload is checked by ./calculation-payload.ts,
  * loaded when an email is given.
  */
+import { probateFeeSchedule } from '../../config/probate.ts';
 import { estimateProbate, type ProbateEstimate } from '../../shared/probate.ts';
 import { amountValue } from './amount-input.ts';
 
@@ -24,5 +25,5 @@ export function estimateFromFields(fields: Pick<CalculatorFields, 'estateValue' 
   if (!(estateValue > 0)) return { ok: false, errors: { estateValue: INVALID_ESTATE_VALUE } };
   // SPEC §5: real estate counts as 0 when empty or invalid.
   const realEstate = amountValue(fields.realEstateValue);
-  return { ok: true, estimate: estimateProbate(estateValue, Number.isFinite(realEstate) ? realEstate : 0) };
+  return { ok: true, estimate: estimateProbate(estateValue, Number.isFinite(realEstate) ? realEstate : 0, probateFeeSchedule) };
 }
