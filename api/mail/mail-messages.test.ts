@@ -3,6 +3,7 @@
  * disclaimer, escaping of everything a visitor typed, subjects on one line.
  */
 import { describe, expect, it } from 'vitest';
+import { bookingReference } from '../../src/shared/booking/self-service.ts';
 import {
   appointmentCancellation,
   appointmentReminder,
@@ -67,6 +68,17 @@ describe('booking confirmation', () => {
     }
     expect(INQUIRY_DISCLAIMER).toMatch(/does not create an attorney-client relationship/);
     expect(mail.subject).toBe('Your consultation with Pacific Crest Law Group: Monday, March 11, 2030 at 9:00 AM Pacific Time (San Diego)');
+  });
+
+  it('gives the booking reference and links that add the consultation to Google Calendar and Outlook', () => {
+    for (const body of [mail.text, mail.html]) {
+      expect(body).toContain(`Booking reference`);
+      expect(body).toContain(bookingReference(appointment.id));
+      expect(body).toContain('https://calendar.google.com/calendar/render?action=TEMPLATE');
+      expect(body).toContain('20300311T160000Z');
+      expect(body).toContain('https://outlook.live.com/calendar/0/action/compose');
+    }
+    expect(mail.html).toMatch(/<a href="https:\/\/calendar\.google\.com[^"]*">Google Calendar<\/a>/);
   });
 
   it('attaches the calendar invitation', () => {

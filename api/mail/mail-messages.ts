@@ -9,6 +9,7 @@
 import { firm, firmAddressLine } from '../../src/config/firm.ts';
 import { addDays, firmDateOf, firmTimeOf, longDateLabel, slotLabel, timeWithZoneLabel, whenLabel } from '../../src/shared/firm-time.ts';
 import { consultationTypeLabel, practiceAreaLabel } from '../../src/shared/constants.ts';
+import { addToCalendarLinks, bookingReference } from '../../src/shared/booking/self-service.ts';
 import type { AppointmentSnapshot } from '../activity.ts';
 import { buildIcs } from './ics.ts';
 
@@ -130,6 +131,7 @@ const signature: Block[] = [{ text: `${firm.name}\n${firmAddressLine}\n${firm.ph
 function appointmentRows(a: AppointmentDetails): Row[] {
   const start = new Date(a.scheduledDate);
   return [
+    ['Booking reference', bookingReference(a.id)],
     ['Consultation', consultationTypeLabel(a.consultationType)],
     ['Date', longDateLabel(start)],
     ['Time', timeWithZoneLabel(start)],
@@ -137,6 +139,22 @@ function appointmentRows(a: AppointmentDetails): Row[] {
     ['Practice area', practiceAreaLabel(a.practiceArea)],
     ['Where', officeLocation],
   ];
+}
+
+/** The attached .ics, and links that add the consultation to Google Calendar or Outlook. */
+function calendarLinks(a: AppointmentDetails): Block {
+  const type = consultationTypeLabel(a.consultationType);
+  const links = addToCalendarLinks({
+    title: `${type} with ${firm.name}`,
+    start: new Date(a.scheduledDate),
+    minutes: a.duration,
+    location: officeLocation,
+    details: `Booking reference ${bookingReference(a.id)}. To reschedule or cancel, call ${firm.phone}.`,
+  });
+  return {
+    text: `The attached calendar file (consultation.ics) adds the consultation to your calendar. Or add it to Google Calendar: ${links.google}\nor to Outlook: ${links.outlook}`,
+    html: `The attached calendar file (consultation.ics) adds the consultation to your calendar. Or add it to <a href="${escapeHtml(links.google)}">Google Calendar</a> or <a href="${escapeHtml(links.outlook)}">Outlook</a>.`,
+  };
 }
 
 const changePlans: Block = {
@@ -174,7 +192,7 @@ export function bookingConfirmation(a: AppointmentDetails, { now }: { now: Date 
     { text: `Dear ${a.firstName},` },
     { text: `Thank you for scheduling a consultation with ${firm.name}. Your consultation is booked:` },
     { rows: appointmentRows(a) },
-    { text: 'The attached calendar file (consultation.ics) adds the consultation to your calendar.' },
+    calendarLinks(a),
     changePlans,
     ...signature,
     { small: INQUIRY_DISCLAIMER },

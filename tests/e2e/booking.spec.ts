@@ -238,6 +238,16 @@ test('the hero opens the modal, whose code loads on demand; a booking is stored 
   await expect(details).toContainText('60 minutes');
   await expect(details).toContainText(`${v.firstName} ${v.lastName}`);
   await expect(details).toContainText(v.email);
+  // A reference to quote, and the consultation one click from the visitor's calendar.
+  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
+  const { id } = db.prepare('select id from appointments where email = ?').get(v.email) as { id: string };
+  db.close();
+  const hex = id.replace(/-/g, '').slice(0, 8).toUpperCase();
+  await expect(details).toContainText(`Booking reference${hex.slice(0, 4)}-${hex.slice(4)}`);
+  const google = dialog(page).getByRole('link', { name: /Google Calendar/ });
+  await expect(google).toHaveAttribute('href', /^https:\/\/calendar\.google\.com\/calendar\/render\?action=TEMPLATE/);
+  await expect(google).toHaveAttribute('target', '_blank');
+  await expect(dialog(page).getByRole('link', { name: /Outlook/ })).toHaveAttribute('href', /^https:\/\/outlook\.live\.com\//);
   await shot(page, info, 'step3');
   expect(storedAppointments(v.email)).toEqual([storedRow(v, 'estate-planning', 60, date, slot(1))]);
 
@@ -387,8 +397,13 @@ test('keyboard only: open, choose type, date and time, fill in, book and close w
   await expect(button(page, 'Book Consultation')).toBeFocused();
   await page.keyboard.press('Enter');
 
-  // Confirmation: Tab reaches Book Another, then Done; Enter closes; the focus is back on the hero.
+  // Confirmation: Tab reaches the calendar links, Book Another, then Done; Enter closes; the focus is back on the hero.
   await expect(dialog(page)).toHaveAccessibleDescription('Step 3 of 3: your consultation is booked.');
+  // The calendar links, then Book Another.
+  await page.keyboard.press('Tab');
+  await expect(dialog(page).getByRole('link', { name: /Google Calendar/ })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(dialog(page).getByRole('link', { name: /Outlook/ })).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(button(page, 'Book Another')).toBeFocused();
   await page.keyboard.press('Tab');
@@ -734,6 +749,8 @@ test.describe('a visitor far from California (Pacific/Kiritimati, UTC+14)', () =
     await fillDetails(page, v);
     await button(page, 'Book Consultation').click();
     await expect(dialog(page).locator('dl')).toContainText(`${slotLabel(slot(0))} Pacific Time (San Diego)`);
+    // ...and in the visitor's own time beside it.
+    await expect(dialog(page).locator('dl')).toContainText('in your time zone (Pacific/Kiritimati)');
     await expect(dialog(page).locator('dl')).toContainText(longDateLabel(date));
     expect(storedAppointments(v.email)).toEqual([storedRow(v, 'initial', 30, date, slot(0))]);
     consoleErrors.expectNone();

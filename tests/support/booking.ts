@@ -7,7 +7,6 @@ import { expect, type APIRequestContext, type Locator, type Page } from '@playwr
 import { addDays, firmInstant, firmToday } from '../../src/shared/firm-time.ts';
 import { isBookableDay } from './bookable-days.ts';
 import { consultationTypes, timeSlots } from '../../src/shared/constants.ts';
-import { toasts } from './e2e.ts';
 
 /** A visitor's step 2 details; phone and notes are optional, as on the form. */
 export interface BookingVisitor {
@@ -122,7 +121,7 @@ export async function bookInModal(
   await bookingButton(page, 'Book Consultation').click();
 
   await expect(modal).toHaveAccessibleDescription(/^Step 3 of 3/);
-  await expect(toasts(page)).toContainText('Consultation Scheduled!');
+  await expect(modal.getByRole('status')).toHaveText('Consultation Scheduled!');
   await bookingButton(page, 'Done').click();
   await expect(modal).toBeHidden();
 

@@ -363,9 +363,10 @@ export default function BookingModal({ open, onOpenChange, returnFocus }: Props)
 
 function Confirmation({ booked }: { booked: BookedConsultation }) {
   const rows: [string, string][] = [
+    ['Booking reference', booked.reference],
     ['Consultation', booked.type],
     ['Date', booked.date],
-    ['Time', booked.time],
+    ['Time', booked.localTime ? `${booked.time} (${booked.localTime})` : booked.time],
     ['Duration', booked.duration],
     ['Name', booked.name],
     ['Email', booked.email],
@@ -391,6 +392,30 @@ function Confirmation({ booked }: { booked: BookedConsultation }) {
           </div>
         ))}
       </dl>
+      <div>
+        <p className="text-sm font-medium">Add it to your calendar</p>
+        <ul className="mt-2 flex flex-wrap gap-2 text-sm">
+          {(
+            [
+              ['Google Calendar', booked.calendarLinks.google],
+              ['Outlook', booked.calendarLinks.outlook],
+            ] as const
+          ).map(([label, href]) => (
+            <li key={label}>
+              <a
+                href={href}
+                target="_blank"
+                rel="noopener noreferrer"
+                className="inline-flex min-h-11 items-center rounded-md border border-border px-3 font-medium underline-offset-4 hover:underline"
+              >
+                {label}
+                <span className="sr-only"> (opens in a new tab)</span>
+              </a>
+            </li>
+          ))}
+        </ul>
+        <p className="mt-2 text-xs text-muted-foreground">The confirmation e-mail has a calendar file (.ics) for any other calendar.</p>
+      </div>
     </div>
   );
 }

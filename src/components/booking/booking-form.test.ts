@@ -124,19 +124,21 @@ describe('the outcome (SPEC §8 booking messages, said in the dialog)', () => {
     expect(bookingFailure(new TypeError('Failed to fetch'))).toEqual({ kind: 'other' });
   });
 
-  it("confirms what the server stored, in the firm's words and zone", () => {
-    expect(
-      bookedConsultation(
-        { consultationType: 'family-law', scheduledDate: '2026-12-07T21:30:00.000Z', duration: 45 },
-        { firstName: 'Ann', lastName: 'Lee', email: 'ann@example.com' },
-      ),
-    ).toEqual({
+  it("confirms what the server stored, in the firm's words and zone, with its reference and calendar links", () => {
+    const booked = { id: '3f2a9c1b-0d4e-4f5a-8b6c-7d8e9f0a1b2c', consultationType: 'family-law', scheduledDate: '2026-12-07T21:30:00.000Z', duration: 45 };
+    const person = { firstName: 'Ann', lastName: 'Lee', email: 'ann@example.com' };
+    expect(bookedConsultation(booked, person, 'America/Los_Angeles')).toEqual({
+      reference: '3F2A-9C1B',
       type: 'Family Law Consultation',
       date: 'Monday, December 7, 2026',
       time: '1:30 PM Pacific Time (San Diego)',
+      localTime: null,
       duration: '45 minutes',
       name: 'Ann Lee',
       email: 'ann@example.com',
+      calendarLinks: { google: expect.stringContaining('dates=20261207T213000Z%2F20261207T221500Z'), outlook: expect.stringContaining('outlook.live.com') },
     });
+    // A visitor in Tokyo reads it in their own time too.
+    expect(bookedConsultation(booked, person, 'Asia/Tokyo').localTime).toBe('6:30 AM Tuesday, December 8 in your time zone (Asia/Tokyo)');
   });
 });

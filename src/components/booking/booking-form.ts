@@ -5,8 +5,10 @@
  * ./booking-form.schema.ts, loaded once the modal is open.
  */
 import { ApiError } from '../../lib/api-client.ts';
+import { firm, firmAddressLine } from '../../config/firm.ts';
 import { bookingMessages } from '../../shared/booking/availability.ts';
-import { firmInstant, longDateLabel, timeWithZoneLabel, type FirmDate } from '../../shared/firm-time.ts';
+import { addToCalendarLinks, bookingReference, visitorTimeLabel } from '../../shared/booking/self-service.ts';
+import { FIRM_TIME_ZONE, firmInstant, longDateLabel, timeWithZoneLabel, type FirmDate } from '../../shared/firm-time.ts';
 import {
   bookingPracticeAreas,
   consultationMinutes,
@@ -116,25 +118,42 @@ export function bookingFailure(err: unknown): BookingFailure {
 
 /** Step 3: what was booked, as the server stored it. */
 export interface BookedConsultation {
+  /** The booking reference to quote (self-service.ts). */
+  reference: string;
   type: string;
   date: string;
   time: string;
+  /** The same time in the visitor's own zone, when it is not the firm's. */
+  localTime: string | null;
   duration: string;
   name: string;
   email: string;
+  calendarLinks: { google: string; outlook: string };
 }
 
 export function bookedConsultation(
-  booked: { consultationType: string; scheduledDate: string; duration: number },
+  booked: { id: string; consultationType: string; scheduledDate: string; duration: number },
   person: { firstName: string; lastName: string; email: string },
+  visitorZone: string = Intl.DateTimeFormat().resolvedOptions().timeZone,
 ): BookedConsultation {
   const start = new Date(booked.scheduledDate);
+  const type = consultationTypeLabel(booked.consultationType);
+  const reference = bookingReference(booked.id);
   return {
-    type: consultationTypeLabel(booked.consultationType),
+    reference,
+    type,
     date: longDateLabel(start),
     time: timeWithZoneLabel(start),
+    localTime: visitorTimeLabel(start, visitorZone, FIRM_TIME_ZONE),
     duration: `${booked.duration} minutes`,
     name: `${person.firstName} ${person.lastName}`,
     email: person.email,
+    calendarLinks: addToCalendarLinks({
+      title: `${type} with ${firm.name}`,
+      start,
+      minutes: booked.duration,
+      location: `${firm.name}, ${firmAddressLine}`,
+      details: `Booking reference ${reference}. To reschedule or cancel, call ${firm.phone}.`,
+    }),
   };
 }
