@@ -55,11 +55,10 @@ export function addToCalendarLinks(event: CalendarLinkEvent): { google: string; 
  */
 export function visitorTimeLabel(instant: Date, visitorZone: string, firmZone: string): string | null {
   if (!visitorZone || visitorZone === firmZone) return null;
-  const sameWallClock = (zone: string) =>
-    new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: 'numeric', minute: '2-digit', weekday: 'long', month: 'long', day: 'numeric' }).format(instant);
-  const theirs = sameWallClock(visitorZone);
-  if (theirs === sameWallClock(firmZone)) return null; // another name for the same clock
-  const time = new Intl.DateTimeFormat('en-US', { timeZone: visitorZone, hour: 'numeric', minute: '2-digit' }).format(instant);
-  const day = new Intl.DateTimeFormat('en-US', { timeZone: visitorZone, weekday: 'long', month: 'long', day: 'numeric' }).format(instant);
-  return `${time} ${day} in your time zone (${visitorZone})`;
+  const format = (zone: string, options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat('en-US', { timeZone: zone, ...options }).format(instant);
+  const time: Intl.DateTimeFormatOptions = { hour: 'numeric', minute: '2-digit' };
+  const day: Intl.DateTimeFormatOptions = { weekday: 'long', month: 'long', day: 'numeric' };
+  // Another name for the firm's own clock (America/Tijuana) says nothing new.
+  if (format(visitorZone, { ...time, ...day }) === format(firmZone, { ...time, ...day })) return null;
+  return `${format(visitorZone, time)} ${format(visitorZone, day)} in your time zone (${visitorZone})`;
 }
