@@ -53,7 +53,15 @@ export function appointmentSnapshot(row: AppointmentRow): AppointmentSnapshot {
 
 export type Activity =
   | { type: 'appointment-booked'; appointment: AppointmentRow }
-  | { type: 'appointment-changed'; appointment: AppointmentRow; previousStatus: string }
+  | {
+      type: 'appointment-changed';
+      appointment: AppointmentRow;
+      previousStatus: string;
+      /** Set when the appointment was moved: when it was before. */
+      previousDate?: Date;
+      /** 'visitor': the visitor did it through their booking's link (the firm is told); otherwise the firm. */
+      by?: 'visitor';
+    }
   | { type: 'appointment-deleted'; appointment: AppointmentRow }
   | { type: 'contact-received'; submission: ContactSubmissionRow };
 

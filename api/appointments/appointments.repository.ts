@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, gte, inArray, lt, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, lt, lte, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/driver-errors.ts';
 import { atomically, inTransaction, type Write } from '../../db/transactions.ts';
@@ -85,12 +85,12 @@ export function appointmentsRepository(database: Database) {
         throw err;
       }
     },
-    /** The starts of the claimed cells in [from, to). */
-    async claimedCells(from: Date, to: Date): Promise<Date[]> {
+    /** The starts of the claimed cells in [from, to), but for those of the appointment `except` (one being moved). */
+    async claimedCells(from: Date, to: Date, except?: string): Promise<Date[]> {
       const rows = await db
         .select({ startsAt: claims.startsAt })
         .from(claims)
-        .where(and(gte(claims.startsAt, from), lt(claims.startsAt, to)))
+        .where(and(gte(claims.startsAt, from), lt(claims.startsAt, to), except ? ne(claims.appointmentId, except) : undefined))
         .orderBy(claims.startsAt);
       return rows.map((r) => r.startsAt);
     },
@@ -122,6 +122,54 @@ export function appointmentsRepository(database: Database) {
           .returning({ startsAt: claims.startsAt }),
       ]);
       return row ?? null;
+    },
+    /**
+     * Moves an appointment to `to`, if it is still at `from` with status `status` (compare-and-set, as
+     * setStatus): in one transaction its old cells are freed, it is moved (scheduled again: a
+     * confirmation was for the old time; `reminderSent` decided anew), and the new cells are claimed.
+     * 'taken' when a new cell is held by another booking (nothing changes then); 'changed' when the
+     * appointment was changed meanwhile (its claims stay as they were). The new cells may overlap the
+     * old ones.
+     */
+    async reschedule(
+      id: string,
+      { from, status }: { from: Date; status: string },
+      { to, cells, reminderSent }: { to: Date; cells: readonly Date[]; reminderSent: boolean },
+    ): Promise<{ row: typeof table.$inferSelect } | { refused: 'taken' | 'changed' }> {
+      const sorted = [...cells].sort((a, b) => a.getTime() - b.getTime());
+      const stillAt = (when: Date, withStatus?: string) =>
+        sql`exists (select 1 from ${table} where ${table.id} = ${id} and ${table.scheduledDate} = ${sql.param(when, table.scheduledDate)}${
+          withStatus ? sql` and ${table.status} = ${withStatus}` : sql``
+        })`;
+      try {
+        const [, [row]] = await atomically(database, (tx) => [
+          // 1. The old cells, only while the appointment is still as it was read.
+          tx
+            .delete(claims)
+            .where(and(eq(claims.appointmentId, id), stillAt(from, status)))
+            .returning({ startsAt: claims.startsAt }),
+          // 2. The move itself.
+          tx
+            .update(table)
+            .set({ scheduledDate: to, status: 'scheduled', reminderSent })
+            .where(and(eq(table.id, id), eq(table.scheduledDate, from), eq(table.status, status)))
+            .returning(),
+          // 3. The new cells: a cell another booking holds refuses the whole transaction.
+          tx
+            .insert(claims)
+            .values(sorted.map((startsAt) => ({ startsAt, appointmentId: id })))
+            .returning({ startsAt: claims.startsAt }),
+          // 4. If the move did not happen (changed meanwhile), the cells of 3 are given back.
+          tx
+            .delete(claims)
+            .where(and(eq(claims.appointmentId, id), inArray(claims.startsAt, sorted), sql`not ${stillAt(to)}`))
+            .returning({ startsAt: claims.startsAt }),
+        ]);
+        return row ? { row } : { refused: 'changed' };
+      } catch (err) {
+        if (isClaimTaken(err)) return { refused: 'taken' };
+        throw err;
+      }
     },
     /** The appointment an external calendar knows by this id (a Calendly invitee URI, a provider's event id). */
     async findByExternalEventId(externalEventId: string) {

@@ -62,17 +62,21 @@ export function appointmentsService({
       return row;
     },
 
-    /** Which slots of a firm day a consultation of this type can still take (the claims are the busy time). */
-    async availability({ date, consultationType }: z.output<typeof availabilityQuery>): Promise<DayAvailability> {
+    /**
+     * Which slots of a firm day a consultation of this type can still take (the claims are the busy
+     * time). `except`: an appointment being moved, whose own time counts as free.
+     */
+    async availability({ date, consultationType }: z.output<typeof availabilityQuery>, except?: string): Promise<DayAvailability> {
       const now = clock.now();
       const minutes = consultationMinutes(consultationType);
       if (dayClosure(date, now, rules)) return dayAvailability({ date, now, minutes, busy: [], rules });
-      const cells = await repo.claimedCells(firmInstant(date, '00:00'), firmInstant(addDays(date, 1), '00:00'));
+      const cells = await repo.claimedCells(firmInstant(date, '00:00'), firmInstant(addDays(date, 1), '00:00'), except);
       const busy = cells.map((start) => ({ start, end: new Date(start.getTime() + CLAIM_MINUTES * 60_000) }));
       return dayAvailability({ date, now, minutes, busy, rules });
     },
 
-    async setStatus(id: string, status: AppointmentStatus) {
+    /** `by`: 'visitor' when the visitor did it through their booking's link (the firm is told). */
+    async setStatus(id: string, status: AppointmentStatus, { by }: { by?: 'visitor' } = {}) {
       // Retried once: a concurrent change between the read and the write is judged on the new status.
       for (let attempt = 0; ; attempt++) {
         const current = await repo.findById(id);
@@ -83,7 +87,7 @@ export function appointmentsService({
         // completing one frees it (a future consultation marked completed by mistake blocks nothing).
         const row = await repo.setStatus(id, current.status, status, { releaseSlots: terminal.includes(status) });
         if (row) {
-          await activity.emit({ type: 'appointment-changed', appointment: row, previousStatus: current.status });
+          await activity.emit({ type: 'appointment-changed', appointment: row, previousStatus: current.status, ...(by ? { by } : {}) });
           return row;
         }
         if (attempt >= 1) throw conflict('This appointment was changed by someone else at the same time; reload and try again.');

@@ -41,6 +41,23 @@ describe('secret box', () => {
     expect(box.digest('123456', 'code')).not.toBe(box.digest('123456', 'other'));
   });
 
+  it('matches a digest made by the current key or a previous one, and nothing else', () => {
+    const digest = box.digest('appointment-1', 'link');
+    expect(box.matchesDigest('appointment-1', 'link', digest)).toBe(true);
+    // After a rotation, what the old key handed out still matches; the new key's digests too.
+    const next = createSecretBox(randomBytes(32), [key]);
+    expect(next.matchesDigest('appointment-1', 'link', digest)).toBe(true);
+    expect(next.matchesDigest('appointment-1', 'link', next.digest('appointment-1', 'link'))).toBe(true);
+    expect(createSecretBox(randomBytes(32)).matchesDigest('appointment-1', 'link', digest)).toBe(false);
+    expect(box.matchesDigest('appointment-2', 'link', digest)).toBe(false);
+    expect(box.matchesDigest('appointment-1', 'other', digest)).toBe(false);
+    // The last character carries two spare bits: a spelling that decodes to the same bytes is refused too.
+    for (const last of ['A', 'B', 'C', 'D', 'E'])
+      if (!digest.endsWith(last)) expect(box.matchesDigest('appointment-1', 'link', `${digest.slice(0, -1)}${last}`)).toBe(false);
+    expect(box.matchesDigest('appointment-1', 'link', digest.slice(0, 20))).toBe(false);
+    expect(box.matchesDigest('appointment-1', 'link', '')).toBe(false);
+  });
+
   it('generates the key file once with mode 0600, and tightens a readable one', () => {
     const dir = mkdtempSync(join(tmpdir(), 'firm-key-'));
     const file = join(dir, 'secrets.key');

@@ -8,7 +8,7 @@
  * generated on first start with mode 0600 (SECRETS_KEY_FILE, default data/secrets.key). Containers
  * that share a database must share the key: api/env.ts refuses a production start without it.
  */
-import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
@@ -27,6 +27,11 @@ export interface SecretBox {
    * compared, such as one-time codes, which a plain hash would not protect (a million guesses).
    */
   digest(value: string, context: string): string;
+  /**
+   * Whether `digest` is this value's digest under the current key or a previous one (compared in
+   * constant time): what was handed out before a key rotation still matches.
+   */
+  matchesDigest(value: string, context: string, digest: string): boolean;
 }
 
 export const isSealed = (value: unknown): value is string => typeof value === 'string' && value.startsWith(`${PREFIX}.`);
@@ -38,6 +43,11 @@ export function parseSecretsKey(value: string): Buffer | null {
   const text = value.trim();
   const key = /^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');
   return key.length === KEY_BYTES ? key : null;
+}
+
+function keyedDigest(key: Buffer, value: string, context: string): Buffer {
+  const derived = Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), `digest:${context}`, 32));
+  return createHmac('sha256', derived).update(value).digest();
 }
 
 export function createSecretBox(current: Buffer, previous: Buffer[] = []): SecretBox {
@@ -66,8 +76,18 @@ export function createSecretBox(current: Buffer, previous: Buffer[] = []): Secre
       return isSealed(value) && value.split('.')[1] === currentId;
     },
     digest(value, context) {
-      const key = Buffer.from(hkdfSync('sha256', current, Buffer.alloc(0), `digest:${context}`, 32));
-      return createHmac('sha256', key).update(value).digest('base64url');
+      return keyedDigest(current, value, context).toString('base64url');
+    },
+    matchesDigest(value, context, digest) {
+      // The text is compared, not its decoding: one digest, one spelling (base64url has spare bits).
+      const given = Buffer.from(digest);
+      let matches = false;
+      // Every key is tried, so the time taken does not tell which one matched.
+      for (const key of keys.values()) {
+        const expected = Buffer.from(keyedDigest(key, value, context).toString('base64url'));
+        if (given.length === expected.length && timingSafeEqual(given, expected)) matches = true;
+      }
+      return matches;
     },
   };
 }

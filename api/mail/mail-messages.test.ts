@@ -7,10 +7,13 @@ import { bookingReference } from '../../src/shared/booking/self-service.ts';
 import {
   appointmentCancellation,
   appointmentReminder,
+  appointmentRescheduled,
   bookingConfirmation,
+  changeSequence,
   bookingNotification,
   contactNotification,
   INQUIRY_DISCLAIMER,
+  visitorChangeNotification,
   type AppointmentDetails,
   type ContactDetails,
 } from './mail-messages.ts';
@@ -168,7 +171,55 @@ describe('reminder and cancellation', () => {
     const ics = mail.attachments[0]!;
     expect(ics.contentType).toBe('text/calendar; charset=utf-8; method=CANCEL');
     expect(ics.content).toContain('METHOD:CANCEL');
-    expect(ics.content).toContain('SEQUENCE:1');
+    // Later than the invitation (0) and than any change made before this one.
+    expect(ics.content).toContain(`SEQUENCE:${changeSequence(now)}`);
+    expect(changeSequence(now)).toBeGreaterThan(0);
+    expect(changeSequence(new Date(now.getTime() + 60_000))).toBeGreaterThan(changeSequence(now));
     expect(ics.content).toContain('UID:appointment-a1b2c3@pacificcrestlaw.com');
+  });
+});
+
+describe('self-service', () => {
+  const manageUrl = 'https://www.example-firm.com/manage-booking#a1b2c3.signature';
+
+  it('the confirmation and the reminder give the booking’s own page to reschedule or cancel, and the phone', () => {
+    for (const mail of [bookingConfirmation(appointment, { now, manageUrl }), appointmentReminder(appointment, { now, manageUrl })]) {
+      expect(mail.text).toContain(`Need to reschedule or cancel? Use your booking's page: ${manageUrl}`);
+      expect(mail.text).toContain('(619) 555-0123');
+      expect(mail.html).toContain(`<a href="${manageUrl}">Reschedule or cancel online</a>`);
+      expect(mail.attachments[0]!.content.replace(/\r\n /g, '')).toContain(manageUrl);
+    }
+    // Without a page (a booking made through another scheduler), the phone alone.
+    expect(bookingConfirmation(appointment, { now }).text).toContain('Need to reschedule or cancel? Please call our office at (619) 555-0123');
+  });
+
+  it('tells the visitor of a move, old and new time, with an .ics that moves the same event', () => {
+    const moved = { ...appointment, scheduledDate: '2030-03-12T20:00:00.000Z' };
+    const mail = appointmentRescheduled(moved, { now, previousDate: appointment.scheduledDate, manageUrl });
+    expect(mail.subject).toBe('Rescheduled: your consultation is now Tuesday, March 12, 2030 at 1:00 PM Pacific Time (San Diego)');
+    expect(mail.text).toContain('has moved from Monday, March 11, 2030 at 9:00 AM Pacific Time (San Diego) to:');
+    expect(mail.text).toContain(INQUIRY_DISCLAIMER);
+    const ics = mail.attachments[0]!.content;
+    expect(ics).toContain('METHOD:REQUEST');
+    expect(ics).toContain('UID:appointment-a1b2c3@pacificcrestlaw.com');
+    expect(ics).toContain(`SEQUENCE:${changeSequence(now)}`);
+    expect(ics).toContain('DTSTART;TZID=America/Los_Angeles:20300312T130000');
+  });
+
+  it('tells the firm what the visitor did, and where it was', () => {
+    const cancelled = visitorChangeNotification({ ...appointment, status: 'cancelled' }, { to: 'intake@firm.example', siteUrl, previousDate: null });
+    expect(cancelled.subject).toBe('Cancelled by the client: Maria Lopez, Monday, March 11, 2030 at 9:00 AM');
+    expect(cancelled.text).toContain('Maria Lopez cancelled their consultation on the website.');
+    expect(cancelled.replyTo).toEqual({ email: 'maria.lopez@example.com', name: 'Maria Lopez' });
+    const moved = visitorChangeNotification(
+      { ...appointment, scheduledDate: '2030-03-12T20:00:00.000Z' },
+      { to: 'intake@firm.example', siteUrl, previousDate: appointment.scheduledDate },
+    );
+    expect(moved.subject).toBe('Rescheduled by the client: Maria Lopez, now Tuesday, March 12, 2030 at 1:00 PM');
+    expect(moved.text).toContain('Was on: Monday, March 11, 2030 at 9:00 AM Pacific Time (San Diego)');
+    expect(moved.text).toContain('Now on: Tuesday, March 12, 2030 at 1:00 PM Pacific Time (San Diego)');
+    // What a visitor typed is escaped in the HTML.
+    expect(visitorChangeNotification(hostile, { to: 'x@firm.example', siteUrl, previousDate: null }).html).not.toContain('<script>');
+    expect(visitorChangeNotification(hostile, { to: 'x@firm.example', siteUrl, previousDate: null }).subject).not.toMatch(/[\r\n]/);
   });
 });

@@ -141,15 +141,22 @@ function appointmentRows(a: AppointmentDetails): Row[] {
   ];
 }
 
+/**
+ * Where the visitor changes the booking: its own link (api/appointments/manage-link.ts) when there is
+ * one, and always the office's phone.
+ */
+const changeHint = (manageUrl: string | null) =>
+  manageUrl ? `To reschedule or cancel: ${manageUrl} or call ${firm.phone}.` : `To reschedule or cancel, call ${firm.phone}.`;
+
 /** The attached .ics, and links that add the consultation to Google Calendar or Outlook. */
-function calendarLinks(a: AppointmentDetails): Block {
+function calendarLinks(a: AppointmentDetails, manageUrl: string | null): Block {
   const type = consultationTypeLabel(a.consultationType);
   const links = addToCalendarLinks({
     title: `${type} with ${firm.name}`,
     start: new Date(a.scheduledDate),
     minutes: a.duration,
     location: officeLocation,
-    details: `Booking reference ${bookingReference(a.id)}. To reschedule or cancel, call ${firm.phone}.`,
+    details: `Booking reference ${bookingReference(a.id)}. ${changeHint(manageUrl)}`,
   });
   return {
     text: `The attached calendar file (consultation.ics) adds the consultation to your calendar. Or add it to Google Calendar: ${links.google}\nor to Outlook: ${links.outlook}`,
@@ -157,24 +164,45 @@ function calendarLinks(a: AppointmentDetails): Block {
   };
 }
 
-const changePlans: Block = {
-  text: `Need to reschedule or cancel? Please call our office at ${firm.phone} (${firm.hours.weekdays}).`,
-  html: `Need to reschedule or cancel? Please call our office at <a href="${escapeHtml(firm.phoneHref)}">${escapeHtml(firm.phone)}</a> (${escapeHtml(firm.hours.weekdays)}).`,
-};
+/** How to change plans: the booking's own page when it has one, and the office's phone. */
+function changePlans(manageUrl: string | null): Block {
+  const phone = `<a href="${escapeHtml(firm.phoneHref)}">${escapeHtml(firm.phone)}</a> (${escapeHtml(firm.hours.weekdays)})`;
+  if (!manageUrl)
+    return {
+      text: `Need to reschedule or cancel? Please call our office at ${firm.phone} (${firm.hours.weekdays}).`,
+      html: `Need to reschedule or cancel? Please call our office at ${phone}.`,
+    };
+  return {
+    text: `Need to reschedule or cancel? Use your booking's page: ${manageUrl}\nor call our office at ${firm.phone} (${firm.hours.weekdays}).`,
+    html: `Need to reschedule or cancel? <a href="${escapeHtml(manageUrl)}">Reschedule or cancel online</a>, or call our office at ${phone}.`,
+  };
+}
 
-function calendarFile(a: AppointmentDetails, method: 'REQUEST' | 'CANCEL', now: Date): MailAttachment {
+/**
+ * The SEQUENCE of a calendar object sent about a change: a calendar applies a change only with a
+ * higher one than it holds. The booking's invitation is 0; every later change (a move, a
+ * cancellation) counts the minutes since 2026 at the change, so a later change always wins, however
+ * many came before.
+ */
+export const changeSequence = (now: Date) => Math.max(1, Math.floor((now.getTime() - Date.UTC(2026, 0, 1)) / 60_000));
+
+function calendarFile(
+  a: AppointmentDetails,
+  method: 'REQUEST' | 'CANCEL',
+  now: Date,
+  { sequence = 0, manageUrl = null }: { sequence?: number; manageUrl?: string | null } = {},
+): MailAttachment {
   const type = consultationTypeLabel(a.consultationType);
   const content = buildIcs({
     uid: appointmentUid(a.id),
     method,
-    // The cancellation supersedes the invitation: a calendar applies a change only with a higher SEQUENCE.
-    sequence: method === 'CANCEL' ? 1 : 0,
+    sequence,
     start: new Date(a.scheduledDate),
     durationMinutes: a.duration,
     stamp: now,
     summary: `${type} with ${firm.name}`,
     location: officeLocation,
-    description: [`${type} (${minutes(a.duration)}) at ${firm.name}.`, `To reschedule or cancel, call ${firm.phone}.`, INQUIRY_DISCLAIMER].join('\n'),
+    description: [`${type} (${minutes(a.duration)}) at ${firm.name}.`, changeHint(manageUrl), INQUIRY_DISCLAIMER].join('\n'),
     organizer: { name: firm.name, email: firm.email },
     attendee: { name: fullName(a), email: a.email },
   });
@@ -186,14 +214,14 @@ function calendarFile(a: AppointmentDetails, method: 'REQUEST' | 'CANCEL', now: 
 }
 
 /** To the visitor, at booking: what, when (firm time), where, how to change it; the .ics. */
-export function bookingConfirmation(a: AppointmentDetails, { now }: { now: Date }): OutgoingMail {
+export function bookingConfirmation(a: AppointmentDetails, { now, manageUrl = null }: { now: Date; manageUrl?: string | null }): OutgoingMail {
   const start = new Date(a.scheduledDate);
   const body = render([
     { text: `Dear ${a.firstName},` },
     { text: `Thank you for scheduling a consultation with ${firm.name}. Your consultation is booked:` },
     { rows: appointmentRows(a) },
-    calendarLinks(a),
-    changePlans,
+    calendarLinks(a, manageUrl),
+    changePlans(manageUrl),
     ...signature,
     { small: INQUIRY_DISCLAIMER },
   ]);
@@ -202,12 +230,12 @@ export function bookingConfirmation(a: AppointmentDetails, { now }: { now: Date 
     replyTo: { email: firm.email, name: firm.name },
     subject: oneLine(`Your consultation with ${firm.name}: ${whenLabel(start)}`),
     ...body,
-    attachments: [calendarFile(a, 'REQUEST', now)],
+    attachments: [calendarFile(a, 'REQUEST', now, { manageUrl })],
   };
 }
 
 /** To the visitor, about a day before: when it is, relative to today in firm time. */
-export function appointmentReminder(a: AppointmentDetails, { now }: { now: Date }): OutgoingMail {
+export function appointmentReminder(a: AppointmentDetails, { now, manageUrl = null }: { now: Date; manageUrl?: string | null }): OutgoingMail {
   const start = new Date(a.scheduledDate);
   const day = firmDateOf(start);
   const relative = day === firmDateOf(now) ? 'today' : day === addDays(firmDateOf(now), 1) ? 'tomorrow' : `on ${longDateLabel(start)}`;
@@ -215,7 +243,7 @@ export function appointmentReminder(a: AppointmentDetails, { now }: { now: Date 
     { text: `Dear ${a.firstName},` },
     { text: `This is a reminder of your consultation with ${firm.name} ${relative} at ${timeWithZoneLabel(start)}.` },
     { rows: appointmentRows(a) },
-    changePlans,
+    changePlans(manageUrl),
     ...signature,
     { small: INQUIRY_DISCLAIMER },
   ]);
@@ -224,7 +252,7 @@ export function appointmentReminder(a: AppointmentDetails, { now }: { now: Date 
     replyTo: { email: firm.email, name: firm.name },
     subject: oneLine(`Reminder: your consultation ${relative} at ${timeWithZoneLabel(start)}`),
     ...body,
-    attachments: [calendarFile(a, 'REQUEST', now)],
+    attachments: [calendarFile(a, 'REQUEST', now, { sequence: changeSequence(now), manageUrl })],
   };
 }
 
@@ -255,7 +283,73 @@ export function appointmentCancellation(
     replyTo: { email: firm.email, name: firm.name },
     subject: oneLine(`Cancelled: your consultation on ${whenLabel(start)}`),
     ...body,
-    attachments: withCalendar ? [calendarFile(a, 'CANCEL', now)] : [],
+    attachments: withCalendar ? [calendarFile(a, 'CANCEL', now, { sequence: changeSequence(now) })] : [],
+  };
+}
+
+/**
+ * To the visitor, when their consultation moved (they moved it through their booking's page): the
+ * new time, the old one, and an .ics that updates the event their calendar holds (same UID, higher
+ * SEQUENCE).
+ */
+export function appointmentRescheduled(
+  a: AppointmentDetails,
+  { now, previousDate, manageUrl = null }: { now: Date; previousDate: string; manageUrl?: string | null },
+): OutgoingMail {
+  const start = new Date(a.scheduledDate);
+  const body = render([
+    { text: `Dear ${a.firstName},` },
+    { text: `Your ${consultationTypeLabel(a.consultationType)} with ${firm.name} has moved from ${whenLabel(new Date(previousDate))} to:` },
+    { rows: appointmentRows(a) },
+    { text: 'The attached calendar file (consultation.ics) moves the consultation in your calendar.' },
+    changePlans(manageUrl),
+    ...signature,
+    { small: INQUIRY_DISCLAIMER },
+  ]);
+  return {
+    to: { email: a.email, name: fullName(a) },
+    replyTo: { email: firm.email, name: firm.name },
+    subject: oneLine(`Rescheduled: your consultation is now ${whenLabel(start)}`),
+    ...body,
+    attachments: [calendarFile(a, 'REQUEST', now, { sequence: changeSequence(now), manageUrl })],
+  };
+}
+
+/** To the firm, when a visitor cancelled or moved their consultation through their booking's page. */
+export function visitorChangeNotification(
+  a: AppointmentDetails,
+  { to, siteUrl, previousDate }: { to: string; siteUrl: string; previousDate: string | null },
+): OutgoingMail {
+  const start = new Date(a.scheduledDate);
+  const link = adminLink(siteUrl, '/admin/appointments');
+  const cancelled = a.status === 'cancelled';
+  const what = cancelled ? 'cancelled' : 'rescheduled';
+  const body = render([
+    { text: `${fullName(a)} ${what} their consultation on the website.` },
+    {
+      rows: [
+        ['Name', fullName(a)],
+        ['Email', a.email],
+        ['Phone', a.phone ?? 'Not given'],
+        ['Consultation', `${consultationTypeLabel(a.consultationType)} (${minutes(a.duration)})`],
+        cancelled ? ['Was on', whenLabel(start)] : ['Was on', previousDate ? whenLabel(new Date(previousDate)) : null],
+        cancelled ? ['Now', 'Cancelled; the time is free again'] : ['Now on', whenLabel(start)],
+        ['Booking reference', bookingReference(a.id)],
+        ['Appointment id', a.id],
+      ],
+    },
+    { text: `See it in the admin portal: ${link}`, html: `See it in the admin portal: <a href="${escapeHtml(link)}">${escapeHtml(link)}</a>` },
+  ]);
+  return {
+    to: { email: to, name: firm.name },
+    replyTo: { email: a.email, name: fullName(a) },
+    subject: oneLine(
+      cancelled
+        ? `Cancelled by the client: ${fullName(a)}, ${longDateLabel(start)} at ${slotLabel(firmTimeOf(start))}`
+        : `Rescheduled by the client: ${fullName(a)}, now ${longDateLabel(start)} at ${slotLabel(firmTimeOf(start))}`,
+    ),
+    ...body,
+    attachments: [],
   };
 }
 

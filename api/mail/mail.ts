@@ -21,12 +21,15 @@ import { PermanentDeliveryError, type DeliveryHandler, type NewDelivery } from '
 import { deliveriesWrite } from '../deliveries/deliveries.repository.ts';
 import type { Deps } from '../deps.ts';
 import { emailSettingsRepository } from '../email-settings/email-settings.repository.ts';
+import { manageToken, manageUrl } from '../appointments/manage-link.ts';
 import {
   appointmentCancellation,
   appointmentReminder,
+  appointmentRescheduled,
   bookingConfirmation,
   bookingNotification,
   contactNotification,
+  visitorChangeNotification,
   type AppointmentDetails,
   type ContactDetails,
   type OutgoingMail,
@@ -34,13 +37,20 @@ import {
 import { senderFor, type EmailSettingRow } from './mail-sender.ts';
 import { scanReminders as scan, type ReminderPayload } from './reminders.ts';
 
-export type MailPurpose = 'booking-confirmation' | 'booking-notification' | 'cancellation' | 'contact-notification' | 'reminder';
+export type MailPurpose =
+  | 'booking-confirmation'
+  | 'booking-notification'
+  | 'cancellation'
+  | 'rescheduled'
+  | 'visitor-change-notification'
+  | 'contact-notification'
+  | 'reminder';
 
 /**
  * Payloads by purpose (stored as JSON in the delivery). `external`: booked through an external
  * scheduler (Calendly), which sent the visitor its own invitation.
  */
-export type AppointmentMailPayload = { to: string; appointment: AppointmentDetails; external?: boolean };
+export type AppointmentMailPayload = { to: string; appointment: AppointmentDetails; external?: boolean; previousDate?: string | null };
 export type ContactMailPayload = { to: string; submission: ContactDetails };
 
 export const appointmentDetails: (row: AppointmentRow) => AppointmentDetails = appointmentSnapshot;
@@ -96,25 +106,45 @@ export function mailPlanner(deps: Pick<Deps, 'database' | 'clock' | 'integration
   };
 }
 
-/** Hears an appointment cancelled (by an admin, or through Calendly) and queues the visitor's cancellation e-mail. */
-export function mailListener(deps: Pick<Deps, 'deliveries'>): ActivityListener {
-  const { deliveries } = deps;
+/**
+ * Hears an appointment cancelled (by an admin, by its visitor through their booking's page, or
+ * through Calendly) or moved (by its visitor), and queues the visitor's e-mail about it; and, when the
+ * visitor did it, the firm's notice.
+ */
+export function mailListener(deps: Pick<Deps, 'deliveries' | 'integrations'>): ActivityListener {
+  const { deliveries, integrations } = deps;
+  const mail = (purpose: MailPurpose, to: string, row: AppointmentRow, dedupeKey: string, previousDate: Date | null = null) =>
+    deliveries.enqueue({
+      channel: 'email',
+      purpose,
+      payload: {
+        to,
+        appointment: appointmentDetails(row),
+        external: bookedExternally(row),
+        previousDate: previousDate?.toISOString() ?? null,
+      } satisfies AppointmentMailPayload,
+      appointmentId: row.id,
+      recipient: to,
+      dedupeKey,
+    });
   return async (activity) => {
-    // SPEC §4: cancelled is terminal, so this happens once per appointment. Also for an external
-    // booking (the cancellation may have been made here, where the scheduler does not hear of it),
-    // but then without a calendar file (see appointmentCancellation). Deleting a record sends
-    // nothing; a pending reminder finds the appointment gone and is skipped.
+    // Deleting a record sends nothing; a pending reminder finds the appointment gone and is skipped.
     if (activity.type !== 'appointment-changed') return;
     const row = activity.appointment;
-    if (row.status !== 'cancelled' || activity.previousStatus === 'cancelled') return;
-    await deliveries.enqueue({
-      channel: 'email',
-      purpose: 'cancellation',
-      payload: { to: row.email, appointment: appointmentDetails(row), external: bookedExternally(row) } satisfies AppointmentMailPayload,
-      appointmentId: row.id,
-      recipient: row.email,
-      dedupeKey: `cancellation:${row.id}`,
-    });
+    const firm = integrations.firmNotificationEmail;
+    // SPEC §4: cancelled is terminal, so this happens once per appointment. Also for an external
+    // booking (the cancellation may have been made here, where the scheduler does not hear of it),
+    // but then without a calendar file (see appointmentCancellation).
+    if (row.status === 'cancelled' && activity.previousStatus !== 'cancelled') {
+      await mail('cancellation', row.email, row, `cancellation:${row.id}`);
+      if (activity.by === 'visitor') await mail('visitor-change-notification', firm, row, `visitor-cancelled:${row.id}`);
+      return;
+    }
+    if (activity.previousDate) {
+      const moved = `${row.id}:${row.scheduledDate.toISOString()}`;
+      await mail('rescheduled', row.email, row, `rescheduled:${moved}`, activity.previousDate);
+      if (activity.by === 'visitor') await mail('visitor-change-notification', firm, row, `visitor-rescheduled:${moved}`, activity.previousDate);
+    }
   };
 }
 
@@ -136,14 +166,26 @@ async function activeEmailSetting({ database, secrets }: Pick<Deps, 'database' |
 
 type Composed = { mail: OutgoingMail } | { skip: string };
 
-type ComposeDeps = Pick<Deps, 'database' | 'clock' | 'integrations'>;
+type ComposeDeps = Pick<Deps, 'database' | 'clock' | 'integrations' | 'secrets'>;
 
 async function compose(deps: ComposeDeps, purpose: string, payload: unknown): Promise<Composed> {
   const now = deps.clock.now();
   const { siteUrl } = deps.integrations;
+  // The booking's own page (self-service), except for a booking made through an external scheduler, which is changed there.
+  const linkOf = (p: AppointmentMailPayload) => (p.external ? null : manageUrl(siteUrl, manageToken(deps.secrets, p.appointment.id)));
   switch (purpose) {
-    case 'booking-confirmation':
-      return { mail: bookingConfirmation((payload as AppointmentMailPayload).appointment, { now }) };
+    case 'booking-confirmation': {
+      const p = payload as AppointmentMailPayload;
+      return { mail: bookingConfirmation(p.appointment, { now, manageUrl: linkOf(p) }) };
+    }
+    case 'rescheduled': {
+      const p = payload as AppointmentMailPayload;
+      return { mail: appointmentRescheduled(p.appointment, { now, previousDate: p.previousDate!, manageUrl: linkOf(p) }) };
+    }
+    case 'visitor-change-notification': {
+      const p = payload as AppointmentMailPayload;
+      return { mail: visitorChangeNotification(p.appointment, { to: p.to, siteUrl, previousDate: p.previousDate ?? null }) };
+    }
     case 'booking-notification': {
       const p = payload as AppointmentMailPayload;
       return { mail: bookingNotification(p.appointment, { to: p.to, siteUrl }) };
@@ -160,7 +202,8 @@ async function compose(deps: ComposeDeps, purpose: string, payload: unknown): Pr
       const { appointmentId } = payload as ReminderPayload;
       const found = await appointmentReminders(deps).toSend(appointmentId, now);
       if ('skip' in found) return found;
-      return { mail: appointmentReminder(appointmentDetails(found.appointment), { now }) };
+      const details = appointmentDetails(found.appointment);
+      return { mail: appointmentReminder(details, { now, manageUrl: linkOf({ to: details.email, appointment: details }) }) };
     }
     default:
       throw new PermanentDeliveryError(`Unknown e-mail purpose "${purpose}"`);
@@ -168,7 +211,7 @@ async function compose(deps: ComposeDeps, purpose: string, payload: unknown): Pr
 }
 
 /** Sends one queued e-mail through the active email setting, or into the development outbox. */
-export function emailHandler(deps: ComposeDeps & Pick<Deps, 'secrets' | 'outbox' | 'log'>): DeliveryHandler {
+export function emailHandler(deps: ComposeDeps & Pick<Deps, 'outbox' | 'log'>): DeliveryHandler {
   return async (delivery, payload) => {
     const composed = await compose(deps, delivery.purpose, payload);
     if ('skip' in composed) return { status: 'skipped', reason: composed.skip };

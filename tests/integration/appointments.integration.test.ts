@@ -78,13 +78,15 @@ forEachDialect('appointments', (ctx) => {
   it('answers with what identifies the booking, never the personal details', async () => {
     const res = await ctx().call('POST', '/api/appointments', { body: { ...valid, scheduledDate: '2030-05-07T16:00:00.000Z' } });
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body).sort()).toEqual(['consultationType', 'duration', 'id', 'scheduledDate', 'status']);
+    expect(Object.keys(res.body).sort()).toEqual(['consultationType', 'duration', 'id', 'manageToken', 'scheduledDate', 'status']);
     expect(res.body).toEqual({
       id: res.body.id,
       consultationType: 'estate-planning',
       scheduledDate: '2030-05-07T16:00:00.000Z',
       duration: 60,
       status: 'scheduled',
+      // The booking's own link (self-service): its id and a signature.
+      manageToken: expect.stringMatching(new RegExp(`^${res.body.id}\\.[A-Za-z0-9_-]{43}$`)),
     });
     const text = JSON.stringify(res.body);
     for (const secret of [valid.firstName, valid.lastName, valid.email, valid.phone, valid.notes]) expect(text).not.toContain(secret);

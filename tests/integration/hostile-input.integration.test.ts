@@ -602,7 +602,7 @@ interface Endpoint {
 }
 
 /** Records made in beforeAll, for requests that aim at an existing row. */
-const existing = { testimonial: '', blogPost: '', appointment: '', componentKey: 'hostile_widget' };
+const existing = { testimonial: '', blogPost: '', appointment: '', manageToken: '', componentKey: 'hostile_widget' };
 
 function catalogue(): Endpoint[] {
   const admin = adminAuth;
@@ -717,6 +717,42 @@ function catalogue(): Endpoint[] {
       requests: () =>
         plainRoute('GET', '/api/appointments/availability', fc.constant('/api/appointments/availability'), oddQuery(['date', 'consultationType'])),
     },
+    // Self-service: the booking's token in its header (the real one, altered, or anything printable).
+    ...(
+      [
+        ['GET', '/api/appointments/manage'],
+        ['GET', '/api/appointments/manage/availability'],
+        ['POST', '/api/appointments/manage/cancel'],
+        ['POST', '/api/appointments/manage/reschedule'],
+      ] as const
+    ).map(
+      ([method, route]): Endpoint => ({
+        method,
+        route,
+        runs: RUNS.query,
+        watch: ['appointments', 'appointmentSlotClaims'],
+        requests: () =>
+          fc
+            .record({
+              request:
+                route === '/api/appointments/manage/reschedule'
+                  ? jsonRoute('POST', route, bodyText(fc.constant({ scheduledDate: slotAt(1_102) }), [['scheduledDate']]))
+                  : plainRoute(method, route, fc.constant(route), oddQuery(['date', 'token'])),
+              token: fc.oneof(
+                { weight: 3, arbitrary: fc.constant(0).map(() => existing.manageToken) },
+                {
+                  weight: 2,
+                  arbitrary: fc
+                    .constant(0)
+                    .map(() => existing.manageToken)
+                    .chain((t) => fc.nat(t.length - 1).map((i) => `${t.slice(0, i)}${t[i] === 'A' ? 'B' : 'A'}${t.slice(i + 1)}`)),
+                },
+                { weight: 2, arbitrary: fc.string({ unit: 'grapheme-ascii', maxLength: 300 }) },
+              ),
+            })
+            .map(({ request, token }) => ({ ...request, headers: { ...request.headers, 'X-Booking-Token': token } })),
+      }),
+    ),
     { method: 'POST', route: '/api/contact', runs: RUNS.body, requests: () => jsonRoute('POST', '/api/contact', bodyText(valid.contact, contactFields)) },
     {
       method: 'POST',
@@ -1121,16 +1157,21 @@ forEachDialect(
       const a = await ctx().call('POST', '/api/appointments', {
         body: { firstName: 'Ann', lastName: 'Lee', email: 'ann@example.com', consultationType: 'initial', practiceArea: 'other', scheduledDate: slotAt(1_100) },
       });
+      // Its own booking for the self-service routes, which may cancel or move it.
+      const m = await ctx().call('POST', '/api/appointments', {
+        body: { firstName: 'Bo', lastName: 'Ng', email: 'bo@example.com', consultationType: 'initial', practiceArea: 'other', scheduledDate: slotAt(1_101) },
+      });
       const v = await ctx().admin('POST', '/api/admin/component-visibility', { componentKey: existing.componentKey, componentName: 'Hostile widget' });
       const cal = await ctx().admin('POST', '/api/admin/calendar-settings', {
         provider: 'calendly',
         config: JSON.stringify({ webhook_signing_key: CALENDLY_KEY }),
       });
-      for (const res of [t, p, a, v, cal]) expect(res.status, JSON.stringify(res.body)).toBe(201);
+      for (const res of [t, p, a, m, v, cal]) expect(res.status, JSON.stringify(res.body)).toBe(201);
       expect((await ctx().admin('PUT', `/api/admin/calendar-settings/${cal.body.id}/activate`)).status).toBe(200);
       existing.testimonial = t.body.id;
       existing.blogPost = p.body.id;
       existing.appointment = a.body.id;
+      existing.manageToken = m.body.manageToken;
     });
 
     afterAll(async () => {

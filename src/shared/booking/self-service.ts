@@ -3,6 +3,7 @@
  * on the phone, and links that add the consultation to Google Calendar or Outlook. Browser-safe: the
  * booking modal's confirmation and the confirmation e-mail build them the same way.
  */
+import { firm } from '../../config/firm.ts';
 
 /** 'A1B2-C3D4': the first eight characters of the appointment's id, grouped for reading aloud. */
 export function bookingReference(appointmentId: string): string {
@@ -62,3 +63,25 @@ export function visitorTimeLabel(instant: Date, visitorZone: string, firmZone: s
   if (format(visitorZone, { ...time, ...day }) === format(firmZone, { ...time, ...day })) return null;
   return `${format(visitorZone, time)} ${format(visitorZone, day)} in your time zone (${visitorZone})`;
 }
+
+/**
+ * Where a booking's own link leads (issue 18): the page that shows it and lets its visitor cancel or
+ * reschedule it. The token goes in the fragment, which browsers never send to a server: it stays out of
+ * the CDN's and the server's logs and out of any Referer.
+ */
+export const MANAGE_BOOKING_PATH = '/manage-booking';
+export const manageBookingHref = (token: string) => `${MANAGE_BOOKING_PATH}#${token}`;
+
+/** The header that carries the token to the API (never a query string: URLs are logged). */
+export const BOOKING_TOKEN_HEADER = 'X-Booking-Token';
+
+/** What the booking's page and the API say when the link cannot do what was asked. */
+export const selfServiceMessages = {
+  invalidLink: `This link is not valid. Please open the link in your confirmation e-mail again, or call us at ${firm.phone}.`,
+  gone: `This consultation is no longer in our schedule. Please call us at ${firm.phone} if you think this is a mistake.`,
+  cancelled: 'This consultation was cancelled, so it can no longer be changed. You are welcome to schedule a new one.',
+  completed: 'This consultation has taken place, so it can no longer be changed.',
+  started: `This consultation has already started, so it can no longer be changed online. Please call us at ${firm.phone}.`,
+  external: `This consultation was booked through another scheduling service: please change it there, or call us at ${firm.phone}.`,
+  changedMeanwhile: 'Your consultation was changed at the same time from elsewhere. Please reload the page to see it as it is now.',
+} as const;

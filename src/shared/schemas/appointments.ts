@@ -71,3 +71,9 @@ export const availabilityQuery = z.object({
   consultationType: z.enum(consultationTypeValues, { error: 'Please choose a consultation type' }).default('initial'),
 });
 export type AvailabilityQuery = z.input<typeof availabilityQuery>;
+
+/** POST /api/appointments/manage/reschedule (self-service, issue 18): the new start. */
+export const rescheduleInput = z.object({ scheduledDate });
+
+/** GET /api/appointments/manage/availability?date=YYYY-MM-DD: the type is the booking's own. */
+export const manageAvailabilityQuery = availabilityQuery.pick({ date: true });
