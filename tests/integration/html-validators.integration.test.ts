@@ -27,7 +27,7 @@ beforeAll(async () => {
   const posts = (await (await fetch(`${server.url}/api/blog-posts?limit=1`)).json()) as { slug: string }[];
   const dir = mkdtempSync(join(tmpdir(), 'firm-vnu-'));
   files = new Map();
-  for (const path of [...publicRoutes, `/blog/${posts[0]!.slug}`, '/login', '/no-such-page', '/blog/no-such-article']) {
+  for (const path of [...publicRoutes, `/blog/${posts[0]!.slug}`, '/login', '/manage-booking', '/no-such-page', '/blog/no-such-article']) {
     const res = await fetch(`${server.url}${path}`);
     expect(res.headers.get('content-type'), path).toBe('text/html; charset=utf-8');
     const file = join(dir, `${path.replace(/[^a-z0-9]+/gi, '_') || 'home'}.html`);

@@ -416,6 +416,13 @@ function Confirmation({ booked }: { booked: BookedConsultation }) {
         </ul>
         <p className="mt-2 text-xs text-muted-foreground">The confirmation e-mail has a calendar file (.ics) for any other calendar.</p>
       </div>
+      <p className="text-sm">
+        Plans change?{' '}
+        <a href={booked.manageHref} className="font-medium underline underline-offset-4">
+          Reschedule or cancel online
+        </a>{' '}
+        until it starts: the same link is in your confirmation e-mail.
+      </p>
     </div>
   );
 }

@@ -22,6 +22,12 @@ interface Props {
   timeMessage: string | null;
   timeMessageRef: Ref<HTMLParagraphElement>;
   calendar: { now: Date; today: FirmDate; initial: FirmDate; min: FirmDate; max: FirmDate };
+  /** false where the type is already decided (a booking being moved): the choice is not shown. */
+  chooseType?: boolean;
+  /** A booking being moved: its present start (ISO), shown as such and not offered. */
+  currentStart?: string;
+  /** The level of the Date and Time headings (the modal's h4; a page's h3). */
+  headingLevel?: 'h3' | 'h4';
 }
 
 const option =
@@ -38,36 +44,41 @@ export default function ScheduleStep({
   timeMessage,
   timeMessageRef,
   calendar,
+  chooseType = true,
+  currentStart,
+  headingLevel: Heading = 'h4',
 }: Props) {
   const id = useId();
   const day = availability.status === 'ready' ? availability.day : availability.status === 'loading' ? availability.previous : null;
 
   return (
     <div className="space-y-6">
-      <fieldset>
-        <legend className="text-base font-semibold">Consultation type</legend>
-        <div className="mt-2 grid gap-2 sm:grid-cols-2 md:grid-cols-3">
-          {consultationTypeOptions.map((t) => (
-            <label key={t.value} className={option}>
-              <input
-                type="radio"
-                name={`${id}-type`}
-                value={t.value}
-                checked={choice.consultationType === t.value}
-                onChange={() => onTypeChange(t.value)}
-                className={radio}
-              />
-              {t.label}
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      {chooseType && (
+        <fieldset>
+          <legend className="text-base font-semibold">Consultation type</legend>
+          <div className="mt-2 grid gap-2 sm:grid-cols-2 md:grid-cols-3">
+            {consultationTypeOptions.map((t) => (
+              <label key={t.value} className={option}>
+                <input
+                  type="radio"
+                  name={`${id}-type`}
+                  value={t.value}
+                  checked={choice.consultationType === t.value}
+                  onChange={() => onTypeChange(t.value)}
+                  className={radio}
+                />
+                {t.label}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      )}
 
       <div className="grid gap-6 md:grid-cols-[auto_1fr]">
         <div>
-          <h4 id={`${id}-date`} className="text-base font-semibold">
+          <Heading id={`${id}-date`} className="text-base font-semibold">
             Date
-          </h4>
+          </Heading>
           <p className="text-sm text-muted-foreground">Weekdays only.</p>
           <div className="mt-2">
             <DatePicker value={choice.date} onChange={onDateChange} labelledBy={`${id}-date`} {...calendar} />
@@ -75,9 +86,9 @@ export default function ScheduleStep({
         </div>
 
         <div className="min-w-0">
-          <h4 id={`${id}-time`} className="text-base font-semibold">
+          <Heading id={`${id}-time`} className="text-base font-semibold">
             Time
-          </h4>
+          </Heading>
           <p className="text-sm text-muted-foreground">Times are {FIRM_TIME_ZONE_LABEL}.</p>
           {timeMessage && (
             <p
@@ -117,25 +128,29 @@ export default function ScheduleStep({
                   <p className="mt-2 text-sm">{day.message ?? 'No times are left on this day. Please choose another date.'}</p>
                 )}
                 <div className="mt-2 grid grid-cols-2 gap-2 min-[400px]:grid-cols-3">
-                  {day.slots.map((slot) => (
-                    <label
-                      key={slot.time}
-                      className={`${option} flex-wrap gap-x-2 gap-y-0 ${slot.available ? '' : 'cursor-not-allowed border-dashed bg-muted text-muted-foreground'}`}
-                    >
-                      <input
-                        type="radio"
-                        name={`${id}-time`}
-                        value={slot.time}
-                        checked={choice.time === slot.time}
-                        disabled={!slot.available}
-                        onChange={() => onTimeChange(slot.time)}
-                        className={radio}
-                      />
-                      <span className={slot.available ? 'font-medium' : 'line-through'}>{slot.label}</span>
-                      {/* The space keeps "9:00 AM Unavailable" two words in the radio's accessible name. */}
-                      {!slot.available && <span className="w-full pl-7 text-xs"> Unavailable</span>}
-                    </label>
-                  ))}
+                  {day.slots.map((slot) => {
+                    const current = slot.startsAt === currentStart;
+                    const available = slot.available && !current;
+                    return (
+                      <label
+                        key={slot.time}
+                        className={`${option} flex-wrap gap-x-2 gap-y-0 ${available ? '' : 'cursor-not-allowed border-dashed bg-muted text-muted-foreground'}`}
+                      >
+                        <input
+                          type="radio"
+                          name={`${id}-time`}
+                          value={slot.time}
+                          checked={choice.time === slot.time}
+                          disabled={!available}
+                          onChange={() => onTimeChange(slot.time)}
+                          className={radio}
+                        />
+                        <span className={available || current ? 'font-medium' : 'line-through'}>{slot.label}</span>
+                        {/* The space keeps "9:00 AM Unavailable" two words in the radio's accessible name. */}
+                        {!available && <span className="w-full pl-7 text-xs"> {current ? 'Your current time' : 'Unavailable'}</span>}
+                      </label>
+                    );
+                  })}
                 </div>
               </fieldset>
             )}

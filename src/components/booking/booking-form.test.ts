@@ -125,7 +125,13 @@ describe('the outcome (SPEC §8 booking messages, said in the dialog)', () => {
   });
 
   it("confirms what the server stored, in the firm's words and zone, with its reference and calendar links", () => {
-    const booked = { id: '3f2a9c1b-0d4e-4f5a-8b6c-7d8e9f0a1b2c', consultationType: 'family-law', scheduledDate: '2026-12-07T21:30:00.000Z', duration: 45 };
+    const booked = {
+      id: '3f2a9c1b-0d4e-4f5a-8b6c-7d8e9f0a1b2c',
+      consultationType: 'family-law',
+      scheduledDate: '2026-12-07T21:30:00.000Z',
+      duration: 45,
+      manageToken: '3f2a9c1b-0d4e-4f5a-8b6c-7d8e9f0a1b2c.signature',
+    };
     const person = { firstName: 'Ann', lastName: 'Lee', email: 'ann@example.com' };
     expect(bookedConsultation(booked, person, 'America/Los_Angeles')).toEqual({
       reference: '3F2A-9C1B',
@@ -137,7 +143,12 @@ describe('the outcome (SPEC §8 booking messages, said in the dialog)', () => {
       name: 'Ann Lee',
       email: 'ann@example.com',
       calendarLinks: { google: expect.stringContaining('dates=20261207T213000Z%2F20261207T221500Z'), outlook: expect.stringContaining('outlook.live.com') },
+      // The booking's own page; the token in the fragment, which no server sees.
+      manageHref: '/manage-booking#3f2a9c1b-0d4e-4f5a-8b6c-7d8e9f0a1b2c.signature',
     });
+    expect(decodeURIComponent(bookedConsultation(booked, person).calendarLinks.google)).toContain(
+      'manage-booking#3f2a9c1b-0d4e-4f5a-8b6c-7d8e9f0a1b2c.signature',
+    );
     // A visitor in Tokyo reads it in their own time too.
     expect(bookedConsultation(booked, person, 'Asia/Tokyo').localTime).toBe('6:30 AM Tuesday, December 8 in your time zone (Asia/Tokyo)');
   });

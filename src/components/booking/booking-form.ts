@@ -7,7 +7,7 @@
 import { ApiError } from '../../lib/api-client.ts';
 import { firm, firmAddressLine } from '../../config/firm.ts';
 import { bookingMessages } from '../../shared/booking/availability.ts';
-import { addToCalendarLinks, bookingReference, visitorTimeLabel } from '../../shared/booking/self-service.ts';
+import { addToCalendarLinks, bookingReference, manageBookingHref, visitorTimeLabel } from '../../shared/booking/self-service.ts';
 import { FIRM_TIME_ZONE, firmInstant, longDateLabel, timeWithZoneLabel, type FirmDate } from '../../shared/firm-time.ts';
 import {
   bookingPracticeAreas,
@@ -129,16 +129,20 @@ export interface BookedConsultation {
   name: string;
   email: string;
   calendarLinks: { google: string; outlook: string };
+  /** The booking's own page, to reschedule or cancel it (self-service). */
+  manageHref: string;
 }
 
 export function bookedConsultation(
-  booked: { id: string; consultationType: string; scheduledDate: string; duration: number },
+  booked: { id: string; consultationType: string; scheduledDate: string; duration: number; manageToken: string },
   person: { firstName: string; lastName: string; email: string },
   visitorZone: string = Intl.DateTimeFormat().resolvedOptions().timeZone,
 ): BookedConsultation {
   const start = new Date(booked.scheduledDate);
   const type = consultationTypeLabel(booked.consultationType);
   const reference = bookingReference(booked.id);
+  const manageHref = manageBookingHref(booked.manageToken);
+  const manageUrl = typeof window === 'undefined' ? manageHref : new URL(manageHref, window.location.origin).href;
   return {
     reference,
     type,
@@ -153,7 +157,8 @@ export function bookedConsultation(
       start,
       minutes: booked.duration,
       location: `${firm.name}, ${firmAddressLine}`,
-      details: `Booking reference ${reference}. To reschedule or cancel, call ${firm.phone}.`,
+      details: `Booking reference ${reference}. To reschedule or cancel: ${manageUrl} or call ${firm.phone}.`,
     }),
+    manageHref,
   };
 }

@@ -16,7 +16,17 @@ export type AvailabilityState =
   | { status: 'ready'; day: DayAvailability }
   | { status: 'error' };
 
-export function useAvailability(date: FirmDate | null, consultationType: ConsultationType | null, refresh: number): AvailabilityState {
+/** How a day is fetched: the public availability, or a booking's own (self-service, where its own time counts as free). */
+export type FetchDay = (date: FirmDate, consultationType: ConsultationType) => Promise<DayAvailability>;
+
+const publicDay: FetchDay = (date, consultationType) => read(api.appointments.availability.$get({ query: { date, consultationType } }));
+
+export function useAvailability(
+  date: FirmDate | null,
+  consultationType: ConsultationType | null,
+  refresh: number,
+  fetchDay: FetchDay = publicDay,
+): AvailabilityState {
   const [state, setState] = useState<AvailabilityState>({ status: 'idle' });
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `refresh` is the trigger to fetch the same day again
@@ -28,14 +38,14 @@ export function useAvailability(date: FirmDate | null, consultationType: Consult
     let current = true;
     // While the same day is fetched again (another type, a refresh), its slots stay on screen.
     setState((s) => ({ status: 'loading', previous: s.status === 'ready' && s.day.date === date ? s.day : null }));
-    read(api.appointments.availability.$get({ query: { date, consultationType: consultationType ?? 'initial' } })).then(
+    fetchDay(date, consultationType ?? 'initial').then(
       (day) => current && setState({ status: 'ready', day }),
       () => current && setState({ status: 'error' }),
     );
     return () => {
       current = false;
     };
-  }, [date, consultationType, refresh]);
+  }, [date, consultationType, refresh, fetchDay]);
 
   return state;
 }
