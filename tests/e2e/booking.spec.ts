@@ -405,6 +405,8 @@ test('keyboard only: open, choose type, date and time, fill in, book and close w
   await page.keyboard.press('Tab');
   await expect(dialog(page).getByRole('link', { name: /Outlook/ })).toBeFocused();
   await page.keyboard.press('Tab');
+  await expect(dialog(page).getByRole('link', { name: 'Reschedule or cancel online' })).toBeFocused();
+  await page.keyboard.press('Tab');
   await expect(button(page, 'Book Another')).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(button(page, 'Done')).toBeFocused();
