@@ -43,3 +43,12 @@ export const firmAddressLine = `${firm.address.street}, ${firm.address.city}, ${
 /** SPEC §9: blog authors offered are the two attorneys and the firm name (default the firm). */
 export const blogAuthors = [firm.name, ...firm.attorneys.map((a) => a.name)] as const;
 export const defaultBlogAuthor = firm.name;
+
+/** Search results show about 60-70 characters of a title: past that, a page's title goes without the firm's name. */
+export const MAX_TITLE_LENGTH = 70;
+
+/** 'Title | Pacific Crest Law Group', or the title alone when both would not fit (an article's long title). */
+export function titleWithFirm(title: string): string {
+  const full = `${title} | ${firm.name}`;
+  return full.length <= MAX_TITLE_LENGTH ? full : title;
+}

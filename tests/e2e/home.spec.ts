@@ -22,7 +22,7 @@ test('the hero has its three buttons with their targets and the marketing claims
   const consoleErrors = watchConsole(page);
   const res = await page.goto('/');
   expect(res?.status()).toBe(200);
-  await expect(page).toHaveTitle(`${firm.name} | San Diego Family Law & Estate Planning Attorneys`);
+  await expect(page).toHaveTitle(`${firm.name} | San Diego Family & Estate Planning Law`);
   const hero = page.locator('section[aria-labelledby="hero-title"]');
   await expect(hero.getByRole('heading', { level: 1 })).toContainText(firm.name);
 

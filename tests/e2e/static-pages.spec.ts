@@ -363,3 +363,13 @@ test('/terms: not legal advice, no attorney-client relationship before an engage
   await screenshot(page, info, 'terms');
   console.expectNone();
 });
+
+test('a phone number never breaks across lines: every tel: link is nowrap', async ({ page }) => {
+  for (const path of ['/', '/about', '/contact']) {
+    await page.goto(path);
+    const links = page.locator('a[href^="tel:"]');
+    expect(await links.count(), path).toBeGreaterThan(0);
+    const wrapping = await links.evaluateAll((all) => all.filter((a) => getComputedStyle(a).whiteSpace !== 'nowrap').map((a) => a.outerHTML.slice(0, 120)));
+    expect(wrapping, path).toEqual([]);
+  }
+});

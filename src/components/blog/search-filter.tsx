@@ -88,7 +88,17 @@ export function SearchFilter<T>(props: SearchFilterProps<T>) {
 
   return (
     <div>
-      <form id={`${id}-form`} role="search" aria-label={props.label} className={`grid gap-4 ${props.columns}`} onSubmit={(e) => e.preventDefault()}>
+      <form
+        id={`${id}-form`}
+        role="search"
+        aria-label={props.label}
+        className={`grid gap-4 ${props.columns}`}
+        onSubmit={(e) => {
+          // The matches are already shown: Enter or Search only puts the phone's keyboard away.
+          e.preventDefault();
+          searchRef.current?.blur();
+        }}
+      >
         <div>
           <label htmlFor={`${id}-q`} className="mb-1 block text-sm font-medium">
             {props.searchLabel}
@@ -124,6 +134,10 @@ export function SearchFilter<T>(props: SearchFilterProps<T>) {
             ))}
           </select>
         </div>
+        {/* The list follows each keystroke; this is the form's explicit action (WCAG H32), shown when focused. */}
+        <button type="submit" className={buttonClass('outline-primary', 'lg', 'sr-only focus:not-sr-only sm:col-span-full sm:justify-self-start')}>
+          Search
+        </button>
       </form>
 
       <p className="mt-4 text-sm text-muted-foreground" role="status" aria-live="polite">
