@@ -1,9 +1,10 @@
 /**
- * Two HTML checkers nobody here wrote, over every public page the server sends, an article, the
+ * Validators nobody here wrote. Two HTML checkers, over every public page the server sends, an article, the
  * sign-in page, a booking's page and a 404, as a visitor's browser gets them (issue 18: "Nu HTML
  * checker with no errors on every route; html-validate's recommended rules with only justified
  * exceptions"): the W3C Nu Html Checker (vnu-jar, run with the machine's Java) and html-validate.
- * Their findings are listed with their page and line.
+ * Their findings are listed with their page and line. And three feed parsers (rss-parser, feedparser,
+ * @rowanmanning/feed-parser) over /rss.xml, which must each read every article as the API lists it.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -11,7 +12,10 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseFeed } from '@rowanmanning/feed-parser';
 import { HtmlValidate, type RuleConfig } from 'html-validate';
+import RssParser from 'rss-parser';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { publicRoutes } from '../../src/components/blog/public-routes.ts';
 import { serverDatabase, startServerProcess, type ServerDatabase } from '../support/server-process.ts';
@@ -22,6 +26,7 @@ const vnu = String(createRequire(import.meta.url)('vnu-jar'));
 
 let database: ServerDatabase;
 let files: Map<string, string>;
+let feed: { text: string; url: string; posts: { slug: string; title: string; publishedAt: string }[] };
 
 beforeAll(async () => {
   execFileSync('flock', ['/tmp/firm-site-build.lock', process.execPath, 'scripts/build-if-needed.ts'], { cwd: root, stdio: 'ignore' });
@@ -37,6 +42,10 @@ beforeAll(async () => {
     writeFileSync(file, await res.text());
     files.set(file, path);
   }
+  const rss = await fetch(`${server.url}/rss.xml`);
+  expect(rss.headers.get('content-type')).toBe('application/rss+xml; charset=utf-8');
+  const listed = (await (await fetch(`${server.url}/api/blog-posts`)).json()) as typeof feed.posts;
+  feed = { text: await rss.text(), url: server.url, posts: listed.slice(0, 20) };
   server.child.kill('SIGTERM');
   await server.exited;
 }, 240_000);
@@ -94,4 +103,50 @@ it('finds nothing outside the recommended rules’ justified exceptions (html-va
       for (const m of result.messages) if (!astroIslandStyle(m)) found.push(`${path}:${m.line}:${m.column} ${m.ruleId}: ${m.message}`);
   }
   expect(found).toEqual([]);
+});
+
+/** What a parser read of each item: its title, link and date. */
+type ReadItem = { title: string | null | undefined; link: string | null | undefined; date: Date | null };
+
+const feedparserItems = (text: string) =>
+  new Promise<{ title: string; items: ReadItem[] }>((resolve, reject) => {
+    // feedparser (a stream, CommonJS, no types of its own).
+    type Item = { title: string; link: string; pubdate: Date | null };
+    const FeedParser = createRequire(import.meta.url)('feedparser') as new () => Omit<NodeJS.ReadWriteStream, 'read'> & {
+      meta: { title: string };
+      read(): Item | null;
+    };
+    const parser = new FeedParser();
+    const items: ReadItem[] = [];
+    parser.on('error', reject);
+    parser.on('readable', () => {
+      for (let item = parser.read(); item; item = parser.read()) items.push({ title: item.title, link: item.link, date: item.pubdate });
+    });
+    parser.on('end', () => resolve({ title: parser.meta.title, items }));
+    Readable.from([feed.text]).pipe(parser);
+  });
+
+it('reads the same feed in three feed parsers: the channel, and every article with its link and date', async () => {
+  const rssParser = await new RssParser().parseString(feed.text);
+  const rowanmanning = parseFeed(feed.text);
+  const fp = await feedparserItems(feed.text);
+  const readers: [string, { title: string | null | undefined; items: ReadItem[] }][] = [
+    [
+      'rss-parser',
+      { title: rssParser.title, items: rssParser.items.map((i) => ({ title: i.title, link: i.link, date: i.isoDate ? new Date(i.isoDate) : null })) },
+    ],
+    ['@rowanmanning/feed-parser', { title: rowanmanning.title, items: rowanmanning.items.map((i) => ({ title: i.title, link: i.url, date: i.published })) }],
+    ['feedparser', fp],
+  ];
+  const expected = feed.posts.map((p) => ({
+    title: p.title,
+    link: expect.stringMatching(new RegExp(`/blog/${p.slug}$`)),
+    // RSS dates are to the second.
+    date: new Date(Math.floor(Date.parse(p.publishedAt) / 1000) * 1000),
+  }));
+  expect(expected.length).toBeGreaterThan(0);
+  for (const [name, read] of readers) {
+    expect(read.title, name).toBe('Pacific Crest Law Group | Legal News & Insights');
+    expect(read.items, name).toEqual(expected);
+  }
 });
