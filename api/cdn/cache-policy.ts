@@ -54,6 +54,9 @@ export function pageKeys(path: string): string[] {
   // The blog's later pages and a sitemap index's parts list posts too.
   if (/^\/blog\/page\/\d+$/.test(path) || /^\/sitemap-\d+\.xml$/.test(path)) return [SITE_KEY, 'posts'];
   if (path.startsWith('/blog/')) return [SITE_KEY, 'articles', postKey(decodeURIComponent(path.slice('/blog/'.length)))];
+  // An article's card changes with the article.
+  const card = /^\/og\/blog\/([^/]+)\.png$/.exec(path);
+  if (card) return [SITE_KEY, 'articles', postKey(decodeURIComponent(card[1]!))];
   return [SITE_KEY, 'static'];
 }
 
@@ -94,9 +97,13 @@ export function changePaths(change: ContentChange): string[] {
             '/sitemap.xml',
             '/sitemap-*',
             '/api/blog-posts',
-            ...change.keys.flatMap((slug) => [`/blog/${encodeURIComponent(slug)}`, `/api/blog-posts/${encodeURIComponent(slug)}`]),
+            ...change.keys.flatMap((slug) => [
+              `/blog/${encodeURIComponent(slug)}`,
+              `/og/blog/${encodeURIComponent(slug)}.png`,
+              `/api/blog-posts/${encodeURIComponent(slug)}`,
+            ]),
           ]
-        : ['/', '/blog', '/blog/*', '/rss.xml', '/sitemap.xml', '/sitemap-*', '/api/blog-posts*'];
+        : ['/', '/blog', '/blog/*', '/og/blog/*', '/rss.xml', '/sitemap.xml', '/sitemap-*', '/api/blog-posts*'];
     case 'testimonials':
       return ['/', '/api/testimonials'];
     case 'external-articles':

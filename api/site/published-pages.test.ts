@@ -37,11 +37,28 @@ describe('publishedPath', () => {
     // Long slugs name no post, and get the stored 404 like any other unknown slug.
     expect(publishedPath(`/blog/${'x'.repeat(300)}`)).toBe(`/blog/${'x'.repeat(300)}`);
   });
+
+  it("keeps an article's link-preview card with its page, under the article's slug", () => {
+    expect(publishedPath('/og/blog/a%2Dpost.png')).toBe('/og/blog/a-post.png');
+    expect(articleSlug('/og/blog/a-post.png')).toBe('a-post');
+    expect(publishedPath('/og/blog/a-post')).toBeNull();
+    expect(publishedPath('/og/blog/a/b.png')).toBeNull();
+    expect(publishedPath('/og/blog/%E0%A4%A.png')).toBeNull();
+  });
 });
 
 describe('pathsFor', () => {
   it('names every page a change touches', () => {
-    expect(pathsFor({ topic: 'blog-posts', keys: ['old', 'new'] })).toEqual(['/', '/blog', '/rss.xml', '/sitemap.xml', '/blog/old', '/blog/new']);
+    expect(pathsFor({ topic: 'blog-posts', keys: ['old', 'new'] })).toEqual([
+      '/',
+      '/blog',
+      '/rss.xml',
+      '/sitemap.xml',
+      '/blog/old',
+      '/og/blog/old.png',
+      '/blog/new',
+      '/og/blog/new.png',
+    ]);
     expect(pathsFor({ topic: 'testimonials' })).toEqual(['/']);
     expect(pathsFor({ topic: 'external-articles' })).toEqual(['/blog', '/external-articles']);
     expect(pathsFor({ topic: 'themes' })).toEqual([]);

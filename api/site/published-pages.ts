@@ -18,6 +18,8 @@ export type Renderer = (pathname: string) => Promise<Prepared>;
 
 const fixed = ['/', '/blog', '/external-articles', '/sitemap.xml', '/rss.xml'] as const;
 const article = /^\/blog\/([^/]+)$/;
+/** An article's link-preview card (src/pages/og/blog/[slug].png.ts): kept and re-rendered with its page. */
+const articleCard = /^\/og\/blog\/([^/]+)\.png$/;
 /**
  * The blog's later list pages (/blog/page/2, …) and the parts of a sitemap index (/sitemap-1.xml, …):
  * every post change shifts them all, so a change drops the stored ones (each is rendered again when
@@ -43,18 +45,23 @@ export function publishedPath(pathname: string): string | null {
   const path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
   if ((fixed as readonly string[]).includes(path) || listPage.test(path) || sitemapPart.test(path)) return path;
   const m = article.exec(path);
-  if (!m) return null;
+  const card = m ? null : articleCard.exec(path);
+  if (!m && !card) return null;
   // One path per slug however it is spelled (/blog/a%2Db is /blog/a-b): spellings cannot multiply pages.
   try {
-    return `/blog/${encodeURIComponent(decodeURIComponent(m[1]!))}`;
+    const slug = encodeURIComponent(decodeURIComponent((m ?? card)![1]!));
+    return m ? `/blog/${slug}` : `/og/blog/${slug}.png`;
   } catch {
     return null; // malformed escapes: the site answers 400
   }
 }
 
 /** The slug of a published article path (as publishedPath gives it), or null for the other pages. */
-export const articleSlug = (path: string): string | null =>
-  path.startsWith('/blog/') && !listPage.test(path) ? decodeURIComponent(path.slice('/blog/'.length)) : null;
+export function articleSlug(path: string): string | null {
+  const card = articleCard.exec(path);
+  if (card) return decodeURIComponent(card[1]!);
+  return path.startsWith('/blog/') && !listPage.test(path) ? decodeURIComponent(path.slice('/blog/'.length)) : null;
+}
 
 /** Stored pages a content change makes stale without re-rendering them (see listPage). */
 export const droppedBy = (change: ContentChange) => (path: string) => change.topic === 'blog-posts' && (listPage.test(path) || sitemapPart.test(path));
@@ -63,7 +70,13 @@ export const droppedBy = (change: ContentChange) => (path: string) => change.top
 export function pathsFor(change: ContentChange): string[] {
   switch (change.topic) {
     case 'blog-posts':
-      return ['/', '/blog', '/rss.xml', '/sitemap.xml', ...(change.keys ?? []).map((slug) => `/blog/${encodeURIComponent(slug)}`)];
+      return [
+        '/',
+        '/blog',
+        '/rss.xml',
+        '/sitemap.xml',
+        ...(change.keys ?? []).flatMap((slug) => [`/blog/${encodeURIComponent(slug)}`, `/og/blog/${encodeURIComponent(slug)}.png`]),
+      ];
     case 'testimonials':
       return ['/'];
     case 'external-articles':

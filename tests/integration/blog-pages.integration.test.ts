@@ -201,3 +201,49 @@ it("gives the site's own answers (stored pages, prerendered files, 304s, /theme.
   expect(lines).toContainEqual(expect.objectContaining({ method: 'GET', path: '/blog', status: 304 }));
   expect(lines).toContainEqual(expect.objectContaining({ requestId: 'trace-13', path: '/no-such-page', status: 404 }));
 });
+
+it('gives each article its own link-preview card, a 1200 x 630 PNG kept with the page and redrawn when its title changes', async () => {
+  const page = await get('/blog/article-5');
+  expect(page.text).toContain(
+    `<meta property="og:image" content="${new URL('/og/blog/article-5.png', page.text.match(/<link rel="canonical" href="([^"]+)"/)![1]).href}"`,
+  );
+  expect(page.text).toContain('<meta property="og:image:alt" content="Article number 5: an article by Pacific Crest Law Group"');
+
+  const card = async (slug: string) => {
+    const res = await fetch(`${server.url}/og/blog/${slug}.png`);
+    const body = Buffer.from(await res.arrayBuffer());
+    return { res, body };
+  };
+  const first = await card('article-5');
+  expect(first.res.status).toBe(200);
+  expect(first.res.headers.get('content-type')).toBe('image/png');
+  // PNG signature, then IHDR's width and height.
+  expect(first.body.subarray(1, 4).toString()).toBe('PNG');
+  expect([first.body.readUInt32BE(16), first.body.readUInt32BE(20)]).toEqual([1200, 630]);
+  // Kept by the CDN under the article's key, as its page is (purged together).
+  expect(first.res.headers.get('cache-control')).toContain('public');
+  const pageKeys = (await fetch(`${server.url}/blog/article-5`)).headers.get('surrogate-key')!;
+  expect(first.res.headers.get('surrogate-key')).toBe(pageKeys);
+  // Served from the store: the same bytes, no second drawing.
+  expect((await card('article-5')).body.equals(first.body)).toBe(true);
+
+  // Every article its own card; no card for a draft or an unknown slug.
+  expect((await card('article-6')).body.equals(first.body)).toBe(false);
+  expect((await card('a-draft')).res.status).toBe(404);
+  expect((await card('no-such-article')).res.status).toBe(404);
+
+  const post = (await (await fetch(`${server.url}/api/blog-posts/article-5`)).json()) as Record<string, unknown>;
+  const { id, title: _title, slug, excerpt, content, category } = post;
+  const res = await fetch(`${server.url}/api/admin/blog-posts/${id}`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ title: 'A much better title for article five', slug, excerpt, content, category, isPublished: true }),
+  });
+  expect(res.status, await res.clone().text()).toBe(200);
+  const redrawn = await eventually(
+    () => card('article-5'),
+    (c) => !c.body.equals(first.body),
+  );
+  expect(redrawn.res.status).toBe(200);
+  expect(redrawn.body.equals(first.body)).toBe(false);
+});
