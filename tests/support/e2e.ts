@@ -1,4 +1,6 @@
 /** Helpers shared by the end-to-end specs. */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page, type TestInfo } from '@playwright/test';
 
@@ -51,6 +53,37 @@ export async function expectNoAxeViolations(page: Page, { label, fromTop = false
     violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary}`) })),
     label,
   ).toEqual([]);
+  // A second judge on the same state: HTML_CodeSniffer, pa11y's own engine (colours only, when only they changed).
+  expect(await htmlcsErrors(page, { coloursOnly: Boolean(rules) }), `${label ?? 'page'} (HTML_CodeSniffer)`).toEqual([]);
+}
+
+let htmlcsSource: string | undefined;
+
+/**
+ * HTML_CodeSniffer's WCAG2AA errors (pa11y's default runner: its errors, not its warnings or notices)
+ * on the page as it is now. Injected through the DevTools protocol, which the site's CSP does not
+ * govern. `coloursOnly`: its contrast checks alone (1.4.3).
+ */
+export async function htmlcsErrors(page: Page, { coloursOnly = false } = {}): Promise<string[]> {
+  htmlcsSource ??= `${readFileSync(createRequire(import.meta.url).resolve('html_codesniffer/build/HTMLCS.js'), 'utf8')}\n;window.HTMLCS = HTMLCS; true`;
+  if (!(await page.evaluate(() => 'HTMLCS' in window))) await page.evaluate(htmlcsSource);
+  const found = await page.evaluate(
+    () =>
+      new Promise<{ code: string; msg: string; element: string }[]>((resolve) => {
+        type Message = { type: number; code: string; msg: string; element: Element | null };
+        const htmlcs = (window as unknown as { HTMLCS: { process(standard: string, root: Document, done: () => void): void; getMessages(): Message[] } })
+          .HTMLCS;
+        htmlcs.process('WCAG2AA', document, () =>
+          resolve(
+            htmlcs
+              .getMessages()
+              .filter((m) => m.type === 1)
+              .map((m) => ({ code: m.code, msg: m.msg, element: m.element?.outerHTML.slice(0, 160) ?? '' })),
+          ),
+        );
+      }),
+  );
+  return found.filter((m) => !coloursOnly || m.code.includes('1_4_3')).map((m) => `${m.code}: ${m.msg} ${m.element}`);
 }
 
 /** The axe rules a visitor mode can change: a mode changes colours only (a class on <html>, STYLE). */
