@@ -1,11 +1,14 @@
 /**
  * schema.org data for search engines (JSON-LD through BaseLayout's `jsonLd` prop), built from the
- * firm's facts so that it always matches what the page shows.
+ * firm's facts so that it always matches what the page shows. Each object `satisfies` its type in
+ * schema-dts (Google's typings of the schema.org vocabulary), so a misspelt type or property, or a
+ * value of the wrong kind, fails `npm run typecheck`.
  */
+import type { BlogPosting, BreadcrumbList, LegalService, Person, PostalAddress, WithContext } from 'schema-dts';
 import { firm } from '../../config/firm.ts';
 import type { AttorneyProfile } from '../../content/attorneys.ts';
 
-const postalAddress = {
+const postalAddress: PostalAddress = {
   '@type': 'PostalAddress',
   streetAddress: firm.address.street,
   addressLocality: firm.address.city,
@@ -41,7 +44,7 @@ export function legalServiceJsonLd(site: URL | undefined) {
     ],
     areaServed: { '@type': 'AdministrativeArea', name: 'San Diego County' },
     knowsAbout: ['Family law', 'Estate planning', 'Trust administration', 'Probate'],
-  };
+  } satisfies WithContext<LegalService>;
 }
 
 /**
@@ -62,7 +65,7 @@ export function attorneyJsonLd(attorney: AttorneyProfile, site: URL | undefined)
     alumniOf: attorney.education.map((e) => ({ '@type': 'CollegeOrUniversity', name: e.school })),
     knowsAbout: attorney.specialties,
     workLocation: { '@type': 'Place', address: postalAddress },
-  };
+  } satisfies WithContext<Person>;
 }
 
 /** Names of the pages a breadcrumb passes through (the navigation's own labels). */
@@ -100,5 +103,27 @@ export function breadcrumbJsonLd(pathname: string, name: string, site: URL | und
     '@context': 'https://schema.org',
     '@type': 'BreadcrumbList',
     itemListElement: trail.map((crumb, i) => ({ '@type': 'ListItem', position: i + 1, name: crumb.name, item: new URL(crumb.path, site).href })),
-  };
+  } satisfies WithContext<BreadcrumbList>;
+}
+
+/** An article: the firm as publisher, and as author when it wrote it (else the person named). */
+export function blogPostingJsonLd(
+  article: { title: string; excerpt: string; publishedAt: string | null; updatedAt: string | null; author: string; section: string },
+  url: string,
+  site: URL | undefined,
+) {
+  const organization = { '@type': 'Organization', name: firm.name, url: new URL('/', site).href } as const;
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'BlogPosting',
+    headline: article.title,
+    description: article.excerpt,
+    ...(article.publishedAt ? { datePublished: article.publishedAt } : {}),
+    ...(article.updatedAt ? { dateModified: article.updatedAt } : {}),
+    author: article.author === firm.name ? organization : { '@type': 'Person', name: article.author },
+    publisher: organization,
+    articleSection: article.section,
+    mainEntityOfPage: { '@type': 'WebPage', '@id': url },
+    url,
+  } satisfies WithContext<BlogPosting>;
 }
