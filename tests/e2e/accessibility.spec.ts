@@ -58,9 +58,9 @@ async function crawl(page: Page, info: TestInfo, { everyMode, variant = '' }: { 
     const label = [visit.path, variant].filter(Boolean).join(', ');
     const shot = (mode: Theme) =>
       screenshot(page, info, [visit.name, mode !== 'light' && mode, variant].filter(Boolean).join('-'), { fromTop: true, blur: true, unhover: true });
-    if (everyMode) await expectNoAxeViolationsInEveryMode(page, { label, fromTop: true, each: shot });
+    if (everyMode) await expectNoAxeViolationsInEveryMode(page, { label, fromTop: true, each: shot, htmlcs: true });
     else {
-      await expectNoAxeViolations(page, { label, fromTop: true });
+      await expectNoAxeViolations(page, { label, fromTop: true, htmlcs: true });
       await shot('light');
     }
     const unexpected = errors.filter((e) => !(visit.status === 404 && e.includes('the server responded with a status of 404')));
@@ -109,7 +109,7 @@ test.describe('each built-in firm theme', () => {
           return colours;
         }, template.cssVariables);
         expect(worn, `the page wears ${template.displayName}`).toBe(meant);
-        await expectNoAxeViolations(page, { label: `${path} in ${template.displayName}`, fromTop: true, rules: ['color-contrast'] });
+        await expectNoAxeViolations(page, { label: `${path} in ${template.displayName}`, fromTop: true, rules: ['color-contrast'], htmlcs: true });
         await screenshot(page, info, `${path.slice(1) || 'home'}-${template.name}`, { fromTop: true, blur: true, unhover: true });
       }
     });

@@ -644,6 +644,7 @@ test('no axe violations in the open modal, each step, in every visitor mode', as
   const judged = (step: string) =>
     expectNoAxeViolationsInEveryMode(page, {
       label: step,
+      htmlcs: true,
       each: async (mode) => (step === 'step 3' && mode !== 'light' ? shot(page, info, `step3-${mode}`) : undefined),
     });
 

@@ -261,7 +261,7 @@ test.describe('open menus are accessible', () => {
       await themeButton(page).click();
       await expect(page.getByRole('menu')).toBeVisible();
       await expect(page.locator('[aria-hidden="true"]:has(a, button)')).toHaveCount(0);
-      await expectNoAxeViolations(page, { label: `theme menu open, ${mode}` });
+      await expectNoAxeViolations(page, { label: `theme menu open, ${mode}`, htmlcs: true });
       if (mode === 'Dark') await screenshot(page, info, 'chrome-theme-menu-open-dark', { fullPage: false });
       await page.keyboard.press('Escape');
     }
@@ -273,7 +273,7 @@ test.describe('open menus are accessible', () => {
     await ready(page, menuButton(page));
     await menuButton(page).click();
     await expect(page.getByRole('dialog', { name: 'Menu' })).toBeVisible();
-    await expectNoAxeViolations(page, { label: 'side menu open' });
+    await expectNoAxeViolations(page, { label: 'side menu open', htmlcs: true });
     await screenshot(page, info, 'chrome-side-menu-open', { fullPage: false });
     // A tap beside the sheet closes it.
     await page.mouse.click(10, 400);

@@ -325,6 +325,7 @@ test('no axe violations in any visitor mode with field messages', async ({ page 
   await expectNoAxeViolationsInEveryMode(page, {
     label: 'with field messages',
     fromTop: true,
+    htmlcs: true,
     each: async (mode) => (mode === 'light' ? undefined : screenshot(page, info, `contact-${mode}`, { fromTop: true })),
   });
 });

@@ -60,6 +60,7 @@ async function choosePageDay(page: Page, date: string) {
 }
 
 test('from the confirmation to the booking’s page: moved to another time, then cancelled; the link then says so', async ({ page }, info) => {
+  test.setTimeout(90_000); // two panels judged by axe and HTML_CodeSniffer in three modes each
   const [date, later] = [day(0), day(1)];
   // Booked through the modal, as a visitor does.
   await page.goto('/');
@@ -94,7 +95,7 @@ test('from the confirmation to the booking’s page: moved to another time, then
   await expect(main(page).getByRole('heading', { name: 'Choose a new time' })).toBeFocused();
   await expect(main(page).getByRole('radio', { name: `${slotLabel(slot(info, 0))} Your current time` })).toBeDisabled();
   await expect(main(page).getByRole('button', { name: 'Move Consultation' })).toBeDisabled();
-  await expectNoAxeViolationsInEveryMode(page, { label: 'the reschedule panel' });
+  await expectNoAxeViolationsInEveryMode(page, { label: 'the reschedule panel', htmlcs: true });
   await choosePageDay(page, later);
   await main(page)
     .getByRole('radio', { name: new RegExp(`^${slotLabel(slot(info, 2))}`) })
@@ -112,7 +113,7 @@ test('from the confirmation to the booking’s page: moved to another time, then
   // Cancel: asked first; Keep My Consultation changes nothing.
   await main(page).getByRole('button', { name: 'Cancel Consultation' }).click();
   await expect(main(page).getByRole('heading', { name: 'Cancel your consultation?' })).toBeFocused();
-  await expectNoAxeViolationsInEveryMode(page, { label: 'the cancel panel' });
+  await expectNoAxeViolationsInEveryMode(page, { label: 'the cancel panel', htmlcs: true });
   await main(page).getByRole('button', { name: 'Keep My Consultation' }).click();
   expect(stored(id).status).toBe('scheduled');
   await main(page).getByRole('button', { name: 'Cancel Consultation' }).click();
