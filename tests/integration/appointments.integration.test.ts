@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { asc, eq, sql } from 'drizzle-orm';
 import { beforeEach, expect, it } from 'vitest';
-import { bookings, NOW, visitorBooking } from '../support/appointment-requests.ts';
+import { bookings, claimsOf, NOW, storedAppointment, visitorBooking } from '../support/appointment-requests.ts';
 import { countRows, forEachDialect, type TestContext } from '../support/test-app.ts';
 
 /** SPEC §9 Consultation types: value -> minutes, written out here so the test does not trust the code's copy. */
@@ -25,22 +25,6 @@ const valid = {
 
 /** Bookings that are not about a particular time: weekdays from Monday 1 July 2030 on (tests about particular times use April to June). */
 const { freeSlot, book } = bookings('2030-07-01', { body: () => valid });
-
-async function storedAppointment(ctx: TestContext, id: string) {
-  const { db, t } = ctx.database;
-  const [row] = await db.select().from(t.appointments).where(eq(t.appointments.id, id));
-  return row;
-}
-
-async function claimsOf(ctx: TestContext, id: string): Promise<string[]> {
-  const { db, t } = ctx.database;
-  const rows = await db
-    .select({ startsAt: t.appointmentSlotClaims.startsAt })
-    .from(t.appointmentSlotClaims)
-    .where(eq(t.appointmentSlotClaims.appointmentId, id))
-    .orderBy(asc(t.appointmentSlotClaims.startsAt));
-  return rows.map((r) => r.startsAt.toISOString());
-}
 
 const availability = (ctx: TestContext, query: string) => ctx.call('GET', `/api/appointments/availability?${query}`);
 const unavailable = (body: { slots: { time: string; available: boolean; reason?: string }[] }) =>

@@ -9,7 +9,7 @@ import ICAL from 'ical.js';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { appointmentsRepository } from '../../api/appointments/appointments.repository.ts';
 import { firmInstant } from '../../src/shared/firm-time.ts';
-import { bookings, NOW } from '../support/appointment-requests.ts';
+import { bookings, claimsOf, NOW, storedAppointment as stored } from '../support/appointment-requests.ts';
 import { nthBookableDay } from '../support/bookable-days.ts';
 import { forEachDialect, type TestContext } from '../support/test-app.ts';
 
@@ -31,22 +31,6 @@ const manage = (ctx: TestContext, method: 'GET' | 'POST', path: string, token: s
 const show = (ctx: TestContext, token: string | null) => manage(ctx, 'GET', '', token);
 const cancel = (ctx: TestContext, token: string | null) => manage(ctx, 'POST', '/cancel', token);
 const reschedule = (ctx: TestContext, token: string | null, scheduledDate: string) => manage(ctx, 'POST', '/reschedule', token, { scheduledDate });
-
-async function stored(ctx: TestContext, id: string) {
-  const { db, t } = ctx.database;
-  const [row] = await db.select().from(t.appointments).where(eq(t.appointments.id, id));
-  return row;
-}
-
-async function claimsOf(ctx: TestContext, id: string): Promise<string[]> {
-  const { db, t } = ctx.database;
-  const rows = await db
-    .select({ startsAt: t.appointmentSlotClaims.startsAt })
-    .from(t.appointmentSlotClaims)
-    .where(eq(t.appointmentSlotClaims.appointmentId, id))
-    .orderBy(asc(t.appointmentSlotClaims.startsAt));
-  return rows.map((r) => r.startsAt.toISOString());
-}
 
 /** What the booking modal offers for that firm day (the public availability). */
 async function offered(ctx: TestContext, instant: string, consultationType = 'initial') {

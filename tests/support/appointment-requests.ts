@@ -4,6 +4,7 @@
  * (`freeSlots` in-process, `freeSlot` against the server under test) and `book`.
  */
 import type { APIRequestContext } from '@playwright/test';
+import { asc, eq } from 'drizzle-orm';
 import { addDays, firmInstant, firmToday, type FirmDate } from '../../src/shared/firm-time.ts';
 import { isBookableDay, nthBookableDay } from './bookable-days.ts';
 import type { TestContext } from './test-app.ts';
@@ -100,4 +101,22 @@ export function bookings(from: FirmDate, { times, body }: { times?: readonly str
     freeSlot,
     book: (ctx: Pick<TestContext, 'call'>, patch: Record<string, unknown> = {}) => book(ctx, { ...body?.(), scheduledDate: freeSlot(), ...patch }),
   };
+}
+
+/** The appointment as stored, straight from the database of an in-process test. */
+export async function storedAppointment(ctx: Pick<TestContext, 'database'>, id: string) {
+  const { db, t } = ctx.database;
+  const [row] = await db.select().from(t.appointments).where(eq(t.appointments.id, id));
+  return row;
+}
+
+/** The starts (ISO) of the slot cells an appointment holds, in order (docs/decisions/008). */
+export async function claimsOf(ctx: Pick<TestContext, 'database'>, id: string): Promise<string[]> {
+  const { db, t } = ctx.database;
+  const rows = await db
+    .select({ startsAt: t.appointmentSlotClaims.startsAt })
+    .from(t.appointmentSlotClaims)
+    .where(eq(t.appointmentSlotClaims.appointmentId, id))
+    .orderBy(asc(t.appointmentSlotClaims.startsAt));
+  return rows.map((r) => r.startsAt.toISOString());
 }

@@ -37,6 +37,7 @@ import {
 } from './booking-form.ts';
 import { calendarRange, firstSelectableDay } from './calendar.ts';
 import DetailsStep from './DetailsStep.tsx';
+import BookingFacts from './BookingFacts.tsx';
 import ScheduleStep from './ScheduleStep.tsx';
 import { useAvailability } from './use-availability.ts';
 
@@ -384,14 +385,7 @@ function Confirmation({ booked }: { booked: BookedConsultation }) {
           <p className="text-sm text-muted-foreground">{bookingOutcomes.success.description}</p>
         </div>
       </div>
-      <dl className="grid gap-x-6 gap-y-2 rounded-md border border-border p-4 text-sm sm:grid-cols-[auto_1fr]">
-        {rows.map(([term, value]) => (
-          <div key={term} className="contents">
-            <dt className="font-medium text-muted-foreground">{term}</dt>
-            <dd className="break-words max-sm:mb-2">{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <BookingFacts rows={rows} />
       <div>
         <p className="text-sm font-medium">Add it to your calendar</p>
         <ul className="mt-2 flex flex-wrap gap-2 text-sm">

@@ -25,6 +25,7 @@ import {
 import { buttonClass } from '../ui/button-class.ts';
 import type { BookingChoice } from './booking-form.ts';
 import { calendarRange } from './calendar.ts';
+import BookingFacts from './BookingFacts.tsx';
 import ScheduleStep from './ScheduleStep.tsx';
 import { type FetchDay, useAvailability } from './use-availability.ts';
 
@@ -210,14 +211,7 @@ function BookingDetails({ booking }: { booking: Managed }) {
       <h2 id="booking-details" className="text-xl font-semibold">
         {booking.firstName ? `${booking.firstName}, your consultation` : 'Your consultation'}
       </h2>
-      <dl className="mt-3 grid gap-x-6 gap-y-2 rounded-md border border-border p-4 text-sm sm:grid-cols-[auto_1fr]">
-        {rows.map(([term, value]) => (
-          <div key={term} className="contents">
-            <dt className="font-medium text-muted-foreground">{term}</dt>
-            <dd className="break-words max-sm:mb-2">{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <BookingFacts rows={rows} className="mt-3" />
     </section>
   );
 }
