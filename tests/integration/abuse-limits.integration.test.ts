@@ -273,7 +273,10 @@ forEachDialect('abuse limits', (ctx) => {
       scheduledDate: new Date(bot.scheduledDate).toISOString(),
       duration: 60,
       status: 'scheduled',
+      // A token of the real one's shape (its id and a signature's length) that opens nothing.
+      manageToken: expect.stringMatching(new RegExp(`^${res.body.id}\\.[A-Za-z0-9_-]{43}$`)),
     });
+    expect((await send(app, 'GET', '/api/appointments/manage', '203.0.113.81', { headers: { 'X-Booking-Token': res.body.manageToken } })).status).toBe(404);
     expect(await countRows(ctx(), 'appointments')).toBe(appointments);
     expect(await countRows(ctx(), 'deliveries')).toBe(deliveries);
     // The slot stays free: a person books it.
