@@ -31,8 +31,8 @@ export default defineConfig({
   retries: 0,
   reporter: process.env.CI ? [['list']] : [['list']],
   // A test that books through the public site twice took 21 s on a quiet machine and 31 s on a busy
-  // one (25 November 2026, the whole suite 3.3 times slower than the day before, the same commit
-  // as fast as the new one per test): a slow machine is not a failure.
+  // one (25 November 2026: the whole e2e suite 3.3 times slower than in the CI run of a few hours
+  // before, and an older commit no faster per test, side by side): a slow machine is not a failure.
   timeout: 60_000,
   // Two shards share the CI machine's two cores: a screen that takes 5 s to show under that load is
   // slow, not broken. A passing expectation returns as soon as it holds.
