@@ -125,6 +125,12 @@ function render(blocks: Block[]): { text: string; html: string } {
   return { text: `${text}\n`, html };
 }
 
+/** Where the firm's own messages point: the record in the admin portal. */
+const portalLink = (link: string): Block => ({
+  text: `See it in the admin portal: ${link}`,
+  html: `See it in the admin portal: <a href="${escapeHtml(link)}">${escapeHtml(link)}</a>`,
+});
+
 /** The firm's signature, on every message to a visitor. */
 const signature: Block[] = [{ text: `${firm.name}\n${firmAddressLine}\n${firm.phone} · ${firm.email}` }];
 
@@ -332,13 +338,13 @@ export function visitorChangeNotification(
         ['Email', a.email],
         ['Phone', a.phone ?? 'Not given'],
         ['Consultation', `${consultationTypeLabel(a.consultationType)} (${minutes(a.duration)})`],
-        cancelled ? ['Was on', whenLabel(start)] : ['Was on', previousDate ? whenLabel(new Date(previousDate)) : null],
+        ['Was on', cancelled ? whenLabel(start) : previousDate ? whenLabel(new Date(previousDate)) : null],
         cancelled ? ['Now', 'Cancelled; the time is free again'] : ['Now on', whenLabel(start)],
         ['Booking reference', bookingReference(a.id)],
         ['Appointment id', a.id],
       ],
     },
-    { text: `See it in the admin portal: ${link}`, html: `See it in the admin portal: <a href="${escapeHtml(link)}">${escapeHtml(link)}</a>` },
+    portalLink(link),
   ]);
   return {
     to: { email: to, name: firm.name },
@@ -372,7 +378,7 @@ export function bookingNotification(a: AppointmentDetails, { to, siteUrl }: { to
         ['Appointment id', a.id],
       ],
     },
-    { text: `See it in the admin portal: ${link}`, html: `See it in the admin portal: <a href="${escapeHtml(link)}">${escapeHtml(link)}</a>` },
+    portalLink(link),
   ]);
   return {
     to: { email: to, name: firm.name },
@@ -402,7 +408,7 @@ export function contactNotification(s: ContactDetails, { to, siteUrl }: { to: st
         ['Message', s.message],
       ],
     },
-    { text: `See it in the admin portal: ${link}`, html: `See it in the admin portal: <a href="${escapeHtml(link)}">${escapeHtml(link)}</a>` },
+    portalLink(link),
   ]);
   return {
     to: { email: to, name: firm.name },

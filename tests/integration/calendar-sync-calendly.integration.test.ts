@@ -6,7 +6,7 @@
  */
 import { asc, eq } from 'drizzle-orm';
 import { beforeEach, expect, it } from 'vitest';
-import { book, NOW } from '../support/appointment-requests.ts';
+import { book, claimsOf, NOW } from '../support/appointment-requests.ts';
 import { timestampedSignature } from '../support/calendar-fakes.ts';
 import { countRows, forEachDialect, type TestContext } from '../support/test-app.ts';
 
@@ -76,16 +76,6 @@ function deliver(
 async function byExternalId(ctx: TestContext, uri: string) {
   const { db, t } = ctx.database;
   return db.select().from(t.appointments).where(eq(t.appointments.externalEventId, uri));
-}
-
-async function claimsOf(ctx: TestContext, id: string): Promise<string[]> {
-  const { db, t } = ctx.database;
-  const rows = await db
-    .select({ startsAt: t.appointmentSlotClaims.startsAt })
-    .from(t.appointmentSlotClaims)
-    .where(eq(t.appointmentSlotClaims.appointmentId, id))
-    .orderBy(asc(t.appointmentSlotClaims.startsAt));
-  return rows.map((r) => r.startsAt.toISOString());
 }
 
 async function everything(ctx: TestContext) {
