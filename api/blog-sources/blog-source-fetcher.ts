@@ -40,6 +40,14 @@ export interface FetchOutcome {
   error: string | null;
 }
 
+/**
+ * A new source's first fetch is its create's (fetchInBackground). The schedule leaves it alone this
+ * long, well past that fetch's own limits: a claim marks lastFetched when the fetch starts, and the
+ * admin's card took that mark for the first fetch's end ("0 articles stored") and stopped waiting.
+ * Past it, a first fetch that never happened (its server stopped) is the schedule's.
+ */
+export const FIRST_FETCH_GRACE_MS = 2 * 60_000;
+
 /** Sources fetched side by side in one scheduled run: a slow one holds up no more than its slot. */
 const CONCURRENCY = 4;
 /** Sources looked at per scheduled run; the rest are next in line a minute later. */
@@ -141,15 +149,18 @@ export async function fetchSource(deps: FetchDeps, sourceId: string, limits: Fet
 export async function fetchDueSources(deps: FetchDeps, limits: FetchLimits = defaultFetchLimits): Promise<number> {
   const repo = blogSourcesRepository(deps.database);
   const now = deps.clock.now();
-  const dueBefore = new Date(now.getTime() - deps.integrations.blogSourceRefreshMinutes * 60_000);
-  const due = await repo.listDue(dueBefore, MAX_SOURCES_PER_RUN);
+  const dueTimes = {
+    before: new Date(now.getTime() - deps.integrations.blogSourceRefreshMinutes * 60_000),
+    newBefore: new Date(now.getTime() - FIRST_FETCH_GRACE_MS),
+  };
+  const due = await repo.listDue(dueTimes, MAX_SOURCES_PER_RUN);
   let fetched = 0;
   let next = 0;
   const worker = async () => {
     while (next < due.length) {
       const source = due[next++]!;
       try {
-        if (!(await repo.claim(source.id, dueBefore, now))) continue;
+        if (!(await repo.claim(source.id, dueTimes, now))) continue;
       } catch (err) {
         deps.log.error('blog source not claimed', { sourceId: source.id, err: describe(err) });
         continue;

@@ -8,6 +8,14 @@ import type { ParsedArticle } from './feed-source.ts';
 /** Articles kept per source: the newest; older ones go when a feed keeps bringing new addresses. */
 export const MAX_STORED_ARTICLES_PER_SOURCE = 200;
 
+/** When a source is due for the schedule's fetch (blog-source-fetcher.ts fetchDueSources). */
+export interface DueTimes {
+  /** Fetched (or attempted) at or before this. */
+  before: Date;
+  /** Never fetched, and created at or before this. */
+  newBefore: Date;
+}
+
 export interface StoreOutcome {
   added: number;
   updated: number;
@@ -20,6 +28,10 @@ export function blogSourcesRepository({ db, t }: Database) {
   type SourceRow = typeof sources.$inferSelect;
   type SourceValues = typeof sources.$inferInsert;
   type ArticleRow = typeof articles.$inferSelect;
+
+  function isDue({ before, newBefore }: DueTimes): SQL | undefined {
+    return and(eq(sources.isActive, true), or(lte(sources.lastFetched, before), and(isNull(sources.lastFetched), lte(sources.createdAt, newBefore))));
+  }
 
   /** The public list's order (blog-sources.routes.ts): newest first, undated last, latest fetched first. */
   const newestFirst = [sql`${articles.publishedAt} is null`, desc(articles.publishedAt), desc(articles.fetchedAt), desc(articles.id)];
@@ -129,12 +141,15 @@ export function blogSourcesRepository({ db, t }: Database) {
       return rows.length > 0;
     },
 
-    /** Active sources not fetched since `dueBefore` (or never), the longest waiting first. */
-    async listDue(dueBefore: Date, limit: number): Promise<SourceRow[]> {
+    /**
+     * Active sources not fetched since `due.before`, and those never fetched that were created before
+     * `due.newBefore` (a newer one's first fetch is its create's, still under way); the longest waiting first.
+     */
+    async listDue(due: DueTimes, limit: number): Promise<SourceRow[]> {
       return db
         .select()
         .from(sources)
-        .where(and(eq(sources.isActive, true), or(isNull(sources.lastFetched), lte(sources.lastFetched, dueBefore))))
+        .where(isDue(due))
         .orderBy(sql`${sources.lastFetched} is not null`, asc(sources.lastFetched), asc(sources.createdAt))
         .limit(limit);
     },
@@ -143,11 +158,11 @@ export function blogSourcesRepository({ db, t }: Database) {
      * Takes a due source for this attempt: only one of several servers (or overlapping runs) wins,
      * because the condition is checked and lastFetched moved in one statement.
      */
-    async claim(id: string, dueBefore: Date, now: Date): Promise<boolean> {
+    async claim(id: string, due: DueTimes, now: Date): Promise<boolean> {
       const rows = await db
         .update(sources)
         .set({ lastFetched: now })
-        .where(and(eq(sources.id, id), eq(sources.isActive, true), or(isNull(sources.lastFetched), lte(sources.lastFetched, dueBefore))))
+        .where(and(eq(sources.id, id), isDue(due)))
         .returning({ id: sources.id });
       return rows.length > 0;
     },

@@ -37,7 +37,7 @@ export function blogSourcesService(deps: FetchDeps) {
       // The id is chosen here: the config's secrets are sealed for this row before it is written.
       const id = randomUUID();
       const config = sealConfig(secrets, input.config, 'blog-source', { table: 'blog-sources', id });
-      const row = await repo.create({ ...input, id, config, ...(refused ? { lastError: refused, lastFetched: clock.now() } : {}) });
+      const row = await repo.create({ ...input, id, config, createdAt: clock.now(), ...(refused ? { lastError: refused, lastFetched: clock.now() } : {}) });
       if (!refused) fetchInBackground(deps, row.id);
       return { ...row, articleCount: 0 };
     },

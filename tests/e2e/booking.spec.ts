@@ -399,6 +399,8 @@ test('keyboard only: open, choose type, date and time, fill in, book and close w
 
   // Confirmation: Tab reaches the calendar links, Book Another, then Done; Enter closes; the focus is back on the hero.
   await expect(dialog(page)).toHaveAccessibleDescription('Step 3 of 3: your consultation is booked.');
+  // The focus starts at the step's heading, as it appears.
+  await expect(dialog(page).getByRole('heading', { name: 'Consultation scheduled' })).toBeFocused();
   // The calendar links, then Book Another.
   await page.keyboard.press('Tab');
   await expect(dialog(page).getByRole('link', { name: /Google Calendar/ })).toBeFocused();

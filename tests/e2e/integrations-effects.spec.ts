@@ -218,6 +218,15 @@ test.describe('configured through the page, each integration has its effect', ()
     feeds = await startFeedServer();
   });
 
+  // A blog source left behind by a failed test would keep articles whose images point at the stopped
+  // feed server on the public pages, and fail the specs after it on their console errors.
+  test.afterEach(async ({ adminApi }) => {
+    const sources = (await (await adminApi.get('/api/admin/blog-sources')).json()) as { id: string; name: string }[];
+    for (const source of sources.filter((s) => s.name.startsWith('Effects Feed'))) {
+      expect((await adminApi.delete(`/api/admin/blog-sources/${source.id}`)).status()).toBe(204);
+    }
+  });
+
   test.afterAll(async () => {
     await fakes?.close();
     await smtp?.close();

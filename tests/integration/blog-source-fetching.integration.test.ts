@@ -2,7 +2,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { hostname } from 'node:os';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import { backgroundFetchesSettled, fetchDueSources, fetchSource } from '../../api/blog-sources/blog-source-fetcher.ts';
+import { backgroundFetchesSettled, FIRST_FETCH_GRACE_MS, fetchDueSources, fetchSource } from '../../api/blog-sources/blog-source-fetcher.ts';
 import { isPrivateAddress } from '../../api/http/outbound-fetch.ts';
 import { customApiConfig, customScraperConfig, FEED_API_KEY, feedPaths, startFeedServer, type FeedServer } from '../support/feed-server.ts';
 import { forEachDialect, testDeps, type TestContext } from '../support/test-app.ts';
@@ -30,13 +30,19 @@ async function createSource(ctx: TestContext, body: Record<string, unknown>): Pr
   return res.body;
 }
 
-/** A source written straight into the database: no first fetch (the scheduler's to do). */
+/**
+ * A source written straight into the database an hour ago (by default): no first fetch, the
+ * scheduler's to do.
+ */
 async function insertSource(
   ctx: TestContext,
-  values: { name: string; url: string; type?: 'rss' | 'api' | 'scraper'; config?: string; isActive?: boolean; lastFetched?: Date | null },
+  values: { name: string; url: string; type?: 'rss' | 'api' | 'scraper'; config?: string; isActive?: boolean; lastFetched?: Date | null; createdAt?: Date },
 ) {
   const { db, t } = ctx.database;
-  const [row] = await db.insert(t.blogSources).values(values).returning();
+  const [row] = await db
+    .insert(t.blogSources)
+    .values({ createdAt: new Date(ctx.clock.now().getTime() - 60 * 60_000), ...values })
+    .returning();
   return row!;
 }
 
@@ -552,6 +558,23 @@ forEachDialect('blog sources due for fetching', (ctx) => {
     expect(await sourceRow(ctx(), fresh.id)).toMatchObject({ lastFetched: minutes(60), lastError: expect.stringMatching(/HTTP 500/) });
     expect(await ctx().background.fetchDueSources()).toBe(0);
     expect((await articlesOf(ctx(), rss.id)).length).toBe(3);
+  });
+
+  it("leaves a new source's first fetch to its create for two minutes, then takes it if it never happened", async () => {
+    const { db, t } = ctx().database;
+    await db.delete(t.blogSources);
+    // As the create writes it while its own fetch is under way: created now, never fetched.
+    const fresh = await insertSource(ctx(), { name: 'Just added', url: feeds.url(feedPaths.rss), createdAt: NOW });
+    expect(await ctx().background.fetchDueSources()).toBe(0);
+    ctx().clock.set(new Date(NOW.getTime() + FIRST_FETCH_GRACE_MS - 1_000));
+    expect(await ctx().background.fetchDueSources()).toBe(0);
+    expect(await sourceRow(ctx(), fresh.id)).toMatchObject({ lastFetched: null });
+    expect(feeds.hits(feedPaths.rss)).toBe(0);
+    // Its server stopped before fetching it: the schedule does.
+    ctx().clock.set(new Date(NOW.getTime() + FIRST_FETCH_GRACE_MS));
+    expect(await ctx().background.fetchDueSources()).toBe(1);
+    expect(feeds.hits(feedPaths.rss)).toBe(1);
+    expect(titles(await articlesOf(ctx(), fresh.id))).toEqual(sampleTitles);
   });
 
   it('two servers running fetchDueSources at once fetch each due source once and store each article once', async () => {

@@ -12,7 +12,7 @@
  */
 import * as Dialog from '@radix-ui/react-dialog';
 import { ArrowLeft, CalendarCheck, CalendarDays, Check, LoaderCircle, X } from 'lucide-react';
-import { useEffect, useId, useMemo, useRef, useState, type BaseSyntheticEvent, type FormEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type BaseSyntheticEvent, type FormEvent } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { api, read, submissionKey } from '../../lib/api-client.ts';
 import { firmInstant, whenLabel, type FirmDate } from '../../shared/firm-time.ts';
@@ -110,9 +110,11 @@ export default function BookingModal({ open, onOpenChange, returnFocus }: Props)
     setRefresh((n) => n + 1);
   }, [open]);
 
-  // After a step change, the focus goes where the new step starts (the dialog keeps it inside).
+  // After a step change, the focus goes where the new step starts (the dialog keeps it inside). A
+  // layout effect moves it in the same task as the new step appears: with a passive effect, a Tab
+  // pressed in between on a busy phone went from the button that had just gone (issue 18's CI).
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs after each step or time message change, which is when the focus has to move
-  useEffect(() => {
+  useLayoutEffect(() => {
     const target = focusOnStep.current;
     focusOnStep.current = null;
     if (target === 'heading') stepHeading.current?.focus();
