@@ -1,11 +1,12 @@
-import { and, asc, desc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Database, Tables } from '../../db/client.ts';
 import { unfinishedDeliveryStatuses } from '../../db/schema/model.ts';
 import { atomically, type Write } from '../../db/transactions.ts';
 
 export type Delivery = Tables['deliveries']['$inferSelect'];
 export type DeliveryChannel = 'email' | 'calendar';
-export type DeliveryStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'skipped';
+/** `held`: an e-mail kept in the development outbox because no email setting was configured; never sent. */
+export type DeliveryStatus = 'pending' | 'sending' | 'sent' | 'held' | 'failed' | 'skipped';
 
 export interface NewDelivery {
   channel: DeliveryChannel;
@@ -163,7 +164,7 @@ export function deliveriesRepository(database: Database) {
 
     async finish(
       id: string,
-      status: Extract<DeliveryStatus, 'sent' | 'skipped' | 'failed'>,
+      status: Extract<DeliveryStatus, 'sent' | 'held' | 'skipped' | 'failed'>,
       fields: { now: Date; lastError?: string | null; externalRef?: string | null; recipient?: string },
     ) {
       await write((tx) =>
@@ -171,6 +172,8 @@ export function deliveriesRepository(database: Database) {
           .update(table)
           .set({
             status,
+            // The outcome's time by the service's clock: the dashboard counts failures of the last days by it.
+            updatedAt: fields.now,
             leaseExpiresAt: null,
             lastError: fields.lastError ?? null,
             ...(fields.externalRef !== undefined ? { externalRef: fields.externalRef } : {}),
@@ -186,6 +189,30 @@ export function deliveriesRepository(database: Database) {
       await write((tx) =>
         tx.update(table).set({ status: 'pending', leaseExpiresAt: null, nextAttemptAt, lastError }).where(eq(table.id, id)).returning({ id: table.id }),
       );
+    },
+
+    /**
+     * A channel's held deliveries queued again, as new (attempts from 0, due now), in their first
+     * order: the admin's "Send held messages" once e-mail is configured. The ids queued.
+     */
+    async releaseHeld(channel: DeliveryChannel, now: Date): Promise<string[]> {
+      const rows = await write((tx) =>
+        tx
+          .update(table)
+          .set({ status: 'pending', attempts: 0, nextAttemptAt: now, leaseExpiresAt: null, lastError: null, externalRef: null })
+          .where(and(eq(table.channel, channel), eq(table.status, 'held')))
+          .returning({ id: table.id }),
+      );
+      return (rows as { id: string }[]).map((r) => r.id);
+    },
+
+    /** How many deliveries of each channel are held, and how many failed since `failedSince`: the dashboard's warnings. */
+    async attention(failedSince: Date): Promise<{ channel: string; status: string; count: number }[]> {
+      return db
+        .select({ channel: table.channel, status: table.status, count: sql<number>`cast(count(*) as integer)` })
+        .from(table)
+        .where(or(eq(table.status, 'held'), and(eq(table.status, 'failed'), gte(table.updatedAt, failedSince))))
+        .groupBy(table.channel, table.status);
     },
 
     list(filter: { channel?: DeliveryChannel; appointmentId?: string; integrationId?: string; limit: number }) {

@@ -6,7 +6,10 @@ import { maskUrl, maskUrlsInText } from '../crypto/secret-masking.ts';
 import { deliveriesRepository, type Delivery } from './deliveries.repository.ts';
 
 /** The delivery log: what was sent where, retried or failed. Never the payload. */
-export function deliveriesRoutes({ database }: Pick<Deps, 'database'>) {
+/** The dashboard warns of deliveries that failed this recently. */
+export const FAILED_RECENTLY_DAYS = 7;
+
+export function deliveriesRoutes({ database, clock }: Pick<Deps, 'database' | 'clock'>) {
   const repo = deliveriesRepository(database);
   const entry = (row: Delivery) => ({
     id: row.id,
@@ -23,6 +26,17 @@ export function deliveriesRoutes({ database }: Pick<Deps, 'database'>) {
     createdAt: row.createdAt,
   });
   return {
-    admin: adminRouter().get('/deliveries', queryParams(deliveryLogQuery), async (c) => c.json((await repo.list(c.req.valid('query'))).map(entry))),
+    admin: adminRouter()
+      .get('/deliveries', queryParams(deliveryLogQuery), async (c) => c.json((await repo.list(c.req.valid('query'))).map(entry)))
+      // Not in SPEC (issue 19): what the dashboard warns of, by channel: messages held (never sent)
+      // and deliveries that failed in the last FAILED_RECENTLY_DAYS days.
+      .get('/deliveries/attention', async (c) => {
+        const failedSince = new Date(clock.now().getTime() - FAILED_RECENTLY_DAYS * 86_400_000);
+        const counts = { held: { email: 0, calendar: 0 }, failed: { email: 0, calendar: 0 } };
+        for (const { channel, status, count } of await repo.attention(failedSince)) {
+          if ((status === 'held' || status === 'failed') && (channel === 'email' || channel === 'calendar')) counts[status][channel] = Number(count);
+        }
+        return c.json({ ...counts, failedSince: failedSince.toISOString() });
+      }),
   };
 }

@@ -26,6 +26,10 @@ export function emailSettingsRepository({ db, t }: Database) {
       const [row] = await newestActive();
       return row ?? null;
     },
+    /** Removes every setting (mail is held in the development outbox from now on); how many went. */
+    async removeAll(): Promise<number> {
+      return (await db.delete(table).returning({ id: table.id })).length;
+    },
     /**
      * Stores the new setting, then deletes every row but the newest. The new row is written before
      * the old ones go, so there is never a moment with no configuration. The delete keeps the newest

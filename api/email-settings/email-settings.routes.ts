@@ -1,4 +1,4 @@
-import { emailSettingInput } from '../../src/shared/schemas/integrations.ts';
+import { emailSettingInput, emailTestInput } from '../../src/shared/schemas/integrations.ts';
 import type { Deps } from '../deps.ts';
 import { adminRouter, router } from '../http/routes.ts';
 import { jsonBody } from '../http/validate.ts';
@@ -7,7 +7,7 @@ import { emailSettingsService } from './email-settings.service.ts';
 /** GET /api/admin/email-outbox: the newest development-outbox messages, at most this many. */
 export const OUTBOX_LIST_LIMIT = 50;
 
-export function emailSettingsRoutes(deps: Pick<Deps, 'database' | 'outbox' | 'secrets'>) {
+export function emailSettingsRoutes(deps: Pick<Deps, 'database' | 'outbox' | 'secrets' | 'clock' | 'integrations' | 'deliveries'>) {
   const service = emailSettingsService(deps);
   return {
     public: router().get('/email-settings/active', async (c) => c.json(await service.active())),
@@ -29,6 +29,13 @@ export function emailSettingsRoutes(deps: Pick<Deps, 'database' | 'outbox' | 'se
           })),
         ),
       )
-      .post('/email-settings', jsonBody(emailSettingInput), async (c) => c.json(await service.save(c.req.valid('json')), 201)),
+      .post('/email-settings', jsonBody(emailSettingInput), async (c) => c.json(await service.save(c.req.valid('json')), 201))
+      // Not in SPEC (issue 19): remove the setting (mail is held again), send a test, send what was held.
+      .delete('/email-settings', async (c) => {
+        await service.remove();
+        return c.body(null, 204);
+      })
+      .post('/email-settings/test', jsonBody(emailTestInput), async (c) => c.json(await service.sendTest(c.req.valid('json').to ?? c.get('admin').email)))
+      .post('/email-settings/send-held', async (c) => c.json(await service.sendHeld())),
   };
 }

@@ -8,12 +8,17 @@ import type { emailSettingInput } from '../../src/shared/schemas/integrations.ts
 import { openConfig, sealConfig, writeBackErrors, type SecretOwner } from '../crypto/sealed-config.ts';
 import { configKind, maskConfig } from '../crypto/secret-masking.ts';
 import type { Deps } from '../deps.ts';
-import { badRequest } from '../http/errors.ts';
+import { describeError } from '../deliveries/deliveries.ts';
+import { badRequest, conflict, HttpError, notFound } from '../http/errors.ts';
+import { sendHeldEmail, sendTestEmail } from '../mail/mail.ts';
 import { emailSettingsRepository } from './email-settings.repository.ts';
 
 type EmailSettingInput = z.output<typeof emailSettingInput>;
 
-export function emailSettingsService({ database, secrets }: Pick<Deps, 'database' | 'secrets'>) {
+const NOT_CONFIGURED = 'E-mail is not configured: configure it first.';
+
+export function emailSettingsService(deps: Pick<Deps, 'database' | 'secrets' | 'clock' | 'integrations' | 'deliveries'>) {
+  const { database, secrets } = deps;
   const repo = emailSettingsRepository(database);
   const owner = (id: string): SecretOwner => ({ table: 'email-settings', id });
   // Opened only to show the last 4 characters; a value that does not open shows as the mask alone.
@@ -45,6 +50,34 @@ export function emailSettingsService({ database, secrets }: Pick<Deps, 'database
       const config = sealConfig(secrets, input.config, configKind('email', input.provider), owner(id));
       const row = await repo.replace({ ...input, id, config });
       return { ...row, config: masked(row) };
+    },
+
+    /** Removes the setting: from now on mail is held in the development outbox. 404 when there was none. */
+    async remove() {
+      if (!(await repo.removeAll())) throw notFound('No email setting is configured.');
+    },
+
+    /**
+     * Sends a test message through the active setting, now. 409 when none is configured; 502 with
+     * the provider's refusal (its message names the problem and the fix, never a secret).
+     */
+    async sendTest(to: string | null) {
+      if (!to) throw badRequest('Please enter the address to send the test to.', { to: 'Please enter a valid email address' });
+      let sent: Awaited<ReturnType<typeof sendTestEmail>>;
+      try {
+        sent = await sendTestEmail(deps, to);
+      } catch (err) {
+        throw new HttpError(502, `The test e-mail was not sent: ${describeError(err)}`);
+      }
+      if (!sent) throw conflict(NOT_CONFIGURED);
+      return { sentTo: to, provider: sent.provider };
+    },
+
+    /** Queues the held messages to be sent; 409 while e-mail is not configured (they would only be held again). */
+    async sendHeld() {
+      const queued = await sendHeldEmail(deps);
+      if (queued === null) throw conflict(NOT_CONFIGURED);
+      return { queued };
     },
   };
 }

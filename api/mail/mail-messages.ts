@@ -418,3 +418,13 @@ export function contactNotification(s: ContactDetails, { to, siteUrl }: { to: st
     attachments: [],
   };
 }
+
+/** The Email tab's "Send test e-mail": proof that the active setting delivers, to the admin who asked. */
+export function testMessage({ to, provider, now, siteUrl }: { to: string; provider: string; now: Date; siteUrl: string }): OutgoingMail {
+  const body = render([
+    { text: `This is a test e-mail from the ${firm.name} website, sent through ${provider} at ${whenLabel(now)}.` },
+    { text: 'If you are reading it, booking confirmations, reminders and the firm’s notifications can reach their readers too.' },
+    portalLink(adminLink(siteUrl, '/admin/integrations')),
+  ]);
+  return { to: { email: to }, subject: oneLine(`Test e-mail from the ${firm.name} website`), ...body, attachments: [] };
+}

@@ -1,8 +1,8 @@
 /**
  * Email that is sent. Bookings, cancellations and contact messages are heard from the
  * activity events (api/activity.ts) and queued as deliveries (api/deliveries); the runner then calls
- * emailHandler, which renders the message and sends it through the active email setting, or keeps it
- * in the development outbox when none is configured. A failure is retried and recorded by the runner;
+ * emailHandler, which renders the message and sends it through the active email setting, or holds it
+ * in the development outbox when none is configured (status 'held': sent once e-mail is configured). A failure is retried and recorded by the runner;
  * it never reaches the visitor who booked or wrote.
  *
  * What a delivery's payload holds, and why: for the confirmation, the firm's notification and the
@@ -14,11 +14,13 @@
  * appointment as it is at send time, and is skipped if it was cancelled, completed or deleted.
  * Each delivery has a dedupeKey (`<purpose>:<id>`), so nothing is queued twice for one event.
  */
+import { randomUUID } from 'node:crypto';
+import { emailProviderLabel } from '../../src/shared/constants.ts';
 import { appointmentSnapshot, type ActivityListener, type ActivityPlanner, type AppointmentRow, type ContactSubmissionRow } from '../activity.ts';
 import { appointmentReminders, bookedExternally } from '../appointments/appointments.service.ts';
 import { openConfig, UnreadableSecretError } from '../crypto/sealed-config.ts';
 import { PermanentDeliveryError, type DeliveryHandler, type NewDelivery } from '../deliveries/deliveries.ts';
-import { deliveriesWrite } from '../deliveries/deliveries.repository.ts';
+import { deliveriesRepository, deliveriesWrite } from '../deliveries/deliveries.repository.ts';
 import type { Deps } from '../deps.ts';
 import { emailSettingsRepository } from '../email-settings/email-settings.repository.ts';
 import { manageToken, manageUrl } from '../appointments/manage-link.ts';
@@ -29,6 +31,7 @@ import {
   bookingConfirmation,
   bookingNotification,
   contactNotification,
+  testMessage,
   visitorChangeNotification,
   type AppointmentDetails,
   type ContactDetails,
@@ -168,8 +171,18 @@ type Composed = { mail: OutgoingMail } | { skip: string };
 
 type ComposeDeps = Pick<Deps, 'database' | 'clock' | 'integrations' | 'secrets'>;
 
+/**
+ * The visitor's own mail about a consultation (its confirmation, a move, a cancellation) is news only
+ * before it starts: sent later (held messages sent once e-mail is configured, a long retry) it would
+ * only confuse.
+ */
+const newsBeforeTheStart = new Set(['booking-confirmation', 'rescheduled', 'cancellation']);
+
 async function compose(deps: ComposeDeps, purpose: string, payload: unknown): Promise<Composed> {
   const now = deps.clock.now();
+  if (newsBeforeTheStart.has(purpose) && new Date((payload as AppointmentMailPayload).appointment.scheduledDate) <= now) {
+    return { skip: 'The consultation had already started: this message would have been news only before it' };
+  }
   const { siteUrl } = deps.integrations;
   // The booking's own page (self-service), except for a booking made through an external scheduler, which is changed there.
   const linkOf = (p: AppointmentMailPayload) => (p.external ? null : manageUrl(siteUrl, manageToken(deps.secrets, p.appointment.id)));
@@ -227,16 +240,39 @@ export function emailHandler(deps: ComposeDeps & Pick<Deps, 'outbox' | 'log'>): 
         html: mail.html,
         attachments: mail.attachments,
       });
-      deps.log.info('e-mail kept in the development outbox (no email setting is configured)', {
+      deps.log.info('e-mail held in the development outbox (no email setting is configured)', {
         deliveryId: delivery.id,
         purpose: delivery.purpose,
         outboxId: kept.id,
       });
-      return { status: 'sent', externalRef: 'outbox' };
+      // Held, not sent (issue 19): the log says so, and "Send held messages" sends it once e-mail is configured.
+      return { status: 'held', externalRef: 'outbox' };
     }
     const result = await senderFor(setting, deps).send(mail, delivery.id);
     return { status: 'sent', externalRef: result.externalRef };
   };
+}
+
+/** The Email tab's "Send test e-mail": sent now through the active setting, not queued; null when none is configured. A refusal throws, its message naming the problem. */
+export async function sendTestEmail(deps: ComposeDeps, to: string): Promise<{ provider: string; externalRef: string | null } | null> {
+  const setting = await activeEmailSetting(deps);
+  if (!setting) return null;
+  const mail = testMessage({ to, provider: emailProviderLabel(setting.provider), now: deps.clock.now(), siteUrl: deps.integrations.siteUrl });
+  const { externalRef } = await senderFor(setting, deps).send(mail, `test-${randomUUID()}`);
+  return { provider: setting.provider, externalRef };
+}
+
+/**
+ * "Send held messages": once e-mail is configured, what was held in the development outbox is
+ * queued again, in its first order, and sent as it would have been then (each composed at send time:
+ * a confirmation of a consultation already past is skipped, a cancelled booking's reminder too).
+ * Null when e-mail is still not configured (it would only be held again).
+ */
+export async function sendHeldEmail(deps: Pick<Deps, 'database' | 'clock' | 'deliveries'>): Promise<number | null> {
+  if (!(await emailSettingsRepository(deps.database).activeProvider())) return null;
+  const queued = await deliveriesRepository(deps.database).releaseHeld('email', deps.clock.now());
+  if (queued.length) deps.deliveries.queued();
+  return queued.length;
 }
 
 /** Queues the reminders that are due (see reminders.ts for the rules). */

@@ -22,7 +22,7 @@ import { boolean, identity, integer, isBetween, isOneOf, money as moneyColumn, t
 /** Lists not in src/shared/constants.ts: the services that write these columns type them with the same values. */
 const testimonialRating = { min: 1, max: 5 };
 const deliveryChannels = ['email', 'calendar'] as const;
-const deliveryStatuses = ['pending', 'sending', 'sent', 'failed', 'skipped'] as const;
+const deliveryStatuses = ['pending', 'sending', 'sent', 'held', 'failed', 'skipped'] as const;
 /** A delivery still to be sent (or being sent): the runner's queue. */
 export const unfinishedDeliveryStatuses = ['pending', 'sending'] as const;
 const migrationRunStates = ['running', 'completed', 'failed', 'interrupted'] as const;

@@ -53,6 +53,10 @@ export type AppointmentStatus = (typeof appointmentStatuses)[number];
 /** SPEC §3 integration enums. */
 export const calendarProviders = ['calendly', 'google', 'outlook', 'custom'] as const;
 export const emailProviders = ['sendgrid', 'smtp'] as const;
+export const emailProviderLabels: Record<(typeof emailProviders)[number], string> = { sendgrid: 'SendGrid', smtp: 'SMTP' };
+/** A provider's name as people write it (an unknown one as stored). */
+export const emailProviderLabel = (provider: string) =>
+  Object.hasOwn(emailProviderLabels, provider) ? emailProviderLabels[provider as (typeof emailProviders)[number]] : provider;
 export const blogSourceTypes = ['rss', 'api', 'scraper'] as const;
 
 /** SPEC §9 / §3 limits. */

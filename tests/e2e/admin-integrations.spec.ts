@@ -128,7 +128,7 @@ test('opens on Calendar; tabs by keyboard; every empty state; the way back to th
   await expect(tab(page, 'Email')).toBeFocused();
   await expect(tab(page, 'Email')).toHaveAttribute('aria-selected', 'true');
   await expect(panel(page).getByRole('heading', { name: 'Email Not Configured' })).toBeVisible();
-  await expect(panel(page).getByText('kept in the development outbox')).toBeVisible();
+  await expect(panel(page).getByText('held in the development outbox')).toBeVisible();
   await expect(page.getByTestId('dev-outbox')).toContainText('The outbox is empty.');
   await expect(page.getByTestId('deliveries-email')).toContainText('No e-mail has been sent yet.');
   await expectNoSideways(page);

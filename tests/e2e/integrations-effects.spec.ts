@@ -33,7 +33,7 @@ import { expect, openAdminScreen, test } from '../support/admin.ts';
 import { book, freeSlot } from '../support/appointment-requests.ts';
 import { bookInModal, storedByEmail, type BookingVisitor, type StoredAppointment } from '../support/booking.ts';
 import { startCalendarFakes, timestampedSignature, verifyTimestampedSignature, type CalendarFakes } from '../support/calendar-fakes.ts';
-import { expectToast, screenshot, toasts, unique, watchConsole } from '../support/e2e.ts';
+import { expectNoAxeViolations, expectToast, screenshot, toasts, unique, watchConsole } from '../support/e2e.ts';
 import { feedPaths, startFeedServer, type FeedServer } from '../support/feed-server.ts';
 import { startSmtpPeer, type ReceivedMail, type SmtpPeer } from '../support/mail-peers.ts';
 
@@ -231,6 +231,92 @@ test.describe('configured through the page, each integration has its effect', ()
     await fakes?.close();
     await smtp?.close();
     await feeds?.stop();
+  });
+
+  test('email held, then sent: with no setting a booking is held, not sent, and the dashboard says so; configured, the held messages go, a test e-mail arrives, and Remove holds mail again', async ({
+    page,
+    adminApi,
+    adminAccount,
+  }, info) => {
+    test.setTimeout(120_000);
+    const consoleErrors = watchConsole(page);
+    // Whatever an earlier spec on this server configured: mail has nowhere to go.
+    expect([204, 404]).toContain((await adminApi.delete('/api/admin/email-settings')).status());
+
+    // A visitor books: the confirmation is held, and the log never calls it sent.
+    const v = visitor(info, 'held');
+    const {
+      appointment: { id: appointmentId },
+    } = await bookThroughApi(page, v);
+    const statusesOf = async () =>
+      ((await (await adminApi.get(`/api/admin/deliveries?channel=email&appointmentId=${appointmentId}`)).json()) as { status: string }[]).map((d) => d.status);
+    await expect.poll(statusesOf, EFFECT).toEqual(['held', 'held']);
+
+    // The dashboard warns, and its link opens the Email tab.
+    await openAdminScreen(page, '/admin', 'Admin Dashboard');
+    const warnings = page.getByTestId('delivery-warnings');
+    const notConfigured = warnings.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'E-mail is not configured' }) });
+    await expect(notConfigured).toContainText('Clients get no confirmations or reminders and the firm no notifications.');
+    await expect(notConfigured).toContainText(/\d+ messages are held, not sent\./);
+    await expectNoAxeViolations(page, { label: 'dashboard with the e-mail warning' });
+    await screenshot(page, info, 'dashboard-email-warning', { fromTop: true, blur: true, unhover: true });
+    await notConfigured.getByRole('link', { name: 'Configure e-mail' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Integrations' })).toBeVisible();
+    await expect(page.getByRole('tab', { name: 'Email' })).toHaveAttribute('aria-selected', 'true');
+    const log = page.getByTestId('deliveries-email');
+    const heldFor = (entries: Locator) => entries.filter({ hasText: `to ${v.email}` }).filter({ has: page.getByText('Held, not sent', { exact: true }) });
+    await expectLogged(log, heldFor);
+    await expect(
+      log
+        .getByTestId('delivery')
+        .filter({ hasText: `to ${v.email}` })
+        .getByText('Sent', { exact: true }),
+    ).toHaveCount(0);
+
+    // Configured: the held messages are offered, and sent once asked.
+    await page.getByRole('button', { name: 'Configure Email' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Configure Email' });
+    await select(dialog, 'Provider').selectOption('smtp');
+    await textbox(dialog, 'Configuration (JSON)').fill(
+      JSON.stringify({ host: '127.0.0.1', port: smtp.port, secure: false, auth: { user: smtp.user, pass: smtp.pass } }),
+    );
+    await dialog.getByRole('button', { name: 'Save Configuration' }).click();
+    await expectToast(page, 'Success', 'Email integration created successfully');
+    const heldCount = ((await (await adminApi.get('/api/admin/deliveries/attention')).json()) as { held: { email: number } }).held.email;
+    expect(heldCount).toBeGreaterThanOrEqual(2);
+    const held = page.getByTestId('held-messages');
+    await expect(held).toContainText(`${heldCount} messages are held from while e-mail was not configured`);
+    expect(smtp.to(v.email)).toEqual([]);
+    await held.getByRole('button', { name: 'Send Held Messages' }).click();
+    await expectToast(page, 'Success', `${heldCount} held messages are being sent`);
+    await expect.poll(() => smtp.to(v.email).length, EFFECT).toBe(1);
+    expect(smtp.to(v.email)[0]!.parsed.subject).toMatch(/^Your consultation with /);
+    await expect.poll(statusesOf, EFFECT).toEqual(['sent', 'sent']);
+    await expect(held).toHaveCount(0);
+
+    // Send Test Email: to the signed-in admin, said once the server accepted it.
+    await page.getByRole('button', { name: 'Send Test Email' }).click();
+    const testDialog = page.getByRole('dialog', { name: 'Send a test e-mail' });
+    await expect(testDialog.getByRole('textbox', { name: 'Send to' })).toHaveValue(adminAccount.email);
+    await expectNoAxeViolations(page, { label: 'Send a test e-mail dialog' });
+    await testDialog.getByRole('textbox', { name: 'Send to' }).fill('not an address');
+    await testDialog.getByRole('button', { name: 'Send Test Email' }).click();
+    await expect(testDialog).toContainText('Please enter a valid email address');
+    await testDialog.getByRole('textbox', { name: 'Send to' }).fill(adminAccount.email);
+    await testDialog.getByRole('button', { name: 'Send Test Email' }).click();
+    await expectToast(page, 'Test e-mail sent', `Accepted for delivery to ${adminAccount.email}. Check that inbox (and its spam folder).`);
+    await expect(testDialog).toBeHidden();
+    await expect.poll(() => smtp.to(adminAccount.email).map((m) => m.parsed.subject), EFFECT).toContain('Test e-mail from the Pacific Crest Law Group website');
+
+    // Remove (after confirming): mail is held again, and the card says it is not configured.
+    await page.getByTestId('email-status').getByRole('button', { name: 'Remove' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Remove the email setting?' });
+    await expectNoAxeViolations(page, { label: 'Remove the email setting? dialog' });
+    await confirm.getByRole('button', { name: 'Remove Email Setting' }).click();
+    await expectToast(page, 'Success', 'Email setting removed: messages are held until e-mail is configured again');
+    await expect(page.getByTestId('email-status').getByRole('heading', { name: 'Email Not Configured' })).toBeVisible();
+    expect((await (await adminApi.get('/api/admin/email-settings')).json()) as unknown).toBeNull();
+    consoleErrors.expectNone();
   });
 
   test('email over SMTP: a booking in the modal sends the confirmation with an .ics at the booked firm time and the firm’s notification; a contact message notifies the firm; the Email tab logs them sent', async ({

@@ -995,6 +995,23 @@ function catalogue(): Endpoint[] {
           ),
         ),
     },
+    { method: 'DELETE', route: '/api/admin/email-settings', runs: RUNS.none, requests: () => plainRoute('DELETE', '/api/admin/email-settings') },
+    {
+      method: 'POST',
+      route: '/api/admin/email-settings/test',
+      runs: RUNS.body,
+      watch: ['emailSettings', 'deliveries'],
+      requests: () => jsonRoute('POST', '/api/admin/email-settings/test', bodyText(fc.record({ to: fc.emailAddress() }), fieldsOf('to'))),
+      // The saved setting (some generated above) names no reachable provider: the send's refusal is the designed answer.
+      designed5xx: (status, error) => status === 502 && error.startsWith('The test e-mail was not sent: '),
+    },
+    {
+      method: 'POST',
+      route: '/api/admin/email-settings/send-held',
+      runs: RUNS.none,
+      requests: () => plainRoute('POST', '/api/admin/email-settings/send-held'),
+    },
+    { method: 'GET', route: '/api/admin/deliveries/attention', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/deliveries/attention') },
     { method: 'GET', route: '/api/admin/blog-sources', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/blog-sources') },
     {
       method: 'POST',

@@ -501,11 +501,13 @@ forEachDialect(
         expect(smtp.messages).toEqual([]);
         expect(sendgrid.requests).toEqual([]);
 
+        // Held, never "sent" (issue 19): the log says so, with no time of sending.
         const stored = await storedDeliveries(ctx(), booked.id);
-        expect(stored.map((d) => [d.status, d.externalRef])).toEqual([
-          ['sent', 'outbox'],
-          ['sent', 'outbox'],
+        expect(stored.map((d) => [d.status, d.externalRef, d.sentAt])).toEqual([
+          ['held', 'outbox', null],
+          ['held', 'outbox', null],
         ]);
+        expect((await deliveriesOf(ctx(), booked.id)).map((d) => d.status)).toEqual(['held', 'held']);
         const kept = lines.filter((l) => l.msg.includes('development outbox'));
         expect(kept).toHaveLength(2);
         const logged = JSON.stringify(lines);
@@ -539,6 +541,112 @@ forEachDialect(
       } finally {
         ctx().deps.log = quiet;
       }
+    });
+
+    it('Send held messages: refused while e-mail is not configured; once it is, each held message goes once, in order, and a confirmation of a consultation already begun is skipped', async () => {
+      const first = await book(ctx());
+      const second = await book(ctx());
+      expect(Date.parse(second.scheduledDate)).toBeGreaterThan(Date.parse(first.scheduledDate));
+      const contact = await ctx().call('POST', '/api/contact', {
+        body: {
+          firstName: 'Ana',
+          lastName: 'Held',
+          email: 'ana.held@example.com',
+          phone: '',
+          practiceArea: 'estate-planning',
+          message: 'Please call me about a trust.',
+        },
+      });
+      expect(contact.status, JSON.stringify(contact.body)).toBe(201);
+      expect(await ctx().background.runDeliveries()).toBe(5);
+      const attention = async () => (await ctx().admin('GET', '/api/admin/deliveries/attention')).body;
+      expect(await attention()).toMatchObject({ held: { email: 5, calendar: 0 }, failed: { email: 0, calendar: 0 } });
+
+      // Not configured: refused, and nothing changes (they would only be held again).
+      const refused = await ctx().admin('POST', '/api/admin/email-settings/send-held');
+      expect(refused).toMatchObject({ status: 409, body: { error: 'E-mail is not configured: configure it first.' } });
+      expect((await attention()).held.email).toBe(5);
+
+      // Configured a while later: the first consultation has begun meanwhile, the second has not.
+      ctx().clock.set(new Date(Date.parse(first.scheduledDate) + 60_000));
+      await configureSmtp(ctx());
+      const queued = await ctx().admin('POST', '/api/admin/email-settings/send-held');
+      expect(queued).toMatchObject({ status: 200, body: { queued: 5 } });
+      expect((await ctx().admin('POST', '/api/admin/email-settings/send-held')).body).toEqual({ queued: 0 });
+      await ctx().background.runDeliveries();
+      // Sent side by side (one appointment's in order): which, not in what order across them.
+      expect(smtp.messages.map((m) => `${m.envelope.to.join()} ${m.parsed.subject?.split(':')[0]}`).sort()).toEqual(
+        [
+          `${FIRM_INBOX} New consultation`,
+          `${FIRM_INBOX} New consultation`,
+          `${FIRM_INBOX} New contact message`,
+          `${second.email} Your consultation with Pacific Crest Law Group`,
+        ].sort(),
+      );
+      const [skipped] = (await deliveriesOf(ctx(), first.id)).filter((d) => d.purpose === 'booking-confirmation');
+      expect(skipped).toMatchObject({ status: 'skipped', lastError: expect.stringMatching(/had already started/) });
+      expect((await deliveriesOf(ctx(), second.id)).map((d) => d.status)).toEqual(['sent', 'sent']);
+      expect(await attention()).toMatchObject({ held: { email: 0 } });
+      await ctx().background.runDeliveries();
+      expect(smtp.messages).toHaveLength(4);
+
+      expect((await ctx().call('POST', '/api/admin/email-settings/send-held')).status).toBe(401);
+      expect((await ctx().call('POST', '/api/admin/email-settings/send-held', { token: NON_ADMIN_TOKEN })).status).toBe(403);
+    });
+
+    it('Send test e-mail: to the signed-in admin (or the address given), through the active setting, at once; refused without one; a refusal is said, never the password', async () => {
+      expect(await ctx().admin('POST', '/api/admin/email-settings/test', {})).toMatchObject({
+        status: 409,
+        body: { error: 'E-mail is not configured: configure it first.' },
+      });
+      await configureSmtp(ctx());
+      expect(await ctx().admin('POST', '/api/admin/email-settings/test', {})).toMatchObject({
+        status: 200,
+        body: { sentTo: 'admin@example.com', provider: 'smtp' },
+      });
+      expect(await ctx().admin('POST', '/api/admin/email-settings/test', { to: 'partner@firm.example' })).toMatchObject({
+        status: 200,
+        body: { sentTo: 'partner@firm.example' },
+      });
+      expect(smtp.messages.map((m) => [m.envelope.to, m.parsed.subject])).toEqual([
+        [['admin@example.com'], 'Test e-mail from the Pacific Crest Law Group website'],
+        [['partner@firm.example'], 'Test e-mail from the Pacific Crest Law Group website'],
+      ]);
+      expect(smtp.messages[0]!.parsed.text).toContain('sent through SMTP');
+      // Not queued: the delivery log holds only the firm's real mail.
+      expect(await ctx().database.db.select().from(ctx().database.t.deliveries)).toEqual([]);
+
+      const invalid = await ctx().admin('POST', '/api/admin/email-settings/test', { to: 'not-an-address' });
+      expect(invalid).toMatchObject({ status: 400, body: { fields: { to: 'Please enter a valid email address' } } });
+
+      await configureSmtp(ctx(), 'wrong-password-123456');
+      const failed = await ctx().admin('POST', '/api/admin/email-settings/test', {});
+      expect(failed.status).toBe(502);
+      expect(failed.body.error).toMatch(/^The test e-mail was not sent: The SMTP server refused the login/);
+      expect(JSON.stringify(failed.body)).not.toContain('wrong-password-123456');
+      expect(smtp.messages).toHaveLength(2);
+      expect((await ctx().call('POST', '/api/admin/email-settings/test', { body: {} })).status).toBe(401);
+    });
+
+    it('removing the email setting holds mail again; removing none is 404; the dashboard counts failures of the last 7 days', async () => {
+      await configureSmtp(ctx(), 'wrong-password-123456');
+      const failed = await book(ctx());
+      await ctx().background.runDeliveries();
+      expect((await deliveriesOf(ctx(), failed.id)).map((d) => d.status)).toEqual(['failed', 'failed']);
+      const attention = async () => (await ctx().admin('GET', '/api/admin/deliveries/attention')).body;
+      expect(await attention()).toMatchObject({ held: { email: 0 }, failed: { email: 2, calendar: 0 } });
+
+      expect((await ctx().admin('DELETE', '/api/admin/email-settings')).status).toBe(204);
+      expect((await ctx().admin('GET', '/api/admin/email-settings')).body).toBeNull();
+      expect((await ctx().call('GET', '/api/email-settings/active')).body).toBeNull();
+      const held = await book(ctx());
+      await ctx().background.runDeliveries();
+      expect((await deliveriesOf(ctx(), held.id)).map((d) => d.status)).toEqual(['held', 'held']);
+      expect(await ctx().admin('DELETE', '/api/admin/email-settings')).toMatchObject({ status: 404, body: { error: 'No email setting is configured.' } });
+
+      ctx().clock.set(new Date(Date.parse(NOW) + 8 * 24 * HOUR));
+      expect(await attention()).toMatchObject({ held: { email: 2 }, failed: { email: 0 } });
+      expect((await ctx().call('DELETE', '/api/admin/email-settings', { token: NON_ADMIN_TOKEN })).status).toBe(403);
     });
 
     it('lists at most 50 outbox messages, and only to admins', async () => {

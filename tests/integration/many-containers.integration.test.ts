@@ -278,12 +278,13 @@ describe('background work runs once', () => {
   it('a due blog source is fetched once by three containers', async () => {
     feeds = await startFeedServer();
     feeds.addItem({ title: 'Fetched once' });
-    // Due at once (never fetched), written straight into the database: every container's first
-    // scheduled run after a start sees it. Restarting A and B and starting C makes three runs race.
+    // Due at once (never fetched, created long enough ago that its create's own first fetch is not
+    // awaited), written straight into the database: every container's first scheduled run after a
+    // start sees it. Restarting A and B and starting C makes three runs race.
     const db = await database.open();
     const [source] = await db.db
       .insert(db.t.blogSources)
-      .values({ name: 'Once Weekly', url: feeds.url(feedPaths.rss), type: 'rss', isActive: true })
+      .values({ name: 'Once Weekly', url: feeds.url(feedPaths.rss), type: 'rss', isActive: true, createdAt: new Date(Date.now() - 10 * 60_000) })
       .returning();
     await Promise.all([stopContainer(a), stopContainer(b)]);
     [a, b, c] = await Promise.all([startContainer({ PORT: new URL(a.url).port }), startContainer({ PORT: new URL(b.url).port }), startContainer()]);

@@ -1,5 +1,6 @@
 /**
- * /admin (SPEC §2 dashboard): the greeting with the username and Sign Out; the four stat cards; Quick
+ * /admin (SPEC §2 dashboard): the greeting with the username and Sign Out; warnings about mail that
+ * is held or failed (issue 19); the four stat cards; Quick
  * Actions and the Navigation list; the 5 most recent contact submissions and the 3 most recent blog
  * posts. Counts come from the admin lists (SPEC §7), so they are the same rows the screens show, and
  * a link only points at a screen that exists (admin-screens.ts).
@@ -11,6 +12,7 @@ import { adminQueries, useAdminList } from './admin-api.ts';
 import { adminScreens } from './admin-screens.ts';
 import { NavigationList, QuickActions } from './dashboard/DashboardLinks.tsx';
 import { RecentPosts, RecentSubmissions } from './dashboard/RecentLists.tsx';
+import DeliveryWarnings from './dashboard/DeliveryWarnings.tsx';
 import StatCards from './dashboard/StatCards.tsx';
 import { latestPublishedPost, navigationLinks, postCounts, quickActions, submissionCounts, testimonialCounts } from './dashboard/dashboard-data.ts';
 
@@ -40,6 +42,8 @@ export default function AdminDashboard() {
         </div>
         <SignOutButton />
       </div>
+
+      <DeliveryWarnings />
 
       <StatCards
         submissions={count(submissions, submissionCounts)}

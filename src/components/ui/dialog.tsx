@@ -119,6 +119,7 @@ export function ConfirmDialog({
   title,
   description,
   confirmLabel = 'Delete',
+  pendingLabel = 'Deleting...',
   pending = false,
   onConfirm,
   onCloseAutoFocus,
@@ -128,6 +129,7 @@ export function ConfirmDialog({
   title: string;
   description: ReactNode;
   confirmLabel?: string;
+  pendingLabel?: string;
   pending?: boolean;
   onConfirm: () => void;
   onCloseAutoFocus?: (event: Event) => void;
@@ -135,7 +137,7 @@ export function ConfirmDialog({
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent role="alertdialog" title={title} description={description} onCloseAutoFocus={onCloseAutoFocus}>
-        <DialogFooter action={confirmLabel} variant="destructive" pending={pending} pendingLabel="Deleting..." onAction={onConfirm} />
+        <DialogFooter action={confirmLabel} variant="destructive" pending={pending} pendingLabel={pendingLabel} onAction={onConfirm} />
       </DialogContent>
     </Dialog>
   );

@@ -38,6 +38,11 @@ export const emailSettingInput = z.object({
   config: jsonObjectText('Configuration'),
 });
 
+/** POST /api/admin/email-settings/test: to the signed-in admin unless another address is given. */
+export const emailTestInput = z.object({
+  to: z.email({ error: 'Please enter a valid email address' }).max(254, 'Please enter a valid email address').optional(),
+});
+
 /** POST /api/admin/blog-sources: created active (SPEC §4). */
 export const blogSourceInput = z.object({
   name: requiredText('Name', 120),

@@ -11,7 +11,14 @@ import { Badge, type BadgeVariant } from '../../ui/card.tsx';
 import { formatFirmDateTime } from '../../../shared/firm-time.ts';
 import { attemptsText, deliveriesQuery, deliveryStatusLabel, purposeLabel, type DeliveryLogEntry } from './integrations.ts';
 
-const statusVariants: Record<string, BadgeVariant> = { sent: 'success', pending: 'warning', sending: 'warning', failed: 'destructive', skipped: 'secondary' };
+const statusVariants: Record<string, BadgeVariant> = {
+  sent: 'success',
+  held: 'warning',
+  pending: 'warning',
+  sending: 'warning',
+  failed: 'destructive',
+  skipped: 'secondary',
+};
 
 export default function DeliveryLog({
   channel,

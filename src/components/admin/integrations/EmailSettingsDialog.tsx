@@ -8,7 +8,7 @@
 import { RotateCcw } from 'lucide-react';
 import { useId, type ChangeEvent, type ReactElement } from 'react';
 import { useForm } from 'react-hook-form';
-import { emailProviders } from '../../../shared/constants.ts';
+import { emailProviderLabels, emailProviders } from '../../../shared/constants.ts';
 import { api, read } from '../../../lib/api-client.ts';
 import { useAdminMutation } from '../admin-api.ts';
 import { Button } from '../../ui/button.tsx';
@@ -18,7 +18,6 @@ import {
   checkEmailForm,
   configAfterProviderChange,
   EMAIL_CONFIG_REQUIRED_MESSAGE,
-  emailProviderLabels,
   integrationKeys,
   templateText,
   type EmailFormValues,
@@ -30,7 +29,12 @@ import { submitChecked } from './submit-checked.ts';
 
 const fieldNames = ['provider', 'config'] as const;
 
-export const emailListKeys = [integrationKeys.activeEmail, integrationKeys.emailSetting, integrationKeys.emailOutbox] as const;
+export const emailListKeys = [
+  integrationKeys.activeEmail,
+  integrationKeys.emailSetting,
+  integrationKeys.emailOutbox,
+  integrationKeys.deliveryAttention,
+] as const;
 
 export default function EmailSettingsDialog({
   open,

@@ -2,8 +2,9 @@
  * Email Settings (SPEC §2, §4 Email setting): Configure Email opens the dialog; a green card says
  * 'Configured' (with the provider) when an active email setting exists (GET
  * /api/email-settings/active), otherwise 'Email Not Configured'. Below, the latest e-mail deliveries
- * and, while nothing is configured, the development outbox: mail is kept there (and in the server
- * log) until email is configured, never lost.
+ * and, while nothing is configured, the development outbox: mail is held there (and in the server
+ * log), never lost, and marked 'Held, not sent' in the log. Configured, the card sends a test e-mail
+ * and removes the setting, and messages held from before can be sent (EmailActions.tsx).
  */
 import { useQuery } from '@tanstack/react-query';
 import { CircleCheck, MailWarning, Settings2 } from 'lucide-react';
@@ -15,11 +16,15 @@ import { ErrorState, LoadingState } from '../../ui/states.tsx';
 import DeliveryLog from './DeliveryLog.tsx';
 import DevOutbox from './DevOutbox.tsx';
 import EmailSettingsDialog from './EmailSettingsDialog.tsx';
-import { emailProviderLabel, integrationQueries, prettyConfig } from './integrations.ts';
+import { emailProviderLabel } from '../../../shared/constants.ts';
+import { HeldMessages, RemoveEmailSetting, SendTestEmail } from './EmailActions.tsx';
+import { integrationQueries, messagesAre, prettyConfig } from './integrations.ts';
 import SectionHeader from './SectionHeader.tsx';
 
 export default function EmailTab() {
   const active = useQuery(integrationQueries.activeEmail);
+  const attention = useQuery(integrationQueries.deliveryAttention);
+  const held = attention.data?.held.email ?? 0;
   const [configuring, setConfiguring] = useState(false);
   const configured = active.data?.isActive ? active.data : null;
   const providerName = configured ? emailProviderLabel(configured.provider) : null;
@@ -49,16 +54,20 @@ export default function EmailTab() {
       ) : active.isError ? (
         <ErrorState message="The email settings could not be loaded." onRetry={() => void active.refetch()} />
       ) : configured ? (
-        <ConfiguredCard provider={providerName!} />
+        <>
+          <ConfiguredCard provider={providerName!} />
+          {held > 0 && <HeldMessages held={held} />}
+        </>
       ) : (
         <Card className="flex items-start gap-3 border-2 border-dashed p-4 sm:p-5" data-testid="email-status">
           <MailWarning aria-hidden="true" className="mt-0.5 size-6 shrink-0 text-muted-foreground" />
           <div className="space-y-1">
             <h3 className="text-lg font-semibold">Email Not Configured</h3>
             <p className="text-sm text-muted-foreground">
-              Without a configuration no e-mail leaves the site: each message is kept in the development outbox below (and written to the server log), never
-              lost. Configure email to send them to clients and the firm.
+              Without a configuration no e-mail leaves the site: clients get no confirmations or reminders, and the firm no notifications. Each message is held
+              in the development outbox below (and written to the server log), never lost; configure email, then send them.
             </p>
+            {held > 0 && <p className="text-sm font-semibold">{messagesAre(held)} held, not sent.</p>}
           </div>
         </Card>
       )}
@@ -94,6 +103,10 @@ function ConfiguredCard({ provider }: { provider: string }) {
             </>
           )}
         </p>
+        <div className="flex flex-wrap gap-2 pt-1">
+          <SendTestEmail />
+          <RemoveEmailSetting provider={provider} />
+        </div>
         {setting.data?.config && (
           <details className="pt-1 text-sm">
             <summary className="inline-flex min-h-6 cursor-pointer items-center rounded-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-current">

@@ -1,5 +1,5 @@
 /**
- * /admin/integrations (SPEC §2): four tabs, opening on Calendar: calendar sync, email sending, the
+ * /admin/integrations (SPEC §2): four tabs, opening on Calendar (or the tab the URL's hash names): calendar sync, email sending, the
  * review platforms (local only) and the external blog sources. Radix Tabs: arrow keys move between
  * the tabs, each panel is labelled by its tab. A panel's content is mounted only while its tab is
  * open (its lists load then); the review sources' local state lives here, so it survives a tab
@@ -15,10 +15,17 @@ import EmailTab from './EmailTab.tsx';
 import ReviewPlatformsTab from './ReviewPlatformsTab.tsx';
 import { defaultReviewSources, type ReviewSources } from './review-sources.ts';
 
-type TabValue = 'calendar' | 'email' | 'reviews' | 'blog-sources';
+const tabValues = ['calendar', 'email', 'reviews', 'blog-sources'] as const;
+type TabValue = (typeof tabValues)[number];
+
+/** A link may name the tab to open (`/admin/integrations#email`, the dashboard's warnings). */
+const tabOfHash = (): TabValue => {
+  const named = window.location.hash.slice(1);
+  return (tabValues as readonly string[]).includes(named) ? (named as TabValue) : 'calendar';
+};
 
 export default function IntegrationsScreen() {
-  const [tab, setTab] = useState<TabValue>('calendar');
+  const [tab, setTab] = useState<TabValue>(tabOfHash);
   const [reviewSources, setReviewSources] = useState<ReviewSources>(defaultReviewSources);
 
   return (

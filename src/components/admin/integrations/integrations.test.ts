@@ -10,6 +10,9 @@ import {
   checkEmailForm,
   configAfterProviderChange,
   deliveriesQuery,
+  deliveryStatusLabel,
+  integrationQueries,
+  messagesAre,
   fetchOutcomeToast,
   firstFetchPollInterval,
   isDeliveriesKey,
@@ -180,5 +183,13 @@ describe('lists', () => {
     expect(attemptsText({ attempts: 0, status: 'pending' })).toBeNull();
     expect(attemptsText({ attempts: 1, status: 'failed' })).toBe('1 attempt');
     expect(attemptsText({ attempts: 3, status: 'sent' })).toBe('3 attempts');
+    expect(attemptsText({ attempts: 1, status: 'held' })).toBeNull();
+    // Mail kept in the development outbox is never called sent (issue 19).
+    expect(deliveryStatusLabel('held')).toBe('Held, not sent');
+    expect(deliveryStatusLabel('sent')).toBe('Sent');
+    expect(messagesAre(1)).toBe('1 message is');
+    expect(messagesAre(4)).toBe('4 messages are');
+    // The warnings' counts are refreshed with the delivery logs.
+    expect(isDeliveriesKey(integrationQueries.deliveryAttention.queryKey)).toBe(true);
   });
 });

@@ -29,6 +29,8 @@ export const integrationQueries = {
   emailSetting: queryOptions({ queryKey: ['/api/admin/email-settings'], queryFn: () => read(api.admin['email-settings'].$get()) }),
   /** Mail kept while no email integration is configured. */
   emailOutbox: queryOptions({ queryKey: ['/api/admin/email-outbox'], queryFn: () => read(api.admin['email-outbox'].$get()) }),
+  /** Held and recently failed deliveries by channel: the dashboard's and the Email tab's warnings. */
+  deliveryAttention: queryOptions({ queryKey: ['/api/admin/deliveries/attention'], queryFn: () => read(api.admin.deliveries.attention.$get()) }),
   blogSources: adminQueries.blogSources,
   externalArticles: queryOptions({ queryKey: ['/api/external-blog-articles'], queryFn: () => read(api['external-blog-articles'].$get()) }),
 };
@@ -39,6 +41,7 @@ export const integrationKeys = {
   activeEmail: integrationQueries.activeEmail.queryKey,
   emailSetting: integrationQueries.emailSetting.queryKey,
   emailOutbox: integrationQueries.emailOutbox.queryKey,
+  deliveryAttention: integrationQueries.deliveryAttention.queryKey,
   blogSources: integrationQueries.blogSources.queryKey,
   externalArticles: integrationQueries.externalArticles.queryKey,
 };
@@ -72,11 +75,6 @@ export const calendarProviderLabels: Record<CalendarProvider, string> = {
   custom: 'Custom webhook',
 };
 
-export const emailProviderLabels: Record<EmailProvider, string> = {
-  sendgrid: 'SendGrid',
-  smtp: 'SMTP',
-};
-
 export const blogSourceTypeLabels: Record<BlogSourceType, string> = {
   rss: 'RSS',
   api: 'API',
@@ -88,7 +86,6 @@ export const isCalendarProvider = (value: string): value is CalendarProvider => 
 export const isEmailProvider = (value: string): value is EmailProvider => isOneOf(emailProviders, value);
 
 export const calendarProviderLabel = (provider: string) => (isCalendarProvider(provider) ? calendarProviderLabels[provider] : provider);
-export const emailProviderLabel = (provider: string) => (isEmailProvider(provider) ? emailProviderLabels[provider] : provider);
 /** SPEC §2: the type is shown in upper case. */
 export const blogSourceTypeText = (type: string) => type.toUpperCase();
 
@@ -302,11 +299,16 @@ export function firstFetchPollInterval(
 // ---------------------------------------------------------------------------------------------
 // Delivery log wording
 
+/** '1 message is' / '3 messages are'. */
+export const messagesAre = (n: number) => (n === 1 ? '1 message is' : `${n} messages are`);
+
 /** The delivery states (the deliveries table's check; the route answers the column as text). */
 export const deliveryStatusLabels = {
   pending: 'Pending',
   sending: 'Sending',
   sent: 'Sent',
+  // Kept in the development outbox while e-mail was not configured (issue 19): never "Sent".
+  held: 'Held, not sent',
   failed: 'Failed',
   skipped: 'Skipped',
 } as const;
@@ -323,6 +325,6 @@ export function purposeLabel(purpose: string): string {
 /** 'Attempts: 1' etc. only when it helps: a retry or a failure. */
 export function attemptsText(entry: Pick<DeliveryLogEntry, 'attempts' | 'status'>): string | null {
   if (entry.attempts <= 0) return null;
-  if (entry.attempts === 1 && entry.status === 'sent') return null;
+  if (entry.attempts === 1 && (entry.status === 'sent' || entry.status === 'held')) return null;
   return `${entry.attempts} attempt${entry.attempts === 1 ? '' : 's'}`;
 }
