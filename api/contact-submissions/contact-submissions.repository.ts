@@ -3,6 +3,9 @@ import type { Database } from '../../db/client.ts';
 import { atomically, type Write } from '../../db/transactions.ts';
 import type { ContactInput } from '../../src/shared/schemas/contact.ts';
 
+/** The dedupeKey of a message's notification to the firm (api/mail/mail.ts queues it). */
+export const contactNotificationKey = (submissionId: string) => `contact-notification:${submissionId}`;
+
 type ContactValues = Required<{ [K in keyof ContactInput]: Exclude<ContactInput[K], undefined> }>;
 
 export function contactSubmissionsRepository(database: Database) {
@@ -24,6 +27,22 @@ export function contactSubmissionsRepository(database: Database) {
         ...after.map((write) => write(tx)),
       ]);
       return (results[before.length] as (typeof table.$inferSelect)[])[0]!;
+    },
+    /**
+     * Deletes a message and its deliveries (their payloads hold a copy) in one transaction: a privacy
+     * request. The deleted row and the deliveries' ids (to erase their held copies), or null.
+     */
+    async remove(id: string) {
+      const deliveries = t.deliveries;
+      const [gone, row] = await atomically(database, (tx) => [
+        tx
+          .delete(deliveries)
+          .where(eq(deliveries.dedupeKey, contactNotificationKey(id)))
+          .returning({ id: deliveries.id }),
+        tx.delete(table).where(eq(table.id, id)).returning(),
+      ]);
+      const [removed] = row as (typeof table.$inferSelect)[];
+      return removed ? { row: removed, deliveryIds: (gone as { id: string }[]).map((d) => d.id) } : null;
     },
     async setFlag(id: string, flag: 'isRead' | 'isResolved') {
       const [row] = await db

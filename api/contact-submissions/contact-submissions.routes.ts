@@ -9,8 +9,26 @@ import { adminRouter, router } from '../http/routes.ts';
 import { jsonBody, pathParams } from '../http/validate.ts';
 import { contactSubmissionsRepository } from './contact-submissions.repository.ts';
 
+/**
+ * Deletes a message and every copy the site keeps of it: the row, its notification's delivery (the
+ * payload holds a copy) and, when that e-mail was held, its file in the development outbox (named by
+ * its delivery; a file held before files named it is recognised by its subject and the visitor's
+ * address). What an e-mail already delivered to the firm's inbox holds is beyond the site's reach.
+ */
+async function eraseContactSubmission({ database, outbox, log }: Pick<Deps, 'database' | 'outbox' | 'log'>, id: string) {
+  const removed = await contactSubmissionsRepository(database).remove(id);
+  if (!removed) throw notFound('Contact submission not found');
+  const { row, deliveryIds } = removed;
+  const held = new Set(deliveryIds);
+  const name = `${row.firstName} ${row.lastName}`;
+  const files = outbox.remove((m) =>
+    m.deliveryId ? held.has(m.deliveryId) : m.subject.startsWith(`New contact message: ${name}`) && m.text.includes(row.email),
+  );
+  log.info('contact submission erased', { submissionId: id, deliveries: deliveryIds.length, outboxFiles: files });
+}
+
 /** SPEC §4 Contact submission: read and resolved only move forward (no un-read, no re-open). */
-export function contactSubmissionsRoutes(deps: Pick<Deps, 'database' | 'clock' | 'activity' | 'log' | 'rateLimits'>) {
+export function contactSubmissionsRoutes(deps: Pick<Deps, 'database' | 'clock' | 'activity' | 'log' | 'rateLimits' | 'outbox'>) {
   const { database, clock, activity, log } = deps;
   const repo = contactSubmissionsRepository(database);
   const mark = (flag: 'isRead' | 'isResolved') => async (id: string) => {
@@ -36,6 +54,11 @@ export function contactSubmissionsRoutes(deps: Pick<Deps, 'database' | 'clock' |
     admin: adminRouter()
       .get('/contact-submissions', async (c) => c.json(await repo.listAll()))
       .put('/contact-submissions/:id/read', pathParams(idParam), async (c) => c.json(await mark('isRead')(c.req.valid('param').id)))
-      .put('/contact-submissions/:id/resolved', pathParams(idParam), async (c) => c.json(await mark('isResolved')(c.req.valid('param').id))),
+      .put('/contact-submissions/:id/resolved', pathParams(idParam), async (c) => c.json(await mark('isResolved')(c.req.valid('param').id)))
+      // Not in SPEC (issue 19): a visitor's deletion request (CCPA) honoured, with every copy the site keeps.
+      .delete('/contact-submissions/:id', pathParams(idParam), async (c) => {
+        await eraseContactSubmission(deps, c.req.valid('param').id);
+        return c.body(null, 204);
+      }),
   };
 }

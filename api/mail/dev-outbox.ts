@@ -5,7 +5,7 @@
  * File names start with the time and a per-process sequence number, so sorting them sorts the
  * messages by arrival, also within one millisecond.
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface OutboxAttachment {
@@ -23,6 +23,8 @@ export interface OutboxMessage {
   text: string;
   html?: string;
   attachments?: OutboxAttachment[];
+  /** The delivery this message was held for, if it was one (not an identity code): erased with it. */
+  deliveryId?: string;
   createdAt: string;
 }
 
@@ -35,6 +37,8 @@ export interface DevOutbox {
   list(): OutboxMessage[];
   /** The newest `limit` messages, newest first. */
   recent(limit: number): OutboxMessage[];
+  /** Deletes every message `matches` picks (a privacy request); how many went. */
+  remove(matches: (message: OutboxMessage) => boolean): number;
 }
 
 let sequence = 0;
@@ -64,6 +68,15 @@ export function createDevOutbox(dir: string): DevOutbox {
     },
     recent(limit) {
       return names().reverse().slice(0, limit).map(read);
+    },
+    remove(matches) {
+      let removed = 0;
+      for (const file of names()) {
+        if (!matches(read(file))) continue;
+        rmSync(join(dir, file), { force: true });
+        removed++;
+      }
+      return removed;
     },
   };
 }

@@ -20,6 +20,7 @@ import { appointmentSnapshot, type ActivityListener, type ActivityPlanner, type 
 import { appointmentReminders, bookedExternally } from '../appointments/appointments.service.ts';
 import { openConfig, UnreadableSecretError } from '../crypto/sealed-config.ts';
 import { PermanentDeliveryError, type DeliveryHandler, type NewDelivery } from '../deliveries/deliveries.ts';
+import { contactNotificationKey } from '../contact-submissions/contact-submissions.repository.ts';
 import { deliveriesRepository, deliveriesWrite } from '../deliveries/deliveries.repository.ts';
 import type { Deps } from '../deps.ts';
 import { emailSettingsRepository } from '../email-settings/email-settings.repository.ts';
@@ -103,7 +104,7 @@ export function mailPlanner(deps: Pick<Deps, 'database' | 'clock' | 'integration
       purpose: 'contact-notification',
       payload: { to, submission: contactDetails(row) } satisfies ContactMailPayload,
       recipient: to,
-      dedupeKey: `contact-notification:${row.id}`,
+      dedupeKey: contactNotificationKey(row.id),
     };
     return [deliveriesWrite(database, [notification], clock.now())];
   };
@@ -239,6 +240,7 @@ export function emailHandler(deps: ComposeDeps & Pick<Deps, 'outbox' | 'log'>): 
         text: mail.text,
         html: mail.html,
         attachments: mail.attachments,
+        deliveryId: delivery.id,
       });
       deps.log.info('e-mail held in the development outbox (no email setting is configured)', {
         deliveryId: delivery.id,

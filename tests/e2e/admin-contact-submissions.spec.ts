@@ -275,6 +275,54 @@ test('search, status filter, practice-area filter, No Submissions Found and Clea
   consoleErrors.expectNone();
 });
 
+test('Delete, for a deletion request: asks first, then the message and its notification are gone; Cancel keeps it', async ({ page, adminApi }, info) => {
+  const consoleErrors = watchConsole(page);
+  const id = tag(info, 'erase');
+  const email = `${id}@example.com`;
+  const submissionId = await submitThroughApi(page, {
+    firstName: 'Rae',
+    lastName: `Erase ${id}`,
+    email,
+    practiceArea: 'estate-planning',
+    message: 'Please delete my details after our call.',
+  });
+  await openScreen(page);
+  await searchBox(page).fill(email);
+  const row = item(page, email);
+  await expect(items(page)).toHaveCount(1);
+
+  // Cancel keeps it.
+  await row.getByRole('button', { name: `Delete message from Rae Erase ${id}` }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Delete this message for good?' });
+  await expect(confirm).toContainText(`The message from Rae Erase ${id} is deleted with every copy the site keeps`);
+  await expectNoAxeViolations(page, { label: 'the delete confirmation' });
+  await screenshotDialog(confirm, info, 'admin-contact-submissions-delete');
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(row).toHaveCount(1);
+  expect((await stored(adminApi, email)).id).toBe(submissionId);
+
+  // With e-mail not configured (as this server starts), its notification is held in the outbox first.
+  const outboxText = async () => JSON.stringify(await (await adminApi.get('/api/admin/email-outbox')).json());
+  const held = (await (await page.request.get('/api/email-settings/active')).json()) === null;
+  if (held) await expect.poll(outboxText, { timeout: 20_000 }).toContain(email);
+
+  // Delete: gone from the list and from the API.
+  await row.getByRole('button', { name: `Delete message from Rae Erase ${id}` }).click();
+  await confirm.getByRole('button', { name: 'Delete Message' }).click();
+  await expect(toasts(page)).toContainText('Contact submission deleted');
+  await expect(confirm).toBeHidden();
+  await expect(items(page)).toHaveCount(0);
+  // None left for the search (or none at all, when it was the only one); the focus is on a heading, not lost.
+  await expect(page.getByRole('heading', { name: /^(No Submissions Found|No contact submissions yet)$/ })).toBeVisible();
+  await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toMatch(/^H[12]$/);
+  const all = (await (await adminApi.get('/api/admin/contact-submissions')).json()) as ContactSubmission[];
+  expect(all.find((s) => s.email === email)).toBeUndefined();
+  // No copy of it is left where the admin reads held mail (the integration tests check its deliveries too).
+  expect(await outboxText()).not.toContain(email);
+  consoleErrors.expectNone();
+});
+
 test("'No contact submissions yet' links to the contact form", async ({ page }, info) => {
   const consoleErrors = watchConsole(page);
   // The shared server database is never empty while other tests run: the empty list is served by a

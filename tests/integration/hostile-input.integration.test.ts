@@ -870,6 +870,12 @@ function catalogue(): Endpoint[] {
       runs: RUNS.param,
       requests: () => plainRoute('PUT', '/api/admin/contact-submissions/:id/resolved', withParam('/api/admin/contact-submissions/:id/resolved', oddId)),
     },
+    {
+      method: 'DELETE',
+      route: '/api/admin/contact-submissions/:id',
+      runs: RUNS.param,
+      requests: () => plainRoute('DELETE', '/api/admin/contact-submissions/:id', withParam('/api/admin/contact-submissions/:id', oddId)),
+    },
     { method: 'GET', route: '/api/admin/appointments', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/appointments') },
     {
       method: 'PUT',

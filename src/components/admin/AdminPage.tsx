@@ -25,7 +25,10 @@ export default function AdminPage({
         </a>
         <div className="flex flex-wrap items-end justify-between gap-4">
           <div className="min-w-0">
-            <h1 className="text-2xl font-bold sm:text-3xl">{title}</h1>
+            {/* Focusable by script: where the focus goes when what held it is gone (the last row deleted). */}
+            <h1 tabIndex={-1} className="text-2xl font-bold focus:outline-none sm:text-3xl">
+              {title}
+            </h1>
             {description && <p className="mt-1 text-muted-foreground">{description}</p>}
           </div>
           {actions && <div className="flex flex-wrap gap-2">{actions}</div>}

@@ -2,9 +2,10 @@
  * /admin/contact-submissions (SPEC §2): the inbox of the contact form. Search, a status filter and a
  * practice-area filter over the list; each submission with New/Read and Pending/Resolved badges;
  * a details dialog that marks the submission read as it opens (SPEC §4 Contact submission); Mark as
- * Read and Mark as Resolved, neither reversible. The filters live in the address bar.
+ * Read and Mark as Resolved, neither reversible; Delete (after confirming) for a visitor's deletion
+ * request, with every copy the site keeps. The filters live in the address bar.
  */
-import { Inbox, SearchX } from 'lucide-react';
+import { Inbox, SearchX, Trash2 } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, read } from '../../../lib/api-client.ts';
 import AdminPage from '../AdminPage.tsx';
@@ -13,6 +14,7 @@ import { Button, buttonClass } from '../../ui/button.tsx';
 import { Card } from '../../ui/card.tsx';
 import { EmailLink, PhoneLink } from '../../ui/contact-links.tsx';
 import { formatFirmDateTime } from '../../../shared/firm-time.ts';
+import { ConfirmDialog } from '../../ui/dialog.tsx';
 import { Field, Input, Select } from '../../ui/form.tsx';
 import { useReturnFocus } from '../../ui/return-focus.ts';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states.tsx';
@@ -72,6 +74,15 @@ export default function ContactSubmissionsScreen() {
     success: 'Contact marked as resolved',
     failure: 'Failed to mark contact as resolved',
     onSuccess: (_result, id) => keepFocusOn(id),
+  });
+
+  // A visitor's deletion request (issue 19): the message and every copy the site keeps, after confirming.
+  const [deleting, setDeleting] = useState<ContactSubmission | null>(null);
+  const remove = useAdminMutation({
+    mutationFn: (id: string) => read(submission.$delete({ param: { id } })),
+    invalidates: [adminKeys.contactSubmissions],
+    success: 'Contact submission deleted',
+    failure: 'Failed to delete contact submission',
   });
 
   const rows = list.data ?? [];
@@ -156,6 +167,7 @@ export default function ContactSubmissionsScreen() {
                   onOpen={(opener) => openDetails(s, opener)}
                   onMarkRead={() => markRead.mutate(s.id)}
                   onMarkResolved={() => markResolved.mutate(s.id)}
+                  onDelete={() => setDeleting(s)}
                   markingRead={markRead.isPending && markRead.variables === s.id}
                   markingResolved={markResolved.isPending && markResolved.variables === s.id}
                 />
@@ -186,6 +198,26 @@ export default function ContactSubmissionsScreen() {
         markingRead={open !== null && markRead.isPending && markRead.variables === open.id}
         markingResolved={open !== null && markResolved.isPending && markResolved.variables === open.id}
       />
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(next) => !next && setDeleting(null)}
+        title="Delete this message for good?"
+        description={
+          deleting
+            ? `The message from ${fullName(deleting)} is deleted with every copy the site keeps: its notification in the delivery log and, if e-mail was held, in the development outbox. A notification already delivered to the firm’s inbox stays there. This cannot be undone.`
+            : ''
+        }
+        confirmLabel="Delete Message"
+        pending={remove.isPending}
+        onConfirm={() => {
+          if (deleting) remove.mutate(deleting.id, { onSettled: () => setDeleting(null) });
+        }}
+        // The deleted message's buttons are gone: the focus goes to the list's heading.
+        onCloseAutoFocus={(event) => {
+          event.preventDefault();
+          (headingRef.current ?? document.querySelector<HTMLElement>('h1'))?.focus();
+        }}
+      />
     </AdminPage>
   );
 }
@@ -195,6 +227,7 @@ function SubmissionItem({
   onOpen,
   onMarkRead,
   onMarkResolved,
+  onDelete,
   markingRead,
   markingResolved,
 }: {
@@ -202,6 +235,7 @@ function SubmissionItem({
   onOpen: (opener: HTMLElement) => void;
   onMarkRead: () => void;
   onMarkResolved: () => void;
+  onDelete: () => void;
   markingRead: boolean;
   markingResolved: boolean;
 }) {
@@ -257,6 +291,10 @@ function SubmissionItem({
               <span className="sr-only"> for {name}</span>
             </Button>
           )}
+          <Button variant="ghost" className="text-destructive sm:ml-auto" onClick={onDelete}>
+            <Trash2 aria-hidden="true" className="size-4" />
+            Delete<span className="sr-only"> message from {name}</span>
+          </Button>
         </div>
       </Card>
     </li>
