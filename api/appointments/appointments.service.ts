@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { bookingRules } from '../../src/config/booking-rules.ts';
 import { bookingMessages, dayAvailability, slotProblem, type DayAvailability } from '../../src/shared/booking/availability.ts';
 import { type BookingRules, dayClosure } from '../../src/shared/booking/rules.ts';
-import { addDays, firmInstant } from '../../src/shared/firm-time.ts';
+import { addDays, firmInstant, whenLabel } from '../../src/shared/firm-time.ts';
 import { consultationMinutes, type AppointmentStatus } from '../../src/shared/constants.ts';
 import type { appointmentInput, availabilityQuery } from '../../src/shared/schemas/appointments.ts';
 import type { Write } from '../../db/transactions.ts';
@@ -12,7 +12,7 @@ import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { appointmentsRepository, CLAIM_MINUTES, claimCells, type AppointmentValues } from './appointments.repository.ts';
 
 /** SPEC §4 Appointment status: completed and cancelled are terminal. */
-const terminal: readonly string[] = ['completed', 'cancelled'] satisfies AppointmentStatus[];
+export const terminalStatuses: readonly string[] = ['completed', 'cancelled'] satisfies AppointmentStatus[];
 
 /**
  * Ids written by an inbound calendar (a Calendly invitee URI) are URLs; the ids Google and Outlook
@@ -82,10 +82,14 @@ export function appointmentsService({
         const current = await repo.findById(id);
         if (!current) throw notFound('Appointment not found');
         if (current.status === status) return current;
-        if (terminal.includes(current.status)) throw conflict(`This appointment is already ${current.status}; its status can no longer change.`);
+        if (terminalStatuses.includes(current.status)) throw conflict(`This appointment is already ${current.status}; its status can no longer change.`);
+        // Completed is a fact about the past (issue 19): a consultation still to come cannot be.
+        if (status === 'completed' && current.scheduledDate > clock.now()) {
+          throw conflict(`This consultation has not started yet: it can be marked completed from ${whenLabel(current.scheduledDate)}.`);
+        }
         // A slot is taken while its appointment is scheduled or confirmed, so cancelling or
         // completing one frees it (a future consultation marked completed by mistake blocks nothing).
-        const row = await repo.setStatus(id, current.status, status, { releaseSlots: terminal.includes(status) });
+        const row = await repo.setStatus(id, current.status, status, { releaseSlots: terminalStatuses.includes(status) });
         if (row) {
           await activity.emit({ type: 'appointment-changed', appointment: row, previousStatus: current.status, ...(by ? { by } : {}) });
           return row;

@@ -262,6 +262,26 @@ export function appointmentReminder(a: AppointmentDetails, { now, manageUrl = nu
   };
 }
 
+/** To the visitor, when the firm confirms their consultation: the time again, and an .ics that updates their calendar's event. */
+export function appointmentConfirmed(a: AppointmentDetails, { now, manageUrl = null }: { now: Date; manageUrl?: string | null }): OutgoingMail {
+  const start = new Date(a.scheduledDate);
+  const body = render([
+    { text: `Dear ${a.firstName},` },
+    { text: `${firm.name} has confirmed your consultation. We look forward to speaking with you:` },
+    { rows: appointmentRows(a) },
+    changePlans(manageUrl),
+    ...signature,
+    { small: INQUIRY_DISCLAIMER },
+  ]);
+  return {
+    to: { email: a.email, name: fullName(a) },
+    replyTo: { email: firm.email, name: firm.name },
+    subject: oneLine(`Confirmed: your consultation on ${whenLabel(start)}`),
+    ...body,
+    attachments: [calendarFile(a, 'REQUEST', now, { sequence: changeSequence(now), manageUrl })],
+  };
+}
+
 /**
  * To the visitor, when the firm cancels: the .ics removes the event from their calendar. Without
  * `withCalendar` (a booking made through an external scheduler, which sent its own invitation), the

@@ -17,7 +17,7 @@
 import { randomUUID } from 'node:crypto';
 import { emailProviderLabel } from '../../src/shared/constants.ts';
 import { appointmentSnapshot, type ActivityListener, type ActivityPlanner, type AppointmentRow, type ContactSubmissionRow } from '../activity.ts';
-import { appointmentReminders, bookedExternally } from '../appointments/appointments.service.ts';
+import { appointmentReminders, bookedExternally, terminalStatuses } from '../appointments/appointments.service.ts';
 import { openConfig, UnreadableSecretError } from '../crypto/sealed-config.ts';
 import { PermanentDeliveryError, type DeliveryHandler, type NewDelivery } from '../deliveries/deliveries.ts';
 import { contactNotificationKey } from '../contact-submissions/contact-submissions.repository.ts';
@@ -27,6 +27,7 @@ import { emailSettingsRepository } from '../email-settings/email-settings.reposi
 import { manageToken, manageUrl } from '../appointments/manage-link.ts';
 import {
   appointmentCancellation,
+  appointmentConfirmed,
   appointmentReminder,
   appointmentRescheduled,
   bookingConfirmation,
@@ -44,6 +45,7 @@ import { scanReminders as scan, type ReminderPayload } from './reminders.ts';
 export type MailPurpose =
   | 'booking-confirmation'
   | 'booking-notification'
+  | 'confirmed'
   | 'cancellation'
   | 'rescheduled'
   | 'visitor-change-notification'
@@ -111,11 +113,11 @@ export function mailPlanner(deps: Pick<Deps, 'database' | 'clock' | 'integration
 }
 
 /**
- * Hears an appointment cancelled (by an admin, by its visitor through their booking's page, or
- * through Calendly) or moved (by its visitor), and queues the visitor's e-mail about it; and, when the
- * visitor did it, the firm's notice.
+ * Hears an appointment confirmed (by the firm), cancelled (by an admin, by its visitor through their
+ * booking's page, or through Calendly), deleted while still to come, or moved (by its visitor), and
+ * queues the visitor's e-mail about it; and, when the visitor did it, the firm's notice.
  */
-export function mailListener(deps: Pick<Deps, 'deliveries' | 'integrations'>): ActivityListener {
+export function mailListener(deps: Pick<Deps, 'deliveries' | 'integrations' | 'clock'>): ActivityListener {
   const { deliveries, integrations } = deps;
   const mail = (purpose: MailPurpose, to: string, row: AppointmentRow, dedupeKey: string, previousDate: Date | null = null) =>
     deliveries.enqueue({
@@ -132,10 +134,22 @@ export function mailListener(deps: Pick<Deps, 'deliveries' | 'integrations'>): A
       dedupeKey,
     });
   return async (activity) => {
-    // Deleting a record sends nothing; a pending reminder finds the appointment gone and is skipped.
+    // A deleted consultation that was still to come is cancelled for the visitor (the admin's dialog
+    // says so); a pending reminder finds the appointment gone and is skipped.
+    if (activity.type === 'appointment-deleted') {
+      const row = activity.appointment;
+      if (!terminalStatuses.includes(row.status) && row.scheduledDate > deps.clock.now()) await mail('cancellation', row.email, row, `cancellation:${row.id}`);
+      return;
+    }
     if (activity.type !== 'appointment-changed') return;
     const row = activity.appointment;
     const firm = integrations.firmNotificationEmail;
+    // Confirmed by the firm: the visitor hears it, with their calendar's event updated (Calendly
+    // bookings are confirmed there).
+    if (row.status === 'confirmed' && activity.previousStatus !== 'confirmed' && !bookedExternally(row)) {
+      await mail('confirmed', row.email, row, `confirmed:${row.id}`);
+      return;
+    }
     // SPEC §4: cancelled is terminal, so this happens once per appointment. Also for an external
     // booking (the cancellation may have been made here, where the scheduler does not hear of it),
     // but then without a calendar file (see appointmentCancellation).
@@ -177,7 +191,7 @@ type ComposeDeps = Pick<Deps, 'database' | 'clock' | 'integrations' | 'secrets'>
  * before it starts: sent later (held messages sent once e-mail is configured, a long retry) it would
  * only confuse.
  */
-const newsBeforeTheStart = new Set(['booking-confirmation', 'rescheduled', 'cancellation']);
+const newsBeforeTheStart = new Set(['booking-confirmation', 'confirmed', 'rescheduled', 'cancellation']);
 
 async function compose(deps: ComposeDeps, purpose: string, payload: unknown): Promise<Composed> {
   const now = deps.clock.now();
@@ -191,6 +205,10 @@ async function compose(deps: ComposeDeps, purpose: string, payload: unknown): Pr
     case 'booking-confirmation': {
       const p = payload as AppointmentMailPayload;
       return { mail: bookingConfirmation(p.appointment, { now, manageUrl: linkOf(p) }) };
+    }
+    case 'confirmed': {
+      const p = payload as AppointmentMailPayload;
+      return { mail: appointmentConfirmed(p.appointment, { now, manageUrl: linkOf(p) }) };
     }
     case 'rescheduled': {
       const p = payload as AppointmentMailPayload;

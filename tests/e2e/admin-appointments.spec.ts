@@ -7,6 +7,7 @@
  */
 import type { APIRequestContext, Locator, Page, TestInfo } from '@playwright/test';
 import type { consultationTypes } from '../../src/shared/constants.ts';
+import { clientNotice } from '../../src/components/admin/appointments/appointments.ts';
 import { expect, openAdminScreen, test } from '../support/admin.ts';
 import { bookInModal, slotLabel, type BookingVisitor, type StoredAppointment } from '../support/booking.ts';
 import { expectNoAxeViolations, expectToastsGone, screenshot, screenshotDialog, toasts, unique, watchConsole } from '../support/e2e.ts';
@@ -63,6 +64,16 @@ async function stored(adminApi: APIRequestContext, id: string): Promise<StoredAp
 }
 
 const openScreen = (page: Page) => openAdminScreen(page, SCREEN, 'Appointments');
+
+/** What a cancellation dialog says the client hears, by whether e-mail is configured on this server now (an earlier spec may have). */
+async function cancellationNotice(page: Page) {
+  const active = (await (await page.request.get('/api/email-settings/active')).json()) as { isActive: boolean } | null;
+  return clientNotice(
+    'cancel',
+    { status: 'scheduled', scheduledDate: '2999-01-01T00:00:00Z' },
+    { now: new Date(), emailConfigured: Boolean(active?.isActive) },
+  );
+}
 
 async function counts(page: Page) {
   const read = async (status: string) => Number(await count(page, status).textContent());
@@ -124,12 +135,14 @@ test('a booking from the public site is confirmed, changed and deleted', async (
   // By keyboard: nothing changes while moving through the values, only on Enter.
   await row.getByRole('button', { name: `Change Status for ${booked.name}` }).focus();
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('menuitemradio')).toHaveText(['Scheduled', 'Confirmed', 'Completed', 'Cancelled']);
+  // Completed is there, disabled until the consultation has started (the server refuses it too).
+  await expect(page.getByRole('menuitemradio')).toHaveText(['Scheduled', 'Confirmed', 'Completed (once it has started)', 'Cancelled']);
+  await expect(page.getByRole('menuitemradio', { name: /^Completed/ })).toHaveAttribute('aria-disabled', 'true');
   await expect(page.getByRole('menuitemradio', { name: 'Confirmed' })).toHaveAttribute('aria-checked', 'true');
   await expect(page.getByRole('menuitemradio', { name: 'Scheduled' })).toBeFocused();
   for (const [key, focused] of [
     ['ArrowDown', 'Confirmed'],
-    ['ArrowDown', 'Completed'],
+    ['ArrowDown', 'Cancelled'],
     ['ArrowUp', 'Confirmed'],
     ['ArrowUp', 'Scheduled'],
   ]) {
@@ -145,21 +158,22 @@ test('a booking from the public site is confirmed, changed and deleted', async (
   await expect(row.getByRole('button', { name: /^Confirm/ })).toBeVisible();
   expect((await stored(adminApi, booked.id))?.status).toBe('scheduled');
 
-  // Completed is final: the screen asks first, then neither Confirm nor the dropdown remain.
-  await chooseStatus(page, row, 'Completed');
-  await expect(alert(page)).toContainText('Mark this appointment as completed?');
+  // Cancelled is final: the screen asks first, says what the client hears, then neither Confirm nor the dropdown remain.
+  await chooseStatus(page, row, 'Cancelled');
+  await expect(alert(page)).toContainText('Mark this appointment as cancelled?');
   await expect(alert(page)).toContainText(booked.name);
   await expect(alert(page)).toContainText('its status cannot be changed again');
+  await expect(alert(page)).toContainText(await cancellationNotice(page));
   await expectNoAxeViolations(page);
   await screenshot(page, info, 'admin-appointments-final-status', { fullPage: false });
-  await alert(page).getByRole('button', { name: 'Mark as Completed' }).click();
+  await alert(page).getByRole('button', { name: 'Mark as Cancelled' }).click();
   await expect(alert(page)).toHaveCount(0);
   await expect(toasts(page)).toContainText('Appointment status updated successfully');
-  await expect(row).toContainText('Completed');
+  await expect(row).toContainText('Cancelled');
   await expect(row.getByRole('button', { name: /^Confirm/ })).toHaveCount(0);
   await expect(row.getByRole('button', { name: /^Change Status/ })).toHaveCount(0);
-  expect((await stored(adminApi, booked.id))?.status).toBe('completed');
-  await expect(count(page, 'completed')).toHaveText(String(before.completed + 1));
+  expect((await stored(adminApi, booked.id))?.status).toBe('cancelled');
+  await expect(count(page, 'cancelled')).toHaveText(String(before.cancelled + 1));
 
   // Delete asks for confirmation; Cancel keeps it.
   await row.getByRole('button', { name: `Delete appointment for ${booked.name}` }).click();
@@ -168,6 +182,8 @@ test('a booking from the public site is confirmed, changed and deleted', async (
   await expect(alert(page)).toHaveCount(0);
   await expect(row).toHaveCount(1);
   await row.getByRole('button', { name: /^Delete/ }).click();
+  // Already cancelled (its e-mail went then): the deletion tells the client nothing more.
+  await expect(alert(page)).toContainText('The client is not e-mailed: it has already started or ended.');
   await expectNoAxeViolations(page);
   await screenshot(page, info, 'admin-appointments-delete', { fullPage: false });
   await alert(page).getByRole('button', { name: 'Delete Appointment' }).click();
@@ -175,7 +191,7 @@ test('a booking from the public site is confirmed, changed and deleted', async (
   await expect(row).toHaveCount(0);
   await expect(page.getByRole('heading', { name: 'Appointment list' })).toBeFocused();
   expect(await stored(adminApi, booked.id)).toBeUndefined();
-  await expect(count(page, 'completed')).toHaveText(String(before.completed));
+  await expect(count(page, 'cancelled')).toHaveText(String(before.cancelled));
   consoleErrors.expectNone();
 });
 
@@ -274,13 +290,13 @@ test("a refused status change shows the server's 409 message and the current sta
   const row = item(page, booked.name);
   await expect(row).toContainText('Scheduled');
 
-  // Someone else completes it meanwhile; this screen still shows it scheduled.
-  expect((await adminApi.put(`/api/admin/appointments/${booked.id}`, { data: { status: 'completed' } })).status()).toBe(200);
+  // Someone else cancels it meanwhile; this screen still shows it scheduled.
+  expect((await adminApi.put(`/api/admin/appointments/${booked.id}`, { data: { status: 'cancelled' } })).status()).toBe(200);
   await row.getByRole('button', { name: /^Confirm/ }).click();
   await expect(toasts(page)).toContainText('Error');
-  await expect(toasts(page)).toContainText('Failed to update appointment. This appointment is already completed; its status can no longer change.');
+  await expect(toasts(page)).toContainText('Failed to update appointment. This appointment is already cancelled; its status can no longer change.');
   // The list is reloaded: the real status, and no actions it no longer allows.
-  await expect(row).toContainText('Completed');
+  await expect(row).toContainText('Cancelled');
   await expect(row.getByRole('button', { name: /^Confirm/ })).toHaveCount(0);
   await expect(row.getByRole('button', { name: /^Change Status/ })).toHaveCount(0);
   await expect(row.getByRole('button', { name: /^View Details/ })).toBeFocused();

@@ -271,10 +271,24 @@ forEachDialect('appointments', (ctx) => {
     // The cancelled one stays in the admin's list, cancelled.
     expect((await storedAppointment(ctx(), first.body.id))!.status).toBe('cancelled');
 
+    // Completed once it has started (issue 19): its claims go too.
+    ctx().clock.set(new Date(Date.parse(body.scheduledDate) + 60_000));
     expect((await ctx().admin('PUT', `/api/admin/appointments/${second.body.id}`, { status: 'completed' })).status).toBe(200);
     expect(await claimsOf(ctx(), second.body.id)).toEqual([]);
     expect((await storedAppointment(ctx(), second.body.id))!.status).toBe('completed');
-    expect((await ctx().call('POST', '/api/appointments', { body })).status).toBe(201);
+  });
+
+  it('refuses Completed before the consultation starts, saying from when, and changes nothing', async () => {
+    const { id, scheduledDate } = await book(ctx());
+    const early = await ctx().admin('PUT', `/api/admin/appointments/${id}`, { status: 'completed' });
+    expect(early.status).toBe(409);
+    expect(early.body.error).toMatch(/^This consultation has not started yet: it can be marked completed from \w+day, \w+ \d+, 2030 at \d+:\d\d [AP]M/);
+    expect((await storedAppointment(ctx(), id))!.status).toBe('scheduled');
+    expect(await claimsOf(ctx(), id)).not.toEqual([]);
+    ctx().clock.set(new Date(Date.parse(scheduledDate) - 1));
+    expect((await ctx().admin('PUT', `/api/admin/appointments/${id}`, { status: 'completed' })).status).toBe(409);
+    ctx().clock.set(new Date(scheduledDate));
+    expect((await ctx().admin('PUT', `/api/admin/appointments/${id}`, { status: 'completed' })).status).toBe(200);
   });
 
   it('frees the slot when the admin deletes the appointment (its claims cascade)', async () => {
@@ -393,6 +407,7 @@ forEachDialect('appointments', (ctx) => {
     expect(confirmed.status).toBe(200);
     expect(confirmed.body).toMatchObject({ id, status: 'confirmed' });
     expect((await storedAppointment(ctx(), id))!.status).toBe('confirmed');
+    ctx().clock.set(new Date(Date.parse(confirmed.body.scheduledDate) + 60_000));
     const completed = await ctx().admin('PUT', `/api/admin/appointments/${id}`, { status: 'completed' });
     expect(completed.status).toBe(200);
     expect((await storedAppointment(ctx(), id))!.status).toBe('completed');
@@ -400,7 +415,9 @@ forEachDialect('appointments', (ctx) => {
 
   for (const terminal of ['completed', 'cancelled'] as const) {
     it(`treats ${terminal} as terminal: 409 on any change, the same status again a 200 no-op`, async () => {
-      const { id } = await book(ctx());
+      const { id, scheduledDate } = await book(ctx());
+      // Once it has started, so that either is allowed.
+      ctx().clock.set(new Date(Date.parse(scheduledDate) + 60_000));
       expect((await ctx().admin('PUT', `/api/admin/appointments/${id}`, { status: terminal })).status).toBe(200);
       const settled = await storedAppointment(ctx(), id);
       expect(settled!.status).toBe(terminal);

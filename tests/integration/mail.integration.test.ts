@@ -282,6 +282,48 @@ forEachDialect(
       expect(cancellation.start.toISOString()).toBe(booked.scheduledDate);
     });
 
+    it('tells the visitor when the firm confirms (updating their calendar event) or deletes a consultation still to come; nothing for one already over or cancelled', async () => {
+      await configureSmtp(ctx());
+      const confirmed = await book(ctx());
+      const deleted = await book(ctx());
+      const cancelledThenDeleted = await book(ctx());
+      await ctx().background.runDeliveries();
+      expect((await ctx().admin('PUT', `/api/admin/appointments/${confirmed.id}`, { status: 'confirmed' })).status).toBe(200);
+      // Confirming again changes nothing and sends nothing more.
+      expect((await ctx().admin('PUT', `/api/admin/appointments/${confirmed.id}`, { status: 'confirmed' })).status).toBe(200);
+      expect((await ctx().admin('DELETE', `/api/admin/appointments/${deleted.id}`)).status).toBe(204);
+      expect((await ctx().admin('PUT', `/api/admin/appointments/${cancelledThenDeleted.id}`, { status: 'cancelled' })).status).toBe(200);
+      expect((await ctx().admin('DELETE', `/api/admin/appointments/${cancelledThenDeleted.id}`)).status).toBe(204);
+      await ctx().background.runDeliveries();
+
+      const [invitation, confirmation] = smtp.to(confirmed.email);
+      expect(subjects([invitation!, confirmation!])).toEqual([
+        expect.stringMatching(/^Your consultation/),
+        expect.stringMatching(/^Confirmed: your consultation on /),
+      ]);
+      expect(smtp.to(confirmed.email)).toHaveLength(2);
+      expect(confirmation!.parsed.text).toContain('has confirmed your consultation');
+      const updated = calendarOf(confirmation!);
+      expect(updated.method).toBe('REQUEST');
+      expect(updated.uid).toBe(calendarOf(invitation!).uid);
+      expect(updated.sequence).toBeGreaterThan(calendarOf(invitation!).sequence);
+      expect(updated.start.toISOString()).toBe(confirmed.scheduledDate);
+
+      // Deleted while still to come: cancelled for the visitor, with the CANCEL that removes it from their calendar.
+      expect(subjects(smtp.to(deleted.email))).toEqual([expect.stringMatching(/^Your consultation/), expect.stringMatching(/^Cancelled: your consultation/)]);
+      expect(calendarOf(smtp.to(deleted.email)[1]!).method).toBe('CANCEL');
+      // Cancelled, then deleted: one cancellation, not two.
+      expect(subjects(smtp.to(cancelledThenDeleted.email))).toEqual([expect.stringMatching(/^Your consultation/), expect.stringMatching(/^Cancelled/)]);
+
+      // Over, then deleted: nothing.
+      const over = await book(ctx());
+      await ctx().background.runDeliveries();
+      ctx().clock.set(new Date(Date.parse(over.scheduledDate) + 2 * HOUR));
+      expect((await ctx().admin('DELETE', `/api/admin/appointments/${over.id}`)).status).toBe(204);
+      await ctx().background.runDeliveries();
+      expect(subjects(smtp.to(over.email))).toEqual([expect.stringMatching(/^Your consultation/)]);
+    });
+
     it('skips a reminder queued before the cancellation: it is never sent', async () => {
       await configureSmtp(ctx());
       const booked = await book(ctx());

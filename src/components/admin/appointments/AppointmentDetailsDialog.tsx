@@ -12,7 +12,7 @@ import { EmailLink, PhoneLink } from '../../ui/contact-links.tsx';
 import { Dialog, DialogContent, DialogFooter } from '../../ui/dialog.tsx';
 import { formatFirmDate, formatFirmDateTime, formatFirmTimeRange } from '../../../shared/firm-time.ts';
 import AppointmentStatusBadge from './AppointmentStatusBadge.tsx';
-import { canChangeStatus, canConfirm, consultationTypeLabel, fullName, practiceAreaLabel, type Appointment } from './appointments.ts';
+import { canChangeStatus, canComplete, canConfirm, consultationTypeLabel, fullName, practiceAreaLabel, type Appointment } from './appointments.ts';
 import StatusMenu from './StatusMenu.tsx';
 
 export default function AppointmentDetailsDialog({
@@ -85,7 +85,13 @@ export default function AppointmentDetailsDialog({
               Delete
             </Button>
             {canChangeStatus(a) && (
-              <StatusMenu status={a.status} name={fullName(a)} disabled={busy} onChange={(status, trigger) => onStatusChange(a, status, trigger)} />
+              <StatusMenu
+                status={a.status}
+                name={fullName(a)}
+                disabled={busy}
+                completable={canComplete(a, new Date())}
+                onChange={(status, trigger) => onStatusChange(a, status, trigger)}
+              />
             )}
             {canConfirm(a) && (
               <Button disabled={busy} onClick={(e) => onStatusChange(a, 'confirmed', e.currentTarget)}>

@@ -6,7 +6,7 @@
  * the status dropdown only while neither completed nor cancelled; delete asks first. Times are the
  * firm's (America/Los_Angeles) with the zone shown, whatever the zone of the admin's browser.
  */
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CalendarX2, Check, Trash2 } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, api, read } from '../../../lib/api-client.ts';
@@ -24,6 +24,8 @@ import AppointmentDetailsDialog from './AppointmentDetailsDialog.tsx';
 import AppointmentStatusBadge from './AppointmentStatusBadge.tsx';
 import {
   canChangeStatus,
+  canComplete,
+  clientNotice,
   canConfirm,
   consultationTypeLabel,
   countByStatus,
@@ -41,6 +43,7 @@ import {
 } from './appointments.ts';
 import FinalStatusDialog, { type FinalStatusTarget } from './FinalStatusDialog.tsx';
 import StatusMenu from './StatusMenu.tsx';
+import { integrationQueries } from '../integrations/integrations.ts';
 
 const appointmentParam = (id: string) => ({ id: encodeURIComponent(id) });
 
@@ -60,6 +63,9 @@ function filterFromUrl(): StatusFilter {
 export default function AppointmentsScreen() {
   const list = useAdminList(adminQueries.appointments);
   const queryClient = useQueryClient();
+  // Whether the client's e-mail about a change goes out or is held: the dialogs say which.
+  const activeEmail = useQuery(integrationQueries.activeEmail);
+  const emailConfigured = activeEmail.isSuccess ? Boolean(activeEmail.data?.isActive) : undefined;
   const [filter, setFilter] = useState<StatusFilter>(filterFromUrl);
   const [openId, setOpenId] = useState<string | null>(null);
   const [finalTarget, setFinalTarget] = useState<FinalStatusTarget | null>(null);
@@ -300,6 +306,7 @@ export default function AppointmentsScreen() {
       />
       <FinalStatusDialog
         target={finalTarget}
+        notice={finalTarget?.status === 'cancelled' ? clientNotice('cancel', finalTarget.appointment, { now: new Date(), emailConfigured }) : null}
         pending={updateStatus.isPending}
         onCancel={() => setFinalTarget(null)}
         onConfirm={({ appointment, status }) => sendStatus(appointment.id, status)}
@@ -312,7 +319,7 @@ export default function AppointmentsScreen() {
         title="Delete this appointment?"
         description={
           deleteTarget
-            ? `${fullName(deleteTarget)}: ${consultationTypeLabel(deleteTarget.consultationType)} on ${formatFirmDateTime(deleteTarget.scheduledDate)}. The appointment is removed for good; this cannot be undone.`
+            ? `${fullName(deleteTarget)}: ${consultationTypeLabel(deleteTarget.consultationType)} on ${formatFirmDateTime(deleteTarget.scheduledDate)}. The appointment is removed for good; this cannot be undone. ${clientNotice('delete', deleteTarget, { now: new Date(), emailConfigured })}`
             : ''
         }
         confirmLabel="Delete Appointment"
@@ -378,7 +385,9 @@ function AppointmentItem({
               Confirm<span className="sr-only"> appointment for {name}</span>
             </Button>
           )}
-          {canChangeStatus(a) && <StatusMenu status={a.status} name={name} disabled={busy} onChange={onStatusChange} />}
+          {canChangeStatus(a) && (
+            <StatusMenu status={a.status} name={name} disabled={busy} completable={canComplete(a, new Date())} onChange={onStatusChange} />
+          )}
           <Button variant="outline" className="text-destructive" disabled={busy} onClick={(e) => onDelete(e.currentTarget)}>
             <Trash2 aria-hidden="true" className="size-4" />
             Delete<span className="sr-only"> appointment for {name}</span>

@@ -19,8 +19,11 @@ export default function FinalStatusDialog({
   onConfirm,
   onCancel,
   onCloseAutoFocus,
+  notice,
 }: {
   target: FinalStatusTarget | null;
+  /** What the client hears of it (a cancellation's e-mail), said in the dialog. */
+  notice: string | null;
   pending: boolean;
   onConfirm: (target: FinalStatusTarget) => void;
   onCancel: () => void;
@@ -34,7 +37,7 @@ export default function FinalStatusDialog({
           role="alertdialog"
           onCloseAutoFocus={onCloseAutoFocus}
           title={`Mark this appointment as ${label.toLowerCase()}?`}
-          description={`${fullName(target.appointment)}: ${consultationTypeLabel(target.appointment.consultationType)} on ${formatFirmDateTime(target.appointment.scheduledDate)}. Once ${label.toLowerCase()}, its status cannot be changed again.`}
+          description={`${fullName(target.appointment)}: ${consultationTypeLabel(target.appointment.consultationType)} on ${formatFirmDateTime(target.appointment.scheduledDate)}. Once ${label.toLowerCase()}, its status cannot be changed again.${notice ? ` ${notice}` : ''}`}
         >
           <DialogFooter
             cancelLabel="Keep Current Status"

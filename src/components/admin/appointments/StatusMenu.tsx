@@ -17,11 +17,14 @@ export default function StatusMenu({
   status,
   name,
   disabled,
+  completable,
   onChange,
 }: {
   status: string;
   name: string;
   disabled?: boolean;
+  /** False before the consultation starts: Completed is offered, disabled, with why. */
+  completable: boolean;
   onChange: (status: AppointmentStatus, trigger: HTMLElement | null) => void;
 }) {
   const triggerRef = useRef<HTMLButtonElement>(null);
@@ -48,9 +51,11 @@ export default function StatusMenu({
               <DropdownMenu.RadioItem
                 key={s}
                 value={s}
-                className="relative flex min-h-10 cursor-pointer select-none items-center rounded-sm py-2 pl-3 pr-9 text-sm outline-none data-[highlighted]:outline-2 data-[highlighted]:-outline-offset-2 data-[highlighted]:outline-ring data-[highlighted]:bg-accent data-[highlighted]:text-accent-foreground data-[state=checked]:font-semibold"
+                disabled={s === 'completed' && !completable}
+                className="relative flex min-h-10 cursor-pointer select-none items-center rounded-sm py-2 pl-3 pr-9 text-sm outline-none data-[highlighted]:outline-2 data-[highlighted]:-outline-offset-2 data-[highlighted]:outline-ring data-[highlighted]:bg-accent data-[highlighted]:text-accent-foreground data-[state=checked]:font-semibold data-[disabled]:cursor-not-allowed data-[disabled]:text-muted-foreground"
               >
                 {statusLabels[s]}
+                {s === 'completed' && !completable && ' (once it has started)'}
                 <DropdownMenu.ItemIndicator className="absolute right-2 inline-flex items-center">
                   <Check aria-hidden="true" className="size-4" />
                 </DropdownMenu.ItemIndicator>

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  canComplete,
+  clientNotice,
   canChangeStatus,
   canConfirm,
   consultationTypeLabel,
@@ -16,6 +18,34 @@ describe('SPEC §4 Appointment status in the UI', () => {
   it('offers Confirm only while scheduled, and the dropdown only while not completed or cancelled', () => {
     expect(statusOrder.filter((status) => canConfirm({ status }))).toEqual(['scheduled']);
     expect(statusOrder.filter((status) => canChangeStatus({ status }))).toEqual(['scheduled', 'confirmed']);
+  });
+});
+
+describe('what the client hears, and Completed only once it has started (issue 19)', () => {
+  const now = new Date('2030-05-06T17:00:00Z');
+  const ahead = { status: 'scheduled', scheduledDate: '2030-05-07T17:00:00Z' };
+  it('offers Completed from the start time on', () => {
+    expect(canComplete(ahead, now)).toBe(false);
+    expect(canComplete({ scheduledDate: now.toISOString() }, now)).toBe(true);
+    expect(canComplete({ scheduledDate: '2030-05-06T16:00:00Z' }, now)).toBe(true);
+  });
+  it('says the client is e-mailed, or that the e-mail is held, or that nothing is sent', () => {
+    expect(clientNotice('cancel', ahead, { now, emailConfigured: true })).toBe(
+      'The client is e-mailed that it is cancelled, with a calendar file that removes it.',
+    );
+    // Not known yet: the same sentence as configured (the usual case); never a claim of holding it.
+    expect(clientNotice('delete', ahead, { now, emailConfigured: undefined })).toBe(
+      'The client is e-mailed that it is cancelled, with a calendar file that removes it.',
+    );
+    expect(clientNotice('delete', ahead, { now, emailConfigured: false })).toBe(
+      'E-mail is not configured: the client’s e-mail that it is cancelled is held, not sent.',
+    );
+    expect(clientNotice('delete', { ...ahead, status: 'cancelled' }, { now, emailConfigured: true })).toBe(
+      'The client is not e-mailed: it has already started or ended.',
+    );
+    expect(clientNotice('cancel', { ...ahead, scheduledDate: '2030-05-06T16:59:00Z' }, { now, emailConfigured: true })).toBe(
+      'The client is not e-mailed: it has already started or ended.',
+    );
   });
 });
 

@@ -40,6 +40,24 @@ export const canConfirm = (a: Pick<Appointment, 'status'>) => a.status === 'sche
 
 /** SPEC §4: completed and cancelled are terminal in the UI, so the status dropdown is not offered. */
 export const isTerminal = (status: string) => status === 'completed' || status === 'cancelled';
+
+/** Completed is a fact about the past: offered once the consultation has started (the server refuses it before). */
+export const canComplete = (a: Pick<Appointment, 'scheduledDate'>, now: Date) => new Date(a.scheduledDate) <= now;
+
+/**
+ * What the client hears of a cancellation or a deletion, as the server does it (api/mail/mail.ts): an
+ * e-mail while the consultation is still to come (held, and said so, while e-mail is not configured);
+ * nothing once it has started, or when it was cancelled or completed already.
+ */
+export function clientNotice(
+  action: 'cancel' | 'delete',
+  a: Pick<Appointment, 'status' | 'scheduledDate'>,
+  { now, emailConfigured }: { now: Date; emailConfigured: boolean | undefined },
+): string {
+  if (isTerminal(a.status) || new Date(a.scheduledDate) <= now) return 'The client is not e-mailed: it has already started or ended.';
+  if (emailConfigured === false) return 'E-mail is not configured: the client’s e-mail that it is cancelled is held, not sent.';
+  return 'The client is e-mailed that it is cancelled, with a calendar file that removes it.';
+}
 export const canChangeStatus = (a: Pick<Appointment, 'status'>) => !isTerminal(a.status);
 
 export { consultationTypeLabel, practiceAreaLabel } from '../../../shared/constants.ts';
