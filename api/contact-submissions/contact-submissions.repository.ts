@@ -1,10 +1,12 @@
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, like } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { atomically, type Write } from '../../db/transactions.ts';
 import type { ContactInput } from '../../src/shared/schemas/contact.ts';
 
 /** The dedupeKey of a message's notification to the firm (api/mail/mail.ts queues it). */
 export const contactNotificationKey = (submissionId: string) => `contact-notification:${submissionId}`;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type ContactValues = Required<{ [K in keyof ContactInput]: Exclude<ContactInput[K], undefined> }>;
 
@@ -33,16 +35,27 @@ export function contactSubmissionsRepository(database: Database) {
      * request. The deleted row and the deliveries' ids (to erase their held copies), or null.
      */
     async remove(id: string) {
+      // Every message's id is a UUID (routes): anything else names none, and must not reach the LIKE below.
+      if (!UUID.test(id)) return null;
       const deliveries = t.deliveries;
-      const [gone, row] = await atomically(database, (tx) => [
+      const answers = t.idempotencyKeys;
+      const [gone, , row] = await atomically(database, (tx) => [
         tx
           .delete(deliveries)
           .where(eq(deliveries.dedupeKey, contactNotificationKey(id)))
           .returning({ id: deliveries.id }),
+        // The stored answer to a retried send names the message: a retry would be told it is stored.
+        tx
+          .delete(answers)
+          .where(like(answers.responseBody, `%"id":"${id}"%`))
+          .returning({ key: answers.key }),
         tx.delete(table).where(eq(table.id, id)).returning(),
       ]);
       const [removed] = row as (typeof table.$inferSelect)[];
       return removed ? { row: removed, deliveryIds: (gone as { id: string }[]).map((d) => d.id) } : null;
+    },
+    async exists(id: string): Promise<boolean> {
+      return (await db.select({ id: table.id }).from(table).where(eq(table.id, id))).length > 0;
     },
     async setFlag(id: string, flag: 'isRead' | 'isResolved') {
       const [row] = await db

@@ -10,20 +10,30 @@ import { jsonBody, pathParams } from '../http/validate.ts';
 import { contactSubmissionsRepository } from './contact-submissions.repository.ts';
 
 /**
- * Deletes a message and every copy the site keeps of it: the row, its notification's delivery (the
- * payload holds a copy) and, when that e-mail was held, its file in the development outbox (named by
- * its delivery; a file held before files named it is recognised by its subject and the visitor's
- * address). What an e-mail already delivered to the firm's inbox holds is beyond the site's reach.
+ * Whether an outbox file's text is a held copy of this message: it names one of the message's
+ * deliveries; or, held before files named their delivery, it is a contact notification with the
+ * visitor's address and the start of their message (as JSON writes them).
+ */
+function heldCopyOf(row: { email: string; message: string }, deliveryIds: readonly string[]) {
+  const json = (text: string) => JSON.stringify(text).slice(1, -1);
+  const opening = json(row.message.split(/\r?\n/)[0]!.slice(0, 60));
+  return (text: string) =>
+    deliveryIds.some((id) => text.includes(id)) ||
+    (!text.includes('"deliveryId"') && text.includes('New contact message: ') && text.includes(json(row.email)) && text.includes(opening));
+}
+
+/**
+ * Deletes a message with the copies the site keeps of it: the row, its notification's delivery (the
+ * payload holds a copy), the stored answer to a retried send (idempotency) and, when that e-mail was
+ * held, its file in this container's development outbox. What an e-mail already delivered to the
+ * firm's inbox, or a DynamoDB export, holds is beyond the site's reach (the dialog says so). A
+ * notification being sent at this very moment: see emailHandler (mail.ts), which checks again.
  */
 async function eraseContactSubmission({ database, outbox, log }: Pick<Deps, 'database' | 'outbox' | 'log'>, id: string) {
   const removed = await contactSubmissionsRepository(database).remove(id);
   if (!removed) throw notFound('Contact submission not found');
   const { row, deliveryIds } = removed;
-  const held = new Set(deliveryIds);
-  const name = `${row.firstName} ${row.lastName}`;
-  const files = outbox.remove((m) =>
-    m.deliveryId ? held.has(m.deliveryId) : m.subject.startsWith(`New contact message: ${name}`) && m.text.includes(row.email),
-  );
+  const files = outbox.remove(heldCopyOf(row, deliveryIds));
   log.info('contact submission erased', { submissionId: id, deliveries: deliveryIds.length, outboxFiles: files });
 }
 

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { Database, Tables } from '../../db/client.ts';
 import { unfinishedDeliveryStatuses } from '../../db/schema/model.ts';
 import { atomically, type Write } from '../../db/transactions.ts';
@@ -91,9 +91,13 @@ export function deliveriesWrite({ t }: Database, deliveries: readonly NewDeliver
       .returning({ id: t.deliveries.id });
 }
 
+/** The externalRef of a delivery released from hold and not sent yet (deliveriesRepository.releaseHeld). */
+export const RELEASED_FROM_HOLD = 'released-from-hold';
+
 export function deliveriesRepository(database: Database) {
   const { db, t } = database;
   const table = t.deliveries;
+  const neverSentAfterHold = or(eq(table.status, 'held'), and(eq(table.status, 'failed'), eq(table.externalRef, RELEASED_FROM_HOLD)))!;
   const write = async <T>(statement: (tx: Database['db']) => PromiseLike<T>): Promise<T> => {
     const [result] = await atomically(database, (tx) => [statement(tx)]);
     return result as T;
@@ -192,27 +196,35 @@ export function deliveriesRepository(database: Database) {
     },
 
     /**
-     * A channel's held deliveries queued again, as new (attempts from 0, due now), in their first
-     * order: the admin's "Send held messages" once e-mail is configured. The ids queued.
+     * A channel's unsent held deliveries queued again, as new (attempts from 0, due now), in their
+     * first order: the admin's "Send held messages" once e-mail is configured. Those still held, and
+     * those released before that failed for good (a wrong password, say): they were never sent, and
+     * are marked (externalRef RELEASED_FROM_HOLD until a provider's reference replaces it) so that
+     * they are offered again once the setting is fixed. The ids queued.
      */
     async releaseHeld(channel: DeliveryChannel, now: Date): Promise<string[]> {
       const rows = await write((tx) =>
         tx
           .update(table)
-          .set({ status: 'pending', attempts: 0, nextAttemptAt: now, leaseExpiresAt: null, lastError: null, externalRef: null })
-          .where(and(eq(table.channel, channel), eq(table.status, 'held')))
+          .set({ status: 'pending', attempts: 0, nextAttemptAt: now, leaseExpiresAt: null, lastError: null, externalRef: RELEASED_FROM_HOLD })
+          .where(and(eq(table.channel, channel), neverSentAfterHold))
           .returning({ id: table.id }),
       );
       return (rows as { id: string }[]).map((r) => r.id);
     },
 
-    /** How many deliveries of each channel are held, and how many failed since `failedSince`: the dashboard's warnings. */
-    async attention(failedSince: Date): Promise<{ channel: string; status: string; count: number }[]> {
+    /**
+     * The dashboard's warnings, by channel: `held`, deliveries never sent that Send held messages
+     * would queue (held, or released and failed); `failed`, those that failed since `failedSince`.
+     */
+    async attention(failedSince: Date): Promise<{ channel: string; held: number; failed: number }[]> {
+      const count = (condition: SQL) => sql<number>`cast(sum(case when ${condition} then 1 else 0 end) as integer)`;
+      const failedRecently = and(eq(table.status, 'failed'), gte(table.updatedAt, failedSince))!;
       return db
-        .select({ channel: table.channel, status: table.status, count: sql<number>`cast(count(*) as integer)` })
+        .select({ channel: table.channel, held: count(neverSentAfterHold), failed: count(failedRecently) })
         .from(table)
-        .where(or(eq(table.status, 'held'), and(eq(table.status, 'failed'), gte(table.updatedAt, failedSince))))
-        .groupBy(table.channel, table.status);
+        .where(or(neverSentAfterHold, failedRecently))
+        .groupBy(table.channel);
     },
 
     list(filter: { channel?: DeliveryChannel; appointmentId?: string; integrationId?: string; limit: number }) {

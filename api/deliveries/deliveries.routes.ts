@@ -33,8 +33,10 @@ export function deliveriesRoutes({ database, clock }: Pick<Deps, 'database' | 'c
       .get('/deliveries/attention', async (c) => {
         const failedSince = new Date(clock.now().getTime() - FAILED_RECENTLY_DAYS * 86_400_000);
         const counts = { held: { email: 0, calendar: 0 }, failed: { email: 0, calendar: 0 } };
-        for (const { channel, status, count } of await repo.attention(failedSince)) {
-          if ((status === 'held' || status === 'failed') && (channel === 'email' || channel === 'calendar')) counts[status][channel] = Number(count);
+        for (const { channel, held, failed } of await repo.attention(failedSince)) {
+          if (channel !== 'email' && channel !== 'calendar') continue;
+          counts.held[channel] = Number(held);
+          counts.failed[channel] = Number(failed);
         }
         return c.json({ ...counts, failedSince: failedSince.toISOString() });
       }),

@@ -67,7 +67,8 @@ export function emailSettingsService(deps: Pick<Deps, 'database' | 'secrets' | '
       try {
         sent = await sendTestEmail(deps, to);
       } catch (err) {
-        throw new HttpError(502, `The test e-mail was not sent: ${describeError(err)}`);
+        // Not queued: nothing will try again (the provider's wording may say it would).
+        throw new HttpError(502, `The test e-mail was not sent: ${describeError(err).replace(/; will try again\b\.?/, '.')}`);
       }
       if (!sent) throw conflict(NOT_CONFIGURED);
       return { sentTo: to, provider: sent.provider };

@@ -5,7 +5,7 @@
  * File names start with the time and a per-process sequence number, so sorting them sorts the
  * messages by arrival, also within one millisecond.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface OutboxAttachment {
@@ -37,8 +37,11 @@ export interface DevOutbox {
   list(): OutboxMessage[];
   /** The newest `limit` messages, newest first. */
   recent(limit: number): OutboxMessage[];
-  /** Deletes every message `matches` picks (a privacy request); how many went. */
-  remove(matches: (message: OutboxMessage) => boolean): number;
+  /**
+   * Deletes every file whose text `matches` (a privacy request); how many went. Judged on the file's
+   * text, not its parse: a file that does not parse (left half-written) can still hold a copy.
+   */
+  remove(matches: (text: string) => boolean): number;
 }
 
 let sequence = 0;
@@ -60,7 +63,10 @@ export function createDevOutbox(dir: string): DevOutbox {
       sequence = (sequence + 1) % 1_000_000;
       const id = `${createdAt.replace(/[:.]/g, '-')}-${String(sequence).padStart(6, '0')}-${crypto.randomUUID().slice(0, 8)}`;
       const stored: OutboxMessage = { id, ...message, createdAt };
-      writeFileSync(join(dir, `${id}.json`), JSON.stringify(stored, null, 2), { mode: 0o600 });
+      // Written whole or not at all: a crash mid-write leaves a .tmp file, never a half message.
+      const file = join(dir, `${id}.json`);
+      writeFileSync(`${file}.tmp`, JSON.stringify(stored, null, 2), { mode: 0o600 });
+      renameSync(`${file}.tmp`, file);
       return stored;
     },
     list() {
@@ -71,8 +77,14 @@ export function createDevOutbox(dir: string): DevOutbox {
     },
     remove(matches) {
       let removed = 0;
-      for (const file of names()) {
-        if (!matches(read(file))) continue;
+      for (const file of readdirSync(dir).filter((f) => f.endsWith('.json') || f.endsWith('.json.tmp'))) {
+        let text: string;
+        try {
+          text = readFileSync(join(dir, file), 'utf8');
+        } catch {
+          continue; // removed meanwhile
+        }
+        if (!matches(text)) continue;
         rmSync(join(dir, file), { force: true });
         removed++;
       }

@@ -20,7 +20,7 @@ import { appointmentSnapshot, type ActivityListener, type ActivityPlanner, type 
 import { appointmentReminders, bookedExternally, terminalStatuses } from '../appointments/appointments.service.ts';
 import { openConfig, UnreadableSecretError } from '../crypto/sealed-config.ts';
 import { PermanentDeliveryError, type DeliveryHandler, type NewDelivery } from '../deliveries/deliveries.ts';
-import { contactNotificationKey } from '../contact-submissions/contact-submissions.repository.ts';
+import { contactNotificationKey, contactSubmissionsRepository } from '../contact-submissions/contact-submissions.repository.ts';
 import { deliveriesRepository, deliveriesWrite } from '../deliveries/deliveries.repository.ts';
 import type { Deps } from '../deps.ts';
 import { emailSettingsRepository } from '../email-settings/email-settings.repository.ts';
@@ -228,6 +228,8 @@ async function compose(deps: ComposeDeps, purpose: string, payload: unknown): Pr
     }
     case 'contact-notification': {
       const p = payload as ContactMailPayload;
+      // Deleted meanwhile (a privacy request from another container): no copy is made or sent.
+      if (!(await contactSubmissionsRepository(deps.database).exists(p.submission.id))) return { skip: 'The message was deleted' };
       return { mail: contactNotification(p.submission, { to: p.to, siteUrl }) };
     }
     case 'reminder': {
@@ -260,6 +262,11 @@ export function emailHandler(deps: ComposeDeps & Pick<Deps, 'outbox' | 'log'>): 
         attachments: mail.attachments,
         deliveryId: delivery.id,
       });
+      // The delivery deleted while this ran (its message erased on another container): no copy stays.
+      if (!(await deliveriesRepository(deps.database).findById(delivery.id))) {
+        deps.outbox.remove((text) => text.includes(delivery.id));
+        return { status: 'skipped', reason: 'Deleted while it was being held' };
+      }
       deps.log.info('e-mail held in the development outbox (no email setting is configured)', {
         deliveryId: delivery.id,
         purpose: delivery.purpose,

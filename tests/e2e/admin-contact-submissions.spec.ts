@@ -294,12 +294,14 @@ test('Delete, for a deletion request: asks first, then the message and its notif
   // Cancel keeps it.
   await row.getByRole('button', { name: `Delete message from Rae Erase ${id}` }).click();
   const confirm = page.getByRole('alertdialog', { name: 'Delete this message for good?' });
-  await expect(confirm).toContainText(`The message from Rae Erase ${id} is deleted with every copy the site keeps`);
+  await expect(confirm).toContainText(`The message from Rae Erase ${id} is deleted, with its notification in the delivery log and any copy held`);
   await expectNoAxeViolations(page, { label: 'the delete confirmation' });
   await screenshotDialog(confirm, info, 'admin-contact-submissions-delete');
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   await expect(confirm).toBeHidden();
   await expect(row).toHaveCount(1);
+  // Kept: the focus is back on its Delete button.
+  await expect(row.getByRole('button', { name: `Delete message from Rae Erase ${id}` })).toBeFocused();
   expect((await stored(adminApi, email)).id).toBe(submissionId);
 
   // With e-mail not configured (as this server starts), its notification is held in the outbox first.

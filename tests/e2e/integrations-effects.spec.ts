@@ -285,10 +285,10 @@ test.describe('configured through the page, each integration has its effect', ()
     const heldCount = ((await (await adminApi.get('/api/admin/deliveries/attention')).json()) as { held: { email: number } }).held.email;
     expect(heldCount).toBeGreaterThanOrEqual(2);
     const held = page.getByTestId('held-messages');
-    await expect(held).toContainText(`${heldCount} messages are held from while e-mail was not configured`);
+    await expect(held).toContainText(`${heldCount} messages are held, never sent`);
     expect(smtp.to(v.email)).toEqual([]);
     await held.getByRole('button', { name: 'Send Held Messages' }).click();
-    await expectToast(page, 'Success', `${heldCount} held messages are being sent`);
+    await expectToast(page, 'Success', `${heldCount} held messages queued to send: the log below shows how each went`);
     await expect.poll(() => smtp.to(v.email).length, EFFECT).toBe(1);
     expect(smtp.to(v.email)[0]!.parsed.subject).toMatch(/^Your consultation with /);
     await expect.poll(statusesOf, EFFECT).toEqual(['sent', 'sent']);

@@ -1,4 +1,8 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
+import { createDeliveryRunner } from '../../api/deliveries/deliveries.ts';
+import { emailHandler } from '../../api/mail/mail.ts';
 import { expect, it } from 'vitest';
 import { contactPracticeAreas } from '../../src/shared/constants.ts';
 import { countRows, forEachDialect, NON_ADMIN_TOKEN, type TestContext } from '../support/test-app.ts';
@@ -222,7 +226,7 @@ forEachDialect('contact submissions', (ctx) => {
     ctx().deps.outbox.deliver({
       to: 'intake@firm.example',
       subject: `New contact message: Erin ${doomedRow.lastName} (Estate Planning)`,
-      text: `Email: ${doomedRow.email}`,
+      text: `Email: ${doomedRow.email}\nMessage: Please delete me after you call.`,
     });
     expect(copiesOf(doomedRow.email)).toHaveLength(2);
     const deliveriesOf = async (id: string) =>
@@ -255,6 +259,60 @@ forEachDialect('contact submissions', (ctx) => {
     expect((await ctx().call('DELETE', `/api/admin/contact-submissions/${kept.id}`)).status).toBe(401);
     expect((await ctx().call('DELETE', `/api/admin/contact-submissions/${kept.id}`, { token: NON_ADMIN_TOKEN })).status).toBe(403);
     expect(await stored(ctx(), kept.id)).toBeDefined();
+  });
+
+  it('a deletion that lands while another container holds the notification leaves no copy; a half-written outbox file, an old long-named copy and the stored retry answer go too', async () => {
+    const { db, t } = ctx().database;
+    const files = (email: string) => readdirSync(ctx().deps.outbox.dir).filter((f) => readFileSync(join(ctx().deps.outbox.dir, f), 'utf8').includes(email));
+
+    // The delete arrives while the runner holds the claimed delivery (no email setting: it would be held).
+    const racing = await submit(ctx(), submission());
+    const racingEmail = (await stored(ctx(), racing.id))!.email;
+    const real = emailHandler(ctx().deps);
+    const runner = createDeliveryRunner({
+      database: ctx().database,
+      clock: ctx().clock,
+      log: ctx().deps.log,
+      handlers: {
+        email: async (delivery, payload) => {
+          expect((await ctx().admin('DELETE', `/api/admin/contact-submissions/${racing.id}`)).status).toBe(204);
+          return real(delivery, payload);
+        },
+        calendar: async () => ({ status: 'sent' }),
+      },
+    });
+    await runner.runDue();
+    expect(files(racingEmail)).toEqual([]);
+
+    // A long name (the subject is cut at 200 characters), an old copy without its delivery's name, a
+    // half-written file, and a retry's stored answer.
+    const long = submission({ firstName: 'A'.repeat(100), lastName: 'B'.repeat(100) });
+    const idempotencyKey = `erase-${seq}-${ctx().dialect}`;
+    const created = await ctx().call('POST', '/api/contact', { body: long, headers: { 'Idempotency-Key': idempotencyKey } });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    ctx().deps.outbox.deliver({
+      to: 'intake@firm.example',
+      subject: `New contact message: ${'A'.repeat(100)} ${'B'.repeat(78)}…`,
+      text: `Email: ${long.email}\nMessage: ${long.message}`,
+    });
+    writeFileSync(join(ctx().deps.outbox.dir, '0000-half.json'), `{"to":"intake@firm.example","subject":"New contact message: AAAA","text":"Email: ${long.email}\nMessage: ${long.message}`);
+    await ctx().background.runDeliveries();
+    expect(files(long.email).length).toBe(3);
+    expect((await ctx().admin('DELETE', `/api/admin/contact-submissions/${id}`)).status).toBe(204);
+    expect(files(long.email)).toEqual([]);
+    expect(JSON.stringify(await db.select().from(t.idempotencyKeys))).not.toContain(id);
+    // A retry of the same send is a new message now, not "already stored".
+    const retried = await ctx().call('POST', '/api/contact', { body: long, headers: { 'Idempotency-Key': idempotencyKey } });
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get('Idempotent-Replayed')).toBeNull();
+    expect(await stored(ctx(), retried.body.id)).toBeDefined();
+
+    // An id that is not a message's (wildcards included) deletes nothing anywhere.
+    const answers = (await db.select().from(t.idempotencyKeys)).length;
+    for (const odd of ['%', '_', 'not-a-uuid'])
+      expect((await ctx().admin('DELETE', `/api/admin/contact-submissions/${encodeURIComponent(odd)}`)).status).toBe(404);
+    expect((await db.select().from(t.idempotencyKeys)).length).toBe(answers);
   });
 
   it('refuses the admin calls without an admin token', async () => {

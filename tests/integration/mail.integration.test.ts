@@ -636,6 +636,33 @@ forEachDialect(
       expect((await ctx().call('POST', '/api/admin/email-settings/send-held', { token: NON_ADMIN_TOKEN })).status).toBe(403);
     });
 
+    it('held messages released with a wrong password fail, and are offered again once the setting is fixed; a test that fails says it will not be retried', async () => {
+      const booked = await book(ctx());
+      await ctx().background.runDeliveries();
+      const attention = async () => (await ctx().admin('GET', '/api/admin/deliveries/attention')).body;
+      await configureSmtp(ctx(), 'wrong-password-123456');
+      expect((await ctx().admin('POST', '/api/admin/email-settings/send-held')).body).toEqual({ queued: 2 });
+      await ctx().background.runDeliveries();
+      expect((await deliveriesOf(ctx(), booked.id)).map((d) => d.status)).toEqual(['failed', 'failed']);
+      // Never sent: still offered, and counted among the failures too.
+      expect(await attention()).toMatchObject({ held: { email: 2 }, failed: { email: 2 } });
+
+      await configureSmtp(ctx());
+      expect((await ctx().admin('POST', '/api/admin/email-settings/send-held')).body).toEqual({ queued: 2 });
+      await ctx().background.runDeliveries();
+      expect((await deliveriesOf(ctx(), booked.id)).map((d) => d.status)).toEqual(['sent', 'sent']);
+      expect(smtp.messages).toHaveLength(2);
+      expect(await attention()).toMatchObject({ held: { email: 0 } });
+      expect((await ctx().admin('POST', '/api/admin/email-settings/send-held')).body).toEqual({ queued: 0 });
+
+      await configureSendgrid(ctx());
+      sendgrid.failNext(1, 503, 'Service Unavailable');
+      const failed = await ctx().admin('POST', '/api/admin/email-settings/test', {});
+      expect(failed.status).toBe(502);
+      expect(failed.body.error).toMatch(/^The test e-mail was not sent: SendGrid answered 503\./);
+      expect(failed.body.error).not.toContain('try again');
+    });
+
     it('Send test e-mail: to the signed-in admin (or the address given), through the active setting, at once; refused without one; a refusal is said, never the password', async () => {
       expect(await ctx().admin('POST', '/api/admin/email-settings/test', {})).toMatchObject({
         status: 409,

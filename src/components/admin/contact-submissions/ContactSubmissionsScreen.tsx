@@ -78,6 +78,7 @@ export default function ContactSubmissionsScreen() {
 
   // A visitor's deletion request (issue 19): the message and every copy the site keeps, after confirming.
   const [deleting, setDeleting] = useState<ContactSubmission | null>(null);
+  const deleteFocus = useReturnFocus();
   const remove = useAdminMutation({
     mutationFn: (id: string) => read(submission.$delete({ param: { id } })),
     invalidates: [adminKeys.contactSubmissions],
@@ -167,7 +168,10 @@ export default function ContactSubmissionsScreen() {
                   onOpen={(opener) => openDetails(s, opener)}
                   onMarkRead={() => markRead.mutate(s.id)}
                   onMarkResolved={() => markResolved.mutate(s.id)}
-                  onDelete={() => setDeleting(s)}
+                  onDelete={(opener) => {
+                    deleteFocus.remember(opener);
+                    setDeleting(s);
+                  }}
                   markingRead={markRead.isPending && markRead.variables === s.id}
                   markingResolved={markResolved.isPending && markResolved.variables === s.id}
                 />
@@ -204,7 +208,7 @@ export default function ContactSubmissionsScreen() {
         title="Delete this message for good?"
         description={
           deleting
-            ? `The message from ${fullName(deleting)} is deleted with every copy the site keeps: its notification in the delivery log and, if e-mail was held, in the development outbox. A notification already delivered to the firm’s inbox stays there. This cannot be undone.`
+            ? `The message from ${fullName(deleting)} is deleted, with its notification in the delivery log and any copy held in the development outbox. A notification already delivered to the firm’s inbox, or a copy exported to DynamoDB by the migration, stays there. This cannot be undone.`
             : ''
         }
         confirmLabel="Delete Message"
@@ -212,11 +216,9 @@ export default function ContactSubmissionsScreen() {
         onConfirm={() => {
           if (deleting) remove.mutate(deleting.id, { onSettled: () => setDeleting(null) });
         }}
-        // The deleted message's buttons are gone: the focus goes to the list's heading.
-        onCloseAutoFocus={(event) => {
-          event.preventDefault();
-          (headingRef.current ?? document.querySelector<HTMLElement>('h1'))?.focus();
-        }}
+        // Kept (Cancel, Escape, a failed delete): back to its Delete button. Deleted: its buttons are
+        // gone, so to the list's heading (or the page's, when the list is empty now).
+        onCloseAutoFocus={(event) => deleteFocus.restore(event, () => headingRef.current ?? document.querySelector<HTMLElement>('h1'))}
       />
     </AdminPage>
   );
@@ -235,7 +237,7 @@ function SubmissionItem({
   onOpen: (opener: HTMLElement) => void;
   onMarkRead: () => void;
   onMarkResolved: () => void;
-  onDelete: () => void;
+  onDelete: (opener: HTMLElement) => void;
   markingRead: boolean;
   markingResolved: boolean;
 }) {
@@ -291,7 +293,7 @@ function SubmissionItem({
               <span className="sr-only"> for {name}</span>
             </Button>
           )}
-          <Button variant="ghost" className="text-destructive sm:ml-auto" onClick={onDelete}>
+          <Button variant="ghost" className="text-destructive sm:ml-auto" onClick={(e) => onDelete(e.currentTarget)}>
             <Trash2 aria-hidden="true" className="size-4" />
             Delete<span className="sr-only"> message from {name}</span>
           </Button>

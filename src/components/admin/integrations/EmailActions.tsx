@@ -103,10 +103,14 @@ export function HeldMessages({ held }: { held: number }) {
   const sendHeld = useAdminMutation<void, { queued: number }>({
     mutationFn: () => read(api.admin['email-settings']['send-held'].$post()),
     invalidates: emailListKeys,
-    success: (result) => ({
-      title: 'Success',
-      description: result.queued === 1 ? '1 held message is being sent' : `${result.queued} held messages are being sent`,
-    }),
+    // Queued, not yet sent: the log says how each one went.
+    success: (result) =>
+      result.queued === 0
+        ? { title: 'Nothing to send', description: 'No held messages were waiting.' }
+        : {
+            title: 'Success',
+            description: `${result.queued === 1 ? '1 held message' : `${result.queued} held messages`} queued to send: the log below shows how each went`,
+          },
     failure: (error) => serverMessage(error, 'Failed to send the held messages'),
     onSuccess: () => void queryClient.invalidateQueries({ predicate: (q) => isDeliveriesKey(q.queryKey) }),
   });
@@ -115,8 +119,8 @@ export function HeldMessages({ held }: { held: number }) {
       <div className="min-w-0 flex-1 space-y-1">
         <h3 className="text-lg font-semibold">Held, not sent</h3>
         <p className="text-sm">
-          {messagesAre(held)} held from while e-mail was not configured: their readers have not received them. Each is sent as it would have been then, except a
-          visitor’s message about a consultation that has already begun.
+          {messagesAre(held)} held, never sent: their readers have not received them. Each is sent as it would have been then, except a visitor’s message about
+          a consultation that has already begun. Send a test e-mail first to check the setting.
         </p>
       </div>
       <Button className="h-10" disabled={sendHeld.isPending} aria-busy={sendHeld.isPending || undefined} onClick={() => sendHeld.mutate()}>
