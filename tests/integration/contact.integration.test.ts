@@ -296,7 +296,10 @@ forEachDialect('contact submissions', (ctx) => {
       subject: `New contact message: ${'A'.repeat(100)} ${'B'.repeat(78)}…`,
       text: `Email: ${long.email}\nMessage: ${long.message}`,
     });
-    writeFileSync(join(ctx().deps.outbox.dir, '0000-half.json'), `{"to":"intake@firm.example","subject":"New contact message: AAAA","text":"Email: ${long.email}\nMessage: ${long.message}`);
+    writeFileSync(
+      join(ctx().deps.outbox.dir, '0000-half.json'),
+      `{"to":"intake@firm.example","subject":"New contact message: AAAA","text":"Email: ${long.email}\nMessage: ${long.message}`,
+    );
     await ctx().background.runDeliveries();
     expect(files(long.email).length).toBe(3);
     expect((await ctx().admin('DELETE', `/api/admin/contact-submissions/${id}`)).status).toBe(204);
