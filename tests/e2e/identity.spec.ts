@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
-import { screenshot, toasts, watchConsole } from '../support/e2e.ts';
+import { expectNoAxeViolations, screenshot, toasts, watchConsole } from '../support/e2e.ts';
 
 const outboxDir = join(process.env.E2E_DATA_DIR ?? '', 'outbox');
 const PASSWORD = 'Correct-Horse-42';
@@ -203,6 +203,57 @@ test('a sign-up with an address that may not be an admin is refused with the ser
   await expect(panel(page).getByRole('alert')).toHaveText('User validation failed. Please check your input.');
   await expect(submit).toHaveText('Create Account');
   await expect(page.getByRole('tab', { name: 'Sign Up' })).toHaveAttribute('aria-selected', 'true');
+  consoleErrors.expectOnlyFailedRequests(400);
+});
+
+test('Forgot password: a code to the account’s address, a new password, and the old one no longer works; signed in, /login goes on to /admin', async ({
+  page,
+  request,
+}, info) => {
+  const consoleErrors = watchConsole(page);
+  const { username, email } = await createAccount(request, info, 'forgot');
+  await openLogin(page);
+  await field(page, 'Username').fill(username);
+  await panel(page).getByRole('button', { name: 'Forgot password?' }).click();
+  // The username comes along; the page never says whether the account exists.
+  await expect(field(page, 'Username')).toHaveValue(username);
+  await expect(field(page, 'Username')).toBeFocused();
+  await expectNoAxeViolations(page, { label: 'Forgot password' });
+  await panel(page).getByRole('button', { name: 'Send Reset Code' }).click();
+  await expect(panel(page).getByRole('status')).toHaveText('If an account with a verified address has that username, a code is on its way there.');
+  await expect(field(page, 'Verification Code')).toBeFocused();
+  const code = await verificationCode(email);
+
+  // The form's own rules first, then a wrong code (the service's answer), then the right one.
+  await field(page, 'New Password').fill('short');
+  await panel(page).getByRole('button', { name: 'Reset Password' }).click();
+  await expect(panel(page)).toContainText('Verification code must be 6 digits');
+  await expect(panel(page)).toContainText('Password must be at least 8 characters');
+  const newPassword = `${PASSWORD}-new`;
+  await field(page, 'Verification Code').fill(code === '000000' ? '111111' : '000000');
+  await field(page, 'New Password').fill(newPassword);
+  await field(page, 'Confirm New Password').fill(newPassword);
+  await panel(page).getByRole('button', { name: 'Reset Password' }).click();
+  await expect(panel(page).getByRole('alert')).toContainText(/code/i);
+  await field(page, 'Verification Code').fill(code);
+  await panel(page).getByRole('button', { name: 'Reset Password' }).click();
+  await expect(toasts(page)).toContainText('Password reset');
+  await expect(panel(page).getByRole('status')).toHaveText('Your password has been reset. Sign in with the new one.');
+  await expect(field(page, 'Username')).toHaveValue(username);
+  await expect(field(page, 'Password')).toBeFocused();
+  await screenshot(page, info, 'login-password-reset');
+
+  // The old password is refused; the new one signs in.
+  await signInWithForm(page, username, PASSWORD);
+  await expect(panel(page).getByRole('alert')).toHaveText('Incorrect username or password.');
+  await signInWithForm(page, username, newPassword);
+  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page.getByText(`Welcome back, ${username}`)).toBeVisible();
+
+  // Signed in, /login is no dead end: it goes on to the portal.
+  await page.goto('/login');
+  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page.getByText(`Welcome back, ${username}`)).toBeVisible();
   consoleErrors.expectOnlyFailedRequests(400);
 });
 

@@ -1,8 +1,8 @@
 /**
  * /admin (SPEC §2 dashboard): the greeting with the username and Sign Out; warnings about mail that
  * is held or failed (issue 19); the four stat cards; Quick
- * Actions and the Navigation list; the 5 most recent contact submissions and the 3 most recent blog
- * posts. Counts come from the admin lists (SPEC §7), so they are the same rows the screens show, and
+ * Actions and the Navigation list; the next 5 appointments, the 5 most recent contact submissions and the 3
+ * most recent blog posts (by publish date, a draft by its last edit). Counts come from the admin lists (SPEC §7), so they are the same rows the screens show, and
  * a link only points at a screen that exists (admin-screens.ts).
  */
 import type { UseQueryResult } from '@tanstack/react-query';
@@ -11,7 +11,7 @@ import SignOutButton from './SignOutButton.tsx';
 import { adminQueries, useAdminList } from './admin-api.ts';
 import { adminScreens } from './admin-screens.ts';
 import { NavigationList, QuickActions } from './dashboard/DashboardLinks.tsx';
-import { RecentPosts, RecentSubmissions } from './dashboard/RecentLists.tsx';
+import { RecentPosts, RecentSubmissions, UpcomingAppointments } from './dashboard/RecentLists.tsx';
 import DeliveryWarnings from './dashboard/DeliveryWarnings.tsx';
 import StatCards from './dashboard/StatCards.tsx';
 import { latestPublishedPost, navigationLinks, postCounts, quickActions, submissionCounts, testimonialCounts } from './dashboard/dashboard-data.ts';
@@ -29,6 +29,7 @@ export default function AdminDashboard() {
   const submissions = useAdminList(adminQueries.contactSubmissions);
   const posts = useAdminList(adminQueries.blogPosts);
   const testimonials = useAdminList(adminQueries.testimonials);
+  const appointments = useAdminList(adminQueries.appointments);
   const latestPost = latestPublishedPost(posts.data ?? []);
 
   return (
@@ -62,6 +63,7 @@ export default function AdminDashboard() {
       </div>
 
       <div className="grid gap-6 lg:grid-cols-2">
+        <UpcomingAppointments query={appointments} href={screenHref('/admin/appointments')} />
         <RecentSubmissions query={submissions} href={screenHref('/admin/contact-submissions')} />
         <RecentPosts query={posts} href={screenHref('/admin/blog-posts')} />
       </div>

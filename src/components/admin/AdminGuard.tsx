@@ -36,7 +36,8 @@ export function useAdminSession(): AdminSession {
 
 export const LOGIN_PATH = '/login';
 
-async function checkAdmin(): Promise<GuardState> {
+/** Who is signed in, as the server sees it (tokens it no longer accepts are dropped). /login asks it too. */
+export async function checkAdmin(): Promise<GuardState> {
   const user = await refresh();
   if (!user) return { status: 'signed-out' };
   try {

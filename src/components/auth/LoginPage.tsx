@@ -1,7 +1,8 @@
 /**
  * /login (SPEC §2, §4 Authentication, §5 Sign in / Sign up / Verification, §8 Authentication
  * screens): tabs Sign In, Sign Up and Verify Email. Sign up -> Verify Email with the username
- * filled -> Sign In with the username prefilled -> /admin. Field messages come from the zod schemas;
+ * filled -> Sign In with the username prefilled -> /admin. Forgot password? under Sign In: a code to
+ * the account's address, then a new password. An admin already signed in goes straight to /admin. Field messages come from the zod schemas;
  * the identity service's failures show in an alert above the submit button.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -9,13 +10,26 @@ import * as Tabs from '@radix-ui/react-tabs';
 import { ArrowLeft, CircleAlert, LoaderCircle, LockKeyhole } from 'lucide-react';
 import { useEffect, useState, type InputHTMLAttributes, type ReactNode } from 'react';
 import { useForm, type FieldValues, type Path, type UseFormRegisterReturn, type UseFormSetFocus } from 'react-hook-form';
-import { confirmSignUp, resendCode, signIn, signUp } from '../../lib/auth/auth.ts';
-import { signInSchema, signUpSchema, verifyEmailSchema, type SignInValues, type SignUpValues, type VerifyEmailValues } from '../../lib/auth/auth.schemas.ts';
+import { confirmForgotPassword, confirmSignUp, forgotPassword, resendCode, signIn, signOut, signUp } from '../../lib/auth/auth.ts';
+import { checkAdmin } from '../admin/AdminGuard.tsx';
+import {
+  resetPasswordSchema,
+  resetRequestSchema,
+  signInSchema,
+  signUpSchema,
+  verifyEmailSchema,
+  type ResetPasswordValues,
+  type ResetRequestValues,
+  type SignInValues,
+  type SignUpValues,
+  type VerifyEmailValues,
+} from '../../lib/auth/auth.schemas.ts';
 import { toast, toastOnNextPage } from '../../lib/toast.ts';
 import { buttonClass } from '../ui/button-class.ts';
 import { Field, Input } from '../ui/form.tsx';
 
-type Tab = 'sign-in' | 'sign-up' | 'verify';
+/** 'reset' (Forgot password) has no tab of its own: Sign In's link opens it, and it leads back there. */
+type Tab = 'sign-in' | 'sign-up' | 'verify' | 'reset';
 
 /** SPEC §8 fallbacks, used when the service gives no message of its own. */
 const fallback = {
@@ -23,6 +37,8 @@ const fallback = {
   signUp: 'Failed to create account. Please try again.',
   verify: 'Invalid verification code. Please try again.',
   resend: 'Failed to resend code',
+  resetRequest: 'The reset code could not be sent. Please try again.',
+  reset: 'Failed to reset password. Please try again.',
 } as const;
 
 const messageOf = (err: unknown, otherwise: string) => (err instanceof Error && err.message ? err.message : otherwise);
@@ -30,7 +46,7 @@ const messageOf = (err: unknown, otherwise: string) => (err instanceof Error && 
 /** Where a programmatic tab switch lands: the username to fill and the field to focus. */
 interface Handoff {
   username: string;
-  focus?: 'password' | 'code';
+  focus?: 'password' | 'code' | 'username';
   notice?: string;
 }
 
@@ -40,6 +56,17 @@ export default function LoginPage() {
   // Submitting before React has taken over would send the form natively: buttons wait for it.
   const [ready, setReady] = useState(false);
   useEffect(() => setReady(true), []);
+  // Signed in already (issue 19: /login was a dead end): an admin goes on to the portal; anyone else
+  // is signed out here, so that signing in as an admin works.
+  useEffect(() => {
+    void checkAdmin().then(
+      (state) => {
+        if (state.status === 'allowed') window.location.replace('/admin');
+        else if (state.status === 'forbidden') void signOut().catch(() => undefined);
+      },
+      () => undefined,
+    );
+  }, []);
 
   const go = (next: Tab, to: Handoff) => {
     setHandoff(to);
@@ -75,6 +102,15 @@ export default function LoginPage() {
               onNeedsVerification={(username) =>
                 go('verify', { username, focus: 'code', notice: 'Your email address is not verified yet. Enter the code we sent you.' })
               }
+              onForgot={(username) => go('reset', { username, focus: 'username' })}
+            />
+          </Tabs.Content>
+          <Tabs.Content value="reset" className="mt-6 rounded-sm">
+            <ResetPasswordForm
+              ready={ready}
+              handoff={handoff}
+              onReset={(username) => go('sign-in', { username, focus: 'password', notice: 'Your password has been reset. Sign in with the new one.' })}
+              onBack={(username) => go('sign-in', { username, focus: 'password' })}
             />
           </Tabs.Content>
           <Tabs.Content value="sign-up" className="mt-6 rounded-sm">
@@ -109,7 +145,17 @@ function TabTrigger({ value, children }: { value: Tab; children: ReactNode }) {
   );
 }
 
-function SignInForm({ ready, handoff, onNeedsVerification }: { ready: boolean; handoff: Handoff; onNeedsVerification: (username: string) => void }) {
+function SignInForm({
+  ready,
+  handoff,
+  onNeedsVerification,
+  onForgot,
+}: {
+  ready: boolean;
+  handoff: Handoff;
+  onNeedsVerification: (username: string) => void;
+  onForgot: (username: string) => void;
+}) {
   const form = useForm<SignInValues>({ resolver: zodResolver(signInSchema), defaultValues: { username: handoff.username, password: '' } });
   const [failure, setFailure] = useState<string | null>(null);
   const [leaving, setLeaving] = useState(false);
@@ -139,6 +185,11 @@ function SignInForm({ ready, handoff, onNeedsVerification }: { ready: boolean; h
 
   return (
     <AuthForm onSubmit={onSubmit} description="Sign in with your admin username and password.">
+      {handoff.notice && (
+        <p role="status" className="rounded-md border border-border bg-muted p-3 text-sm">
+          {handoff.notice}
+        </p>
+      )}
       <TextField
         label="Username"
         registration={form.register('username')}
@@ -152,6 +203,16 @@ function SignInForm({ ready, handoff, onNeedsVerification }: { ready: boolean; h
       <SubmitButton ready={ready} pending={pending} pendingLabel="Signing in...">
         Sign In
       </SubmitButton>
+      <p className="text-center text-sm">
+        <button
+          type="button"
+          disabled={!ready}
+          onClick={() => onForgot(form.getValues('username').trim())}
+          className="inline-flex min-h-10 items-center rounded-sm font-medium text-primary underline underline-offset-4"
+        >
+          Forgot password?
+        </button>
+      </p>
     </AuthForm>
   );
 }
@@ -283,6 +344,130 @@ function VerifyEmailForm({ ready, handoff, onVerified }: { ready: boolean; hando
         {resending && <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />}
         {resending ? 'Sending...' : 'Resend code'}
       </button>
+    </AuthForm>
+  );
+}
+
+/**
+ * Forgot password: the username, then the code the identity service e-mails to that account's
+ * verified address with the new password. The first answer is the same for every username (the
+ * service never says whether an account exists), and so is this page's.
+ */
+function ResetPasswordForm({
+  ready,
+  handoff,
+  onReset,
+  onBack,
+}: {
+  ready: boolean;
+  handoff: Handoff;
+  onReset: (username: string) => void;
+  onBack: (username: string) => void;
+}) {
+  const [codeSent, setCodeSent] = useState(false);
+  const request = useForm<ResetRequestValues>({ resolver: zodResolver(resetRequestSchema), defaultValues: { username: handoff.username } });
+  const reset = useForm<ResetPasswordValues>({
+    resolver: zodResolver(resetPasswordSchema),
+    defaultValues: { username: handoff.username, code: '', password: '', confirmPassword: '' },
+  });
+  const [failure, setFailure] = useState<string | null>(null);
+  useFocusOnArrival(request.setFocus, handoff.focus === 'username' ? 'username' : undefined);
+  useEffect(() => {
+    if (codeSent) reset.setFocus('code');
+  }, [codeSent, reset]);
+
+  const onRequest = request.handleSubmit(async ({ username }) => {
+    setFailure(null);
+    try {
+      await forgotPassword(username);
+      reset.setValue('username', username);
+      setCodeSent(true);
+    } catch (err) {
+      setFailure(messageOf(err, fallback.resetRequest));
+    }
+  });
+  const onConfirm = reset.handleSubmit(async ({ username, code, password }) => {
+    setFailure(null);
+    try {
+      await confirmForgotPassword(username, code, password);
+      toast({ title: 'Password reset', description: 'You can now sign in with your new password.' });
+      onReset(username);
+    } catch (err) {
+      setFailure(messageOf(err, fallback.reset));
+    }
+  });
+  const back = (
+    <button
+      type="button"
+      onClick={() => onBack((codeSent ? reset.getValues('username') : request.getValues('username')).trim())}
+      className={buttonClass('outline', 'md', 'w-full')}
+    >
+      Back to Sign In
+    </button>
+  );
+
+  if (!codeSent) {
+    return (
+      <AuthForm onSubmit={onRequest} description="Forgot your password? Enter your username: we will email a code to the address on the account.">
+        <TextField
+          label="Username"
+          registration={request.register('username')}
+          error={request.formState.errors.username?.message}
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+        />
+        <FailureAlert message={failure} />
+        <SubmitButton ready={ready} pending={request.formState.isSubmitting} pendingLabel="Sending...">
+          Send Reset Code
+        </SubmitButton>
+        {back}
+      </AuthForm>
+    );
+  }
+  const errors = reset.formState.errors;
+  return (
+    <AuthForm onSubmit={onConfirm} description="Enter the code and choose a new password. Signing in again is needed everywhere after a reset.">
+      <p role="status" className="rounded-md border border-border bg-muted p-3 text-sm">
+        If an account with a verified address has that username, a code is on its way there.
+      </p>
+      <TextField
+        label="Username"
+        registration={reset.register('username')}
+        error={errors.username?.message}
+        autoComplete="username"
+        autoCapitalize="none"
+        spellCheck={false}
+      />
+      <TextField
+        label="Verification Code"
+        registration={reset.register('code')}
+        error={errors.code?.message}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={12}
+        spellCheck={false}
+      />
+      <TextField
+        label="New Password"
+        type="password"
+        registration={reset.register('password')}
+        error={errors.password?.message}
+        hint="At least 8 characters."
+        autoComplete="new-password"
+      />
+      <TextField
+        label="Confirm New Password"
+        type="password"
+        registration={reset.register('confirmPassword')}
+        error={errors.confirmPassword?.message}
+        autoComplete="new-password"
+      />
+      <FailureAlert message={failure} />
+      <SubmitButton ready={ready} pending={reset.formState.isSubmitting} pendingLabel="Resetting...">
+        Reset Password
+      </SubmitButton>
+      {back}
     </AuthForm>
   );
 }

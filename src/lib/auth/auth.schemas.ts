@@ -38,3 +38,21 @@ export const verifyEmailSchema = z.object({
   code: z.string().trim().min(6, 'Verification code must be 6 digits'),
 });
 export type VerifyEmailValues = z.infer<typeof verifyEmailSchema>;
+
+/** Forgot password, first step: whose password (the code goes to that account's verified address). */
+export const resetRequestSchema = z.object({ username: requiredUsername });
+export type ResetRequestValues = z.infer<typeof resetRequestSchema>;
+
+/** Forgot password, second step: the emailed code and the new password, twice. */
+export const resetPasswordSchema = z
+  .object({
+    username: requiredUsername,
+    code: z.string().trim().min(6, 'Verification code must be 6 digits'),
+    ...passwords.shape,
+  })
+  .refine((v) => v.password === v.confirmPassword, {
+    error: "Passwords don't match",
+    path: ['confirmPassword'],
+    when: (payload) => passwords.safeParse(payload.value).success,
+  });
+export type ResetPasswordValues = z.infer<typeof resetPasswordSchema>;

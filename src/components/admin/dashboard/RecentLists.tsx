@@ -9,7 +9,10 @@ import { practiceAreaLabel } from '../testimonials/testimonial-form.ts';
 import { ReadBadge, ResolvedBadge } from '../contact-submissions/SubmissionBadges.tsx';
 import { Badge, Card, CardContent, CardHeader } from '../../ui/card.tsx';
 import { ListState } from '../../ui/states.tsx';
-import { mostRecent, RECENT_POSTS, RECENT_SUBMISSIONS, type ContactSubmissionSummary } from './dashboard-data.ts';
+import AppointmentStatusBadge from '../appointments/AppointmentStatusBadge.tsx';
+import { consultationTypeLabel, fullName, splitUpcoming, type Appointment } from '../appointments/appointments.ts';
+import { formatFirmDateTime } from '../../../shared/firm-time.ts';
+import { mostRecent, RECENT_POSTS, RECENT_SUBMISSIONS, recentPosts, UPCOMING_APPOINTMENTS, type ContactSubmissionSummary } from './dashboard-data.ts';
 
 function ViewAll({ href, label }: { href?: string; label: string }) {
   if (!href) return null;
@@ -74,7 +77,7 @@ export function RecentPosts({ query, href }: { query: UseQueryResult<BlogPost[]>
           <ListState query={query} what="blog posts" empty={<EmptyLine>No blog posts yet</EmptyLine>}>
             {(rows) => (
               <ul className="divide-y divide-border">
-                {mostRecent(rows, RECENT_POSTS).map((p) => (
+                {recentPosts(rows, RECENT_POSTS).map((p) => (
                   <li key={p.id} className="flex flex-wrap items-start justify-between gap-2 py-3">
                     <div className="min-w-0">
                       <p className="break-words text-sm font-medium">{p.title}</p>
@@ -87,6 +90,47 @@ export function RecentPosts({ query, href }: { query: UseQueryResult<BlogPost[]>
                 ))}
               </ul>
             )}
+          </ListState>
+        </CardContent>
+      </Card>
+    </section>
+  );
+}
+
+/** The next consultations (not cancelled), soonest first: what the firm has coming (issue 19). */
+export function UpcomingAppointments({ query, href }: { query: UseQueryResult<Appointment[]>; href?: string }) {
+  return (
+    <section aria-labelledby="upcoming-appointments" className="min-w-0">
+      <Card>
+        <CardHeader
+          title={<span id="upcoming-appointments">Upcoming Appointments</span>}
+          description="The next consultations booked, soonest first."
+          actions={<ViewAll href={href} label="appointments" />}
+        />
+        <CardContent>
+          <ListState query={query} what="appointments" empty={<EmptyLine>No upcoming appointments</EmptyLine>}>
+            {(rows) => {
+              const next = splitUpcoming(
+                rows.filter((a) => a.status !== 'cancelled'),
+                new Date(),
+              ).upcoming.slice(0, UPCOMING_APPOINTMENTS);
+              if (next.length === 0) return <EmptyLine>No upcoming appointments</EmptyLine>;
+              return (
+                <ul className="divide-y divide-border">
+                  {next.map((a) => (
+                    <li key={a.id} className="flex flex-wrap items-start justify-between gap-2 py-3">
+                      <div className="min-w-0">
+                        <p className="break-words text-sm font-medium">{fullName(a)}</p>
+                        <p className="text-xs text-muted-foreground">
+                          {consultationTypeLabel(a.consultationType)} · <time dateTime={a.scheduledDate}>{formatFirmDateTime(a.scheduledDate)}</time>
+                        </p>
+                      </div>
+                      <AppointmentStatusBadge status={a.status} />
+                    </li>
+                  ))}
+                </ul>
+              );
+            }}
           </ListState>
         </CardContent>
       </Card>

@@ -3,6 +3,7 @@ import { adminScreens, type AdminScreen } from '../admin-screens.ts';
 import {
   latestPublishedPost,
   mostRecent,
+  recentPosts,
   navigationLinks,
   postCounts,
   quickActions,
@@ -48,6 +49,17 @@ describe('recent items', () => {
     const rows = ['2026-01-03', '2026-01-07', '2026-01-01', '2026-01-05', '2026-01-02', '2026-01-06'].map((d, i) => submission(String(i), d, false, false));
     expect(mostRecent(rows, 5).map((r) => r.createdAt)).toEqual(['2026-01-07', '2026-01-06', '2026-01-05', '2026-01-03', '2026-01-02']);
     expect(mostRecent(rows.slice(0, 2), 5)).toHaveLength(2);
+  });
+
+  it('recent posts: a published one by its publish date, a draft by its last edit, all created at once', () => {
+    const created = '2026-01-01T00:00:00Z';
+    const rows = [
+      { id: 'old', isPublished: true, publishedAt: '2026-02-01T00:00:00Z', createdAt: created, updatedAt: created },
+      { id: 'draft-edited', isPublished: false, publishedAt: null, createdAt: created, updatedAt: '2026-03-05T00:00:00Z' },
+      { id: 'new', isPublished: true, publishedAt: '2026-03-01T00:00:00Z', createdAt: created, updatedAt: created },
+      { id: 'draft-untouched', isPublished: false, publishedAt: null, createdAt: created, updatedAt: created },
+    ];
+    expect(recentPosts(rows, 3).map((r) => r.id)).toEqual(['draft-edited', 'new', 'old']);
   });
 
   it('the latest article is the published one with the latest publish date', () => {

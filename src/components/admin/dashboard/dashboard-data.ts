@@ -15,9 +15,10 @@ export type ContactSubmissionSummary = Pick<
   'id' | 'firstName' | 'lastName' | 'email' | 'practiceArea' | 'isRead' | 'isResolved' | 'createdAt'
 >;
 
-/** SPEC §9 Display limits: 5 recent submissions and 3 recent posts. */
+/** SPEC §9 Display limits: 5 recent submissions and 3 recent posts; and the next 5 consultations. */
 export const RECENT_SUBMISSIONS = 5;
 export const RECENT_POSTS = 3;
+export const UPCOMING_APPOINTMENTS = 5;
 
 /** SPEC §9: the traffic card is a fixed +24% (no analytics service is connected). */
 export const TRAFFIC_CHANGE = '+24%';
@@ -40,6 +41,18 @@ const time = (iso: string | null | undefined) => (iso ? new Date(iso).getTime() 
 /** The newest `limit` rows by creation time (the lists come newest first; this does not rely on it). */
 export function mostRecent<T extends { createdAt: string }>(rows: readonly T[], limit: number): T[] {
   return [...rows].sort((a, b) => time(b.createdAt) - time(a.createdAt)).slice(0, limit);
+}
+
+/**
+ * The posts most recently worked on: a published one by its publish date, a draft by its last edit
+ * (seeded posts share one creation time, so creation alone ordered them at random).
+ */
+export function recentPosts<T extends Pick<BlogPost, 'isPublished' | 'publishedAt' | 'createdAt'> & { updatedAt?: string | null }>(
+  rows: readonly T[],
+  limit: number,
+): T[] {
+  const when = (p: T) => (p.isPublished ? time(p.publishedAt) : time(p.updatedAt) || time(p.createdAt));
+  return [...rows].sort((a, b) => when(b) - when(a)).slice(0, limit);
 }
 
 /** The article the public site shows first: published, latest publish date. */
