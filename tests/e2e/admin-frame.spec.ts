@@ -43,6 +43,15 @@ test('the navigation lists every admin screen and marks the current one', async 
     await expect(current).toHaveText(screen.nav);
     await expect(current).toHaveAttribute('href', path);
     await expect(page).toHaveTitle(new RegExp(`^${screen.title} \\|`));
+    // The current screen's tab is in view inside the strip (on a phone the strip scrolls), and Sign
+    // Out is on every screen: the dashboard's beside the greeting, the others' at the strip's end.
+    const shown = await current.evaluate((link) => {
+      const strip = link.closest('nav')!.getBoundingClientRect();
+      const box = link.getBoundingClientRect();
+      return box.left >= strip.left - 1 && box.right <= strip.right + 1;
+    });
+    expect(shown, `${screen.nav} is in view in the navigation`).toBe(true);
+    await expect(page.getByRole('button', { name: 'Sign Out' })).toBeInViewport();
   }
   consoleErrors.expectNone();
 });
@@ -69,8 +78,9 @@ test('keyboard: Tab goes from the skip link through the navigation into the scre
   const navNames = seen.filter((f) => f.inNav).map((f) => f.name);
   expect(navNames).toEqual(screens.map(([, s]) => s.nav));
   const afterNav = seen.slice(seen.findLastIndex((f) => f.inNav) + 1);
-  expect(afterNav.map((f) => f.name)).toEqual(['Back to Admin Dashboard', 'Client Testimonials: Visible']);
-  expect(afterNav.every((f) => f.inMain)).toBe(true);
+  // Sign Out ends the navigation's row, then the screen.
+  expect(afterNav.map((f) => f.name)).toEqual(['Sign Out', 'Back to Admin Dashboard', 'Client Testimonials: Visible']);
+  expect(afterNav.slice(1).every((f) => f.inMain)).toBe(true);
 
   // The skip link skips the site header: the next Tab lands in the admin navigation.
   await page.keyboard.press('Shift+Tab');

@@ -297,6 +297,24 @@ test("status, steps and what is migrated; while DynamoDB is down, generating fai
   consoleErrors.expectOnly(/the server responded with a status of 5\d\d/, new RegExp(`^${escapeRegExp(message.slice(0, 40))}`));
 });
 
+test('not configured: the SPEC alert, and the variables to set by name', async ({ page }, info) => {
+  const consoleErrors = watchConsole(page);
+  // A server without AWS settings (this one has them): its answer, as the API gives it then.
+  await page.route('**/api/admin/migration/status', (route) =>
+    route.fulfill({ json: { postgresConfigured: true, awsConfigured: false, awsRegion: null, ready: false, database: 'sqlite', tableName: 'firm-site' } }),
+  );
+  await openScreen(page);
+  await expect(page.getByTestId('setup-alert')).toHaveText('AWS credentials not configured. Please check your environment configuration.');
+  const help = page.getByTestId('setup-help');
+  for (const name of ['AWS_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'DYNAMODB_ENDPOINT', 'DYNAMODB_TABLE'])
+    await expect(help).toContainText(name);
+  await expect(help).not.toContainText('SQLITE_PATH');
+  await expect(help).toContainText('README’s “DynamoDB migration” section');
+  await expectNoAxeViolations(page, { label: 'migration not configured' });
+  await screenshot(page, info, 'admin-migration-not-configured');
+  consoleErrors.expectNone();
+});
+
 test("walks the wizard to 'Migration Complete', with live progress that survives a reload", async ({ page, request, adminApi }, info) => {
   test.setTimeout(120_000);
   const consoleErrors = watchConsole(page);

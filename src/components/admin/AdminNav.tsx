@@ -1,23 +1,47 @@
-/** The admin navigation, drawn from admin-screens.ts; the current screen is marked for assistive tech. */
+/**
+ * The admin navigation, drawn from admin-screens.ts; the current screen is marked for assistive tech
+ * and scrolled into view when the strip is wider than the screen (a phone). Sign Out sits at its end
+ * on every screen but the dashboard, which has its own beside the greeting (issue 19: on a phone it
+ * was only there).
+ */
+import { useLayoutEffect, useRef } from 'react';
+import SignOutButton from './SignOutButton.tsx';
 import { adminScreens, normalizeAdminPath } from './admin-screens.ts';
 
 export default function AdminNav({ pathname }: { pathname: string }) {
   const current = normalizeAdminPath(pathname);
+  const strip = useRef<HTMLElement>(null);
+  const currentLink = useRef<HTMLAnchorElement>(null);
+  // Centred in the strip, without moving the page (scrollIntoView would scroll the window too).
+  useLayoutEffect(() => {
+    const nav = strip.current;
+    const link = currentLink.current;
+    if (!nav || !link || nav.scrollWidth <= nav.clientWidth) return;
+    nav.scrollLeft = link.offsetLeft - (nav.clientWidth - link.offsetWidth) / 2;
+  }, []);
   return (
-    <nav aria-label="Admin" className="-mx-4 mb-6 overflow-x-auto border-b border-border px-4">
-      <ul className="flex min-w-max gap-1">
-        {Object.entries(adminScreens).map(([path, screen]) => (
-          <li key={path}>
-            <a
-              href={path}
-              aria-current={path === current ? 'page' : undefined}
-              className="inline-flex h-11 items-center border-b-2 border-transparent px-3 text-sm font-medium text-muted-foreground hover:text-foreground aria-[current=page]:border-primary aria-[current=page]:text-foreground"
-            >
-              {screen.nav}
-            </a>
-          </li>
-        ))}
-      </ul>
-    </nav>
+    <div className="-mx-4 mb-6 flex items-center gap-2 border-b border-border px-4">
+      <nav ref={strip} aria-label="Admin" className="min-w-0 flex-1 overflow-x-auto">
+        <ul className="relative flex min-w-max gap-1">
+          {Object.entries(adminScreens).map(([path, screen]) => (
+            <li key={path}>
+              <a
+                ref={path === current ? currentLink : undefined}
+                href={path}
+                aria-current={path === current ? 'page' : undefined}
+                className="inline-flex h-11 items-center border-b-2 border-transparent px-3 text-sm font-medium text-muted-foreground hover:text-foreground aria-[current=page]:border-primary aria-[current=page]:text-foreground"
+              >
+                {screen.nav}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {current !== '/admin' && (
+        <div className="shrink-0 py-1">
+          <SignOutButton />
+        </div>
+      )}
+    </div>
   );
 }

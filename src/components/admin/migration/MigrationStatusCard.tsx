@@ -63,8 +63,33 @@ export default function MigrationStatusCard({ status, checking, onCheckAgain }: 
           )}
           <span>{alert.text}</span>
         </p>
+        {!alert.ready && <SetupHelp database={status.postgresConfigured ? null : database} aws={!status.awsConfigured} />}
       </CardContent>
     </Card>
+  );
+}
+
+/** What to set, by name, for what is missing (issue 19); the README's 'DynamoDB migration' section says more. */
+function SetupHelp({ database, aws }: { database: string | null; aws: boolean }) {
+  const code = (name: string) => <code className="rounded bg-muted px-1 font-mono text-xs">{name}</code>;
+  return (
+    <div className="space-y-1 text-sm" data-testid="setup-help">
+      <p className="font-medium">To set it up, on every API server:</p>
+      <ul className="list-disc space-y-1 pl-5">
+        {database && (
+          <li>
+            The {database} database: {database === 'SQLite' ? <>{code('SQLITE_PATH')} (a writable file)</> : <>{code('DATABASE_URL')} (postgres://…)</>}.
+          </li>
+        )}
+        {aws && (
+          <li>
+            DynamoDB: {code('AWS_REGION')} with credentials ({code('AWS_ACCESS_KEY_ID')} and {code('AWS_SECRET_ACCESS_KEY')}, or the server’s role), or{' '}
+            {code('DYNAMODB_ENDPOINT')} for DynamoDB Local; optionally {code('DYNAMODB_TABLE')} (default {code('firm-site')}).
+          </li>
+        )}
+      </ul>
+      <p className="text-muted-foreground">Then restart the servers and Check Again. The project README’s “DynamoDB migration” section has the details.</p>
+    </div>
   );
 }
 
