@@ -26,6 +26,11 @@ export function themesRepository({ db, t, dialect }: Database) {
       const [fallback] = await db.select().from(table).where(eq(table.isDefault, true)).limit(1);
       return fallback ?? null;
     },
+    /** The theme after the change; null when it is gone. */
+    async update(id: string, values: Pick<ThemeValues, 'displayName' | 'description' | 'cssVariables'>) {
+      const [row] = await db.update(table).set(values).where(eq(table.id, id)).returning();
+      return row ?? null;
+    },
     async create(values: ThemeValues) {
       const [row] = await db.insert(table).values(values).returning();
       return row!;

@@ -1,5 +1,5 @@
 import { idParam } from '../../src/shared/schemas/fields.ts';
-import { themeInput } from '../../src/shared/schemas/themes.ts';
+import { themeInput, themeUpdateInput } from '../../src/shared/schemas/themes.ts';
 import type { Deps } from '../deps.ts';
 import { adminRouter, router } from '../http/routes.ts';
 import { jsonBody, pathParams } from '../http/validate.ts';
@@ -17,6 +17,7 @@ export function themesRoutes(deps: Pick<Deps, 'database' | 'events'>) {
     admin: adminRouter()
       .get('/themes', async (c) => c.json(await service.listAll()))
       .post('/themes', jsonBody(themeInput), async (c) => c.json(await service.create(c.req.valid('json')), 201))
+      .put('/themes/:id', pathParams(idParam), jsonBody(themeUpdateInput), async (c) => c.json(await service.update(c.req.valid('param').id, c.req.valid('json'))))
       .put('/themes/:id/activate', pathParams(idParam), async (c) => c.json(await service.activate(c.req.valid('param').id)))
       .delete('/themes/:id', pathParams(idParam), async (c) => {
         await service.remove(c.req.valid('param').id);

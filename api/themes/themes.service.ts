@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { databaseRefusal } from '../../db/driver-errors.ts';
 import { defaultThemeName, findThemeTemplate } from '../../src/shared/theme-templates.ts';
-import type { themeInput } from '../../src/shared/schemas/themes.ts';
+import type { themeInput, themeUpdateInput } from '../../src/shared/schemas/themes.ts';
 import type { Deps } from '../deps.ts';
 import { conflict, notFound } from '../http/errors.ts';
 import { themesRepository } from './themes.repository.ts';
@@ -41,6 +41,14 @@ export function themesService({ database, events }: Pick<Deps, 'database' | 'eve
         changed();
         return (await repo.findById(row.id)) ?? row;
       }
+      return row;
+    },
+
+    /** An installed theme edited (issue 19); the site changes with it at once when it is the one it wears. */
+    async update(id: string, input: z.output<typeof themeUpdateInput>) {
+      const row = await repo.update(id, input);
+      if (!row) throw notFound('Theme not found');
+      if ((await repo.findActive())?.id === row.id) changed();
       return row;
     },
 

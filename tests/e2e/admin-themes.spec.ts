@@ -252,6 +252,45 @@ test('creates a custom theme, exports it to a file named after it, deletes it an
   console.expectNone();
 });
 
+test('edits an installed theme: its name stays, and the site it is worn on changes at once', async ({ page, adminApi }, info) => {
+  const console = watchConsole(page);
+  const sage = findThemeTemplate('coastal-sage')!;
+  const name = `e2e-edit-${info.project.name}-${Date.now()}`;
+  const created = await adminApi.post('/api/admin/themes', {
+    data: { name, displayName: 'E2E Edit Me', description: 'Before', cssVariables: JSON.stringify(sage.cssVariables) },
+  });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  expect((await adminApi.put(`/api/admin/themes/${id}/activate`)).status()).toBe(200);
+  try {
+    await openThemes(page);
+    const item = installedItem(page, name);
+    const edit = item.getByRole('button', { name: 'Edit E2E Edit Me' });
+    await edit.click();
+    const dialog = page.getByRole('dialog', { name: 'Edit Theme' });
+    await expect(dialog.getByRole('textbox', { name: 'Name', exact: true })).toHaveValue(name);
+    await expect(dialog.getByRole('textbox', { name: 'Name', exact: true })).toHaveAttribute('readonly', '');
+    await expect(dialog.getByLabel('CSS variables (JSON)')).toHaveValue(JSON.stringify(sage.cssVariables, null, 2));
+    await expectNoAxeViolations(page, { label: 'Edit Theme' });
+    const primary = '160 45% 22%';
+    await dialog.getByLabel('Display name').fill('E2E Edited');
+    await dialog.getByLabel('CSS variables (JSON)').fill(JSON.stringify({ ...sage.cssVariables, primary }));
+    await dialog.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(dialog).toHaveCount(0);
+    // The focus is back on the button that opened it (read before the toast is looked at).
+    await expect(page.getByRole('button', { name: 'Edit E2E Edited' })).toBeFocused();
+    await expectToast(page, 'Success', 'Theme updated successfully');
+    await expect(item).toContainText('E2E Edited');
+    await expect(activeBanner(page)).toContainText('E2E Edited');
+    // Worn by the site: the theme stylesheet is republished with the new colour.
+    await expect.poll(async () => (await page.request.get('/theme.css')).text(), { timeout: 3000 }).toContain(`--primary:${primary}`);
+    expect((await listThemes(adminApi)).find((t) => t.id === id)).toMatchObject({ name, displayName: 'E2E Edited', isActive: true });
+    console.expectNone();
+  } finally {
+    await removeTheme(adminApi, name);
+  }
+});
+
 test("a file that is not a theme gives 'Invalid theme file format' and opens nothing", async ({ page }) => {
   const console = watchConsole(page);
   await openThemes(page);

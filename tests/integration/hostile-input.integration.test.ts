@@ -602,7 +602,7 @@ interface Endpoint {
 }
 
 /** Records made in beforeAll, for requests that aim at an existing row. */
-const existing = { testimonial: '', blogPost: '', appointment: '', manageToken: '', componentKey: 'hostile_widget' };
+const existing = { testimonial: '', blogPost: '', appointment: '', manageToken: '', theme: '', componentKey: 'hostile_widget' };
 
 function catalogue(): Endpoint[] {
   const admin = adminAuth;
@@ -916,6 +916,25 @@ function catalogue(): Endpoint[] {
     },
     {
       method: 'PUT',
+      route: '/api/admin/themes/:id',
+      runs: RUNS.body,
+      watch: ['themeSettings'],
+      requests: () =>
+        jsonRoute(
+          'PUT',
+          '/api/admin/themes/:id',
+          fc.oneof(
+            { weight: 4, arbitrary: bodyText(valid.theme, fieldsOf('displayName', 'description', 'cssVariables')) },
+            { weight: 1, arbitrary: fc.tuple(valid.theme, hostileVariables).map(([t, vars]) => JSON.stringify({ ...t, cssVariables: vars })) },
+          ),
+          withParam(
+            '/api/admin/themes/:id',
+            idOrExisting(() => existing.theme),
+          ),
+        ),
+    },
+    {
+      method: 'PUT',
       route: '/api/admin/themes/:id/activate',
       runs: RUNS.param,
       requests: () => plainRoute('PUT', '/api/admin/themes/:id/activate', withParam('/api/admin/themes/:id/activate', oddId)),
@@ -1195,6 +1214,13 @@ forEachDialect(
       existing.blogPost = p.body.id;
       existing.appointment = a.body.id;
       existing.manageToken = m.body.manageToken;
+      const theme = await ctx().admin('POST', '/api/admin/themes', {
+        name: 'theme-to-edit',
+        displayName: 'Theme to edit',
+        cssVariables: themeVariables,
+      });
+      expect(theme.status, JSON.stringify(theme.body)).toBe(201);
+      existing.theme = theme.body.id;
     });
 
     afterAll(async () => {

@@ -172,6 +172,49 @@ forEachDialect(
       expect(await activeNames(ctx())).toEqual(['elegant-burgundy']);
     });
 
+    it('edits an installed theme: its name stays; the site changes at once only when it wears it; bad input changes nothing', async () => {
+      const activeBefore = (await storedThemes(ctx())).find((r) => r.isActive)!;
+      const installed = await ctx().admin('POST', '/api/admin/themes', installBody('mission-terracotta'));
+      const variables = { ...template('mission-terracotta').cssVariables, primary: '150 60% 20%' };
+      const edit = { displayName: 'Forest, darker', description: 'Our own green', cssVariables: JSON.stringify(variables) };
+      let eventsBefore = ctx().changes.length;
+      const res = await ctx().admin('PUT', `/api/admin/themes/${installed.body.id}`, { ...edit, name: 'renamed' });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body).toMatchObject({
+        id: installed.body.id,
+        name: 'mission-terracotta',
+        displayName: 'Forest, darker',
+        description: 'Our own green',
+        isActive: false,
+      });
+      expect(JSON.parse((await storedTheme(ctx(), installed.body.id))!.cssVariables)).toEqual(variables);
+      // Not worn: nothing to republish.
+      expect(ctx().changes.slice(eventsBefore)).toEqual([]);
+
+      // Worn: the public theme is the edited one, and the change is announced.
+      await ctx().admin('PUT', `/api/admin/themes/${installed.body.id}/activate`);
+      eventsBefore = ctx().changes.length;
+      const worn = { ...variables, primary: '150 70% 18%' };
+      expect((await ctx().admin('PUT', `/api/admin/themes/${installed.body.id}`, { ...edit, cssVariables: JSON.stringify(worn) })).status).toBe(200);
+      expect(JSON.parse((await ctx().call('GET', '/api/themes/active')).body.cssVariables)).toEqual(worn);
+      expect(ctx().changes.slice(eventsBefore)).toEqual([{ topic: 'themes' }]);
+
+      // Refused: a message on the field, and the stored theme as it was.
+      const before = await storedTheme(ctx(), installed.body.id);
+      for (const [body, field] of [
+        [{ ...edit, cssVariables: '{"primary":"red"}' }, 'cssVariables'],
+        [{ ...edit, displayName: '' }, 'displayName'],
+      ] as const) {
+        const refused = await ctx().admin('PUT', `/api/admin/themes/${installed.body.id}`, body);
+        expect(refused.status).toBe(400);
+        expect(refused.body.fields[field]).toBeTypeOf('string');
+      }
+      expect(await storedTheme(ctx(), installed.body.id)).toEqual(before);
+      expect(await ctx().admin('PUT', '/api/admin/themes/no-such-theme', edit)).toMatchObject({ status: 404, body: { error: 'Theme not found' } });
+      // The theme that was active before, again, for the tests after this one.
+      await ctx().admin('PUT', `/api/admin/themes/${activeBefore.id}/activate`);
+    });
+
     it('answers 404 when activating an unknown theme and leaves the active one alone', async () => {
       const before = await activeNames(ctx());
       const eventsBefore = ctx().changes.length;

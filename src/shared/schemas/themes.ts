@@ -63,6 +63,9 @@ export const themeInput = z.object({
 });
 export type ThemeInput = z.input<typeof themeInput>;
 
+/** PUT /api/admin/themes/:id (issue 19): what an installed theme's edit changes. Its name is its identity and stays. */
+export const themeUpdateInput = themeInput.pick({ displayName: true, description: true, cssVariables: true });
+
 /**
  * SPEC §4 Theme import / §9 export: the file holds displayName, description and cssVariables (an
  * object of variables, or that object as JSON text). Only the file's shape is checked here; the

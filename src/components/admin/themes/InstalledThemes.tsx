@@ -1,13 +1,13 @@
 /**
  * SPEC §2 /admin/themes installed themes section: every stored theme with its Active and Default
- * badges, Activate, Export (SPEC §9) and Delete. SPEC §4: a default theme cannot be deleted; the
+ * badges, Activate, Edit (issue 19), Export (SPEC §9) and Delete. SPEC §4: a default theme cannot be deleted; the
  * server also refuses to delete the active one (the site is wearing it), so neither offers Delete.
  *
  * 'No custom themes installed yet' (SPEC §8) shows when every stored theme is a default one: a
  * "custom" theme is any theme an admin added (an installed template, a created or an imported
  * theme), as opposed to the default theme the site is seeded with (docs/decisions/004).
  */
-import { Check, Download, Palette, Trash2 } from 'lucide-react';
+import { Check, Download, Palette, Pencil, Trash2 } from 'lucide-react';
 import { Button } from '../../ui/button.tsx';
 import { Badge, Card, CardContent, CardHeader } from '../../ui/card.tsx';
 import { ErrorState, LoadingState } from '../../ui/states.tsx';
@@ -25,6 +25,7 @@ export default function InstalledThemes({
   onRetry,
   onActivate,
   onExport,
+  onEdit,
   onDelete,
   activating,
 }: {
@@ -34,6 +35,7 @@ export default function InstalledThemes({
   onRetry: () => void;
   onActivate: (theme: AdminTheme) => void;
   onExport: (theme: AdminTheme) => void;
+  onEdit: (theme: AdminTheme) => void;
   onDelete: (theme: AdminTheme) => void;
   activating: string | undefined;
 }) {
@@ -80,6 +82,11 @@ export default function InstalledThemes({
                             <span className="sr-only"> {theme.displayName}</span>
                           </Button>
                         )}
+                        <Button variant="outline" onClick={() => onEdit(theme)}>
+                          <Pencil aria-hidden="true" className="size-4" />
+                          Edit
+                          <span className="sr-only"> {theme.displayName}</span>
+                        </Button>
                         <Button variant="outline" onClick={() => onExport(theme)}>
                           <Download aria-hidden="true" className="size-4" />
                           Export

@@ -14,18 +14,30 @@ import { ApiError, api, read } from '../../../lib/api-client.ts';
 import { themeInput } from '../../../shared/schemas/themes.ts';
 import { slugify } from '../../../shared/slug.ts';
 import { themeColorKeys, themeTemplates } from '../../../shared/theme-templates.ts';
-import { adminKeys, useAdminMutation } from '../admin-api.ts';
+import { adminKeys, publicKeys, useAdminMutation } from '../admin-api.ts';
 import { Dialog, DialogContent, DialogFooter } from '../../ui/dialog.tsx';
 import { Field, Input, Select, Textarea } from '../../ui/form.tsx';
 import { RadiusPreview, Swatches } from './Swatches.tsx';
 import { colourSwatches, contrastWarnings, cssColour, missingVariables, variableProblems } from './theme-checks.ts';
 import { formatVariables, parseVariables, type ThemeDraft } from './theme-file.ts';
 
-export type ThemeDialogMode = 'create' | 'import';
+export type ThemeDialogMode = 'create' | 'import' | 'edit';
 
 type ThemeOutput = z.output<typeof themeInput>;
 const resolver = zodResolver(themeInput) as unknown as Resolver<ThemeDraft, unknown, ThemeOutput>;
 const NAME_TAKEN = 'A theme with this name is already installed';
+
+const dialogText: Record<ThemeDialogMode, { title: string; description: string }> = {
+  create: { title: 'Create Custom Theme', description: 'Name the theme and set its colours. It is installed inactive: activate it when you are ready.' },
+  import: {
+    title: 'Import Theme',
+    description: 'Review the theme read from the file, then save it. It is installed inactive: activate it when you are ready.',
+  },
+  edit: {
+    title: 'Edit Theme',
+    description: 'Change its name as shown, description and colours. If the site wears this theme, visitors see the change at once.',
+  },
+};
 
 export default function ThemeFormDialog({
   state,
@@ -33,8 +45,8 @@ export default function ThemeFormDialog({
   onCloseAutoFocus,
   installedNames,
 }: {
-  /** The dialog is open while there is a state; the draft prefills the form. */
-  state: { mode: ThemeDialogMode; draft: ThemeDraft } | null;
+  /** The dialog is open while there is a state; the draft prefills the form; `themeId`, the theme edited. */
+  state: { mode: ThemeDialogMode; draft: ThemeDraft; themeId?: string } | null;
   onClose: () => void;
   /** Where the focus goes once the dialog has closed (ui/return-focus.ts). */
   onCloseAutoFocus: (event: Event) => void;
@@ -43,17 +55,8 @@ export default function ThemeFormDialog({
   return (
     <Dialog open={state !== null} onOpenChange={(open) => !open && onClose()}>
       {state && (
-        <DialogContent
-          wide
-          onCloseAutoFocus={onCloseAutoFocus}
-          title={state.mode === 'import' ? 'Import Theme' : 'Create Custom Theme'}
-          description={
-            state.mode === 'import'
-              ? 'Review the theme read from the file, then save it. It is installed inactive: activate it when you are ready.'
-              : 'Name the theme and set its colours. It is installed inactive: activate it when you are ready.'
-          }
-        >
-          <ThemeForm mode={state.mode} draft={state.draft} installedNames={installedNames} onSaved={onClose} />
+        <DialogContent wide onCloseAutoFocus={onCloseAutoFocus} title={dialogText[state.mode].title} description={dialogText[state.mode].description}>
+          <ThemeForm mode={state.mode} draft={state.draft} themeId={state.themeId} installedNames={installedNames} onSaved={onClose} />
         </DialogContent>
       )}
     </Dialog>
@@ -63,11 +66,13 @@ export default function ThemeFormDialog({
 function ThemeForm({
   mode,
   draft,
+  themeId,
   installedNames,
   onSaved,
 }: {
   mode: ThemeDialogMode;
   draft: ThemeDraft;
+  themeId?: string;
   installedNames: readonly string[];
   onSaved: () => void;
 }) {
@@ -83,8 +88,23 @@ function ThemeForm({
     success: (_, vars) => (vars.mode === 'import' ? 'Theme imported successfully' : 'Theme created successfully'),
     failure: 'Failed to create theme',
   });
+  const update = useAdminMutation({
+    mutationFn: ({ id, input }: { id: string; input: ThemeOutput }) =>
+      read(
+        api.admin.themes[':id'].$put({
+          param: { id },
+          json: { displayName: input.displayName, description: input.description, cssVariables: input.cssVariables },
+        }),
+      ),
+    // The banner and the preview read the public active theme: an edit of the worn one changes it.
+    invalidates: [adminKeys.themes, publicKeys.activeTheme],
+    success: 'Theme updated successfully',
+    failure: 'Failed to update theme',
+  });
+  const editing = mode === 'edit';
 
-  const nameTaken = installedNames.includes(name.trim());
+  // An edited theme keeps its name (its identity): not "taken" by itself.
+  const nameTaken = !editing && installedNames.includes(name.trim());
   const problems = variableProblems(variablesText);
   const variables = parseVariables(variablesText);
   const showProblems = (isSubmitted || form.getFieldState('cssVariables').isDirty || mode === 'import') && problems.length > 0;
@@ -100,12 +120,13 @@ function ThemeForm({
   });
 
   const onSubmit = form.handleSubmit(async (values) => {
-    if (installedNames.includes(values.name)) {
+    if (!editing && installedNames.includes(values.name)) {
       form.setError('name', { message: NAME_TAKEN }, { shouldFocus: true });
       return;
     }
     try {
-      await create.mutateAsync({ input: { ...values, isActive: false, isDefault: false }, mode });
+      if (editing && themeId) await update.mutateAsync({ id: themeId, input: values });
+      else await create.mutateAsync({ input: { ...values, isActive: false, isDefault: false }, mode });
       onSaved();
     } catch (err) {
       // The failure toast is shown by the mutation; the server's field messages go beside the fields.
@@ -125,10 +146,14 @@ function ThemeForm({
         <Field
           label="Name"
           required
-          hint="URL-friendly: lowercase letters, digits and hyphens. Follows the display name until you change it."
+          hint={
+            editing
+              ? 'A theme’s name stays: exported files and links name it.'
+              : 'URL-friendly: lowercase letters, digits and hyphens. Follows the display name until you change it.'
+          }
           error={errors.name?.message ?? (nameTaken ? NAME_TAKEN : undefined)}
         >
-          <Input autoComplete="off" spellCheck={false} className="font-mono" {...form.register('name')} />
+          <Input autoComplete="off" spellCheck={false} className="font-mono" readOnly={editing} {...form.register('name')} />
         </Field>
       </div>
       <Field label="Description" error={errors.description?.message}>
@@ -190,7 +215,7 @@ function ThemeForm({
 
       {variables && <ThemePreview variables={variables} />}
 
-      <DialogFooter action="Save Theme" pending={create.isPending} />
+      <DialogFooter action={editing ? 'Save Changes' : 'Save Theme'} pending={create.isPending || update.isPending} />
     </form>
   );
 }

@@ -37,10 +37,21 @@ type ActiveTheme = QueryData<typeof publicQueries.activeTheme>;
 /** Activation changes what GET /api/themes/active answers (the banner) as well as the list. */
 const afterActivation = [adminKeys.themes, publicKeys.activeTheme] as const;
 
+/** The edit dialog's start: the theme as installed, its variables laid out as the form shows them. */
+function editDraft(theme: AdminTheme): ThemeDraft {
+  let variables: Record<string, string> = {};
+  try {
+    variables = JSON.parse(theme.cssVariables) as Record<string, string>;
+  } catch {
+    // Stored by the server's own rules, so always JSON; an empty start is shown otherwise.
+  }
+  return { name: theme.name, displayName: theme.displayName, description: theme.description ?? '', cssVariables: formatVariables(variables) };
+}
+
 export default function ThemesScreen() {
   const themes = useAdminList(adminQueries.themes);
   const active = useQuery(publicQueries.activeTheme);
-  const [dialog, setDialog] = useState<{ mode: ThemeDialogMode; draft: ThemeDraft } | null>(null);
+  const [dialog, setDialog] = useState<{ mode: ThemeDialogMode; draft: ThemeDraft; themeId?: string } | null>(null);
   const [toDelete, setToDelete] = useState<AdminTheme | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const focus = useReturnFocus();
@@ -136,6 +147,10 @@ export default function ThemesScreen() {
         onRetry={() => void themes.refetch()}
         onActivate={(theme) => activate.mutate(theme)}
         onExport={onExport}
+        onEdit={(theme) => {
+          focus.remember();
+          setDialog({ mode: 'edit', themeId: theme.id, draft: editDraft(theme) });
+        }}
         onDelete={(theme) => {
           focus.remember();
           setToDelete(theme);
