@@ -17,7 +17,9 @@ export function themesRoutes(deps: Pick<Deps, 'database' | 'events'>) {
     admin: adminRouter()
       .get('/themes', async (c) => c.json(await service.listAll()))
       .post('/themes', jsonBody(themeInput), async (c) => c.json(await service.create(c.req.valid('json')), 201))
-      .put('/themes/:id', pathParams(idParam), jsonBody(themeUpdateInput), async (c) => c.json(await service.update(c.req.valid('param').id, c.req.valid('json'))))
+      .put('/themes/:id', pathParams(idParam), jsonBody(themeUpdateInput), async (c) =>
+        c.json(await service.update(c.req.valid('param').id, c.req.valid('json'))),
+      )
       .put('/themes/:id/activate', pathParams(idParam), async (c) => c.json(await service.activate(c.req.valid('param').id)))
       .delete('/themes/:id', pathParams(idParam), async (c) => {
         await service.remove(c.req.valid('param').id);
