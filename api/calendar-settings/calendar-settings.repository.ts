@@ -20,6 +20,19 @@ export function calendarSettingsRepository({ db, t, dialect }: Database) {
       const [row] = await db.insert(table).values(values).returning();
       return row!;
     },
+    async rename(id: string, name: string | null) {
+      const [row] = await db.update(table).set({ name }).where(eq(table.id, id)).returning();
+      return row ?? null;
+    },
+    /** No integration active afterwards, if this one was; null when there is no such row. */
+    async deactivate(id: string) {
+      const [row] = await db.update(table).set({ isActive: false }).where(eq(table.id, id)).returning();
+      return row ?? null;
+    },
+    async remove(id: string) {
+      const rows = await db.delete(table).where(eq(table.id, id)).returning({ id: table.id });
+      return rows.length > 0;
+    },
     /**
      * Activating one integration deactivates the others, in one statement over every row, so two
      * concurrent activations still leave exactly one active (a WHERE on the flag would not: under

@@ -22,6 +22,7 @@ export function calendarSettingsService({ database, integrations, secrets }: Pic
   const safe = (row: Row) => ({
     id: row.id,
     provider: row.provider,
+    name: row.name,
     isActive: row.isActive,
     config: maskConfig(openConfig(secrets, row.config, owner(row.id), { lenient: true }), configKind('calendar', row.provider)),
     // A webhook URL may carry a token in its query or user info.
@@ -70,6 +71,28 @@ export function calendarSettingsService({ database, integrations, secrets }: Pic
       const row = await repo.activate(id);
       if (!row) throw notFound('Calendar integration not found');
       return safe(row);
+    },
+
+    /** Issue 19: a name to tell two of one provider apart (blank: the provider's own). */
+    async rename(id: string, name: string | null) {
+      const row = await repo.rename(id, name);
+      if (!row) throw notFound('Calendar integration not found');
+      return safe(row);
+    },
+
+    /** Stops syncing: no integration is active afterwards (changes already queued for it still go, as after activating another). */
+    async deactivate(id: string) {
+      const row = await repo.deactivate(id);
+      if (!row) throw notFound('Calendar integration not found');
+      return safe(row);
+    },
+
+    /**
+     * Deletes the integration and its sealed secrets. Deliveries queued for it are skipped when their
+     * turn comes (it no longer exists); events it made in the calendar stay there.
+     */
+    async remove(id: string) {
+      if (!(await repo.remove(id))) throw notFound('Calendar integration not found');
     },
   };
 }

@@ -190,6 +190,8 @@ export const calendarSettings = table(
   {
     id: id(),
     provider: text('provider').notNull(),
+    /** What the admin calls it, to tell two of one provider apart (issue 19); null: the provider's name. */
+    name: text('name'),
     isActive: boolean('is_active').notNull().default(false),
     config: text('config').notNull(),
     webhookUrl: text('webhook_url'),

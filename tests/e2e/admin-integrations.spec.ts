@@ -72,10 +72,11 @@ async function calendarRows(adminApi: APIRequestContext) {
 }
 
 /** Fills and sends the Add Integration dialog; returns the stored row's id (from the POST's answer). */
-async function addIntegration(page: Page, values: { provider: string; config?: string; webhookUrl?: string; apiKey?: string }) {
+async function addIntegration(page: Page, values: { provider: string; name?: string; config?: string; webhookUrl?: string; apiKey?: string }) {
   await page.getByRole('button', { name: 'Add Integration' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add Calendar Integration' });
   await select(dialog, 'Provider').selectOption(values.provider);
+  if (values.name !== undefined) await textbox(dialog, /^Name/).fill(values.name);
   if (values.config !== undefined) await textbox(dialog, 'Configuration (JSON)').fill(values.config);
   if (values.webhookUrl !== undefined) await textbox(dialog, 'Webhook URL').fill(values.webhookUrl);
   if (values.apiKey !== undefined) await dialog.getByLabel('API Key').fill(values.apiKey);
@@ -321,6 +322,55 @@ test('calendar: create shows a card; the API key is never returned in full; Acti
   const after = (await calendarRows(adminApi)).rows;
   expect(after.filter((r) => r.isActive).map((r) => r.id)).toEqual([customId]);
   expect(await (await page.request.get('/api/calendar-settings/active')).json()).toEqual({ provider: 'custom', isActive: true });
+  consoleErrors.expectNone();
+});
+
+test('calendar: two of one provider told apart by name; Rename, Deactivate, and Delete after confirming', async ({ page, adminApi }, info) => {
+  const consoleErrors = watchConsole(page);
+  const stamp = `${info.project.name}-${Date.now()}`;
+  const config = JSON.stringify({ webhook_signing_key: `calendly-key-${stamp}` });
+  await openScreen(page);
+  const intakeId = await addIntegration(page, { provider: 'calendly', name: `Intake ${stamp}`, config });
+  const otherId = await addIntegration(page, { provider: 'calendly', config });
+  const intake = integrationCard(page, intakeId);
+  const other = integrationCard(page, otherId);
+  await expect(intake.getByRole('heading', { level: 3, name: `Intake ${stamp}` })).toBeVisible();
+  await expect(intake).toContainText('Calendly · Added ');
+  await expect(other.getByRole('heading', { level: 3, name: 'Calendly' })).toBeVisible();
+
+  // Rename the unnamed one.
+  await other.getByRole('button', { name: 'Rename Calendly' }).click();
+  const rename = page.getByRole('dialog', { name: 'Rename calendar integration' });
+  await expectNoAxeViolations(page, { label: 'Rename calendar integration' });
+  await textbox(rename, /^Name/).fill(`Partners ${stamp}`);
+  await rename.getByRole('button', { name: 'Save Name' }).click();
+  await expectToast(page, 'Success', 'Calendar integration renamed');
+  await expect(other.getByRole('heading', { level: 3, name: `Partners ${stamp}` })).toBeVisible();
+
+  // Activate, then Deactivate: nothing is active, and the page says so.
+  await intake.getByRole('button', { name: /^Activate/ }).click();
+  await expect(page.getByTestId('active-calendar-banner')).toContainText(`Active: Intake ${stamp}`);
+  await intake.getByRole('button', { name: `Deactivate Intake ${stamp}` }).click();
+  await expectToast(page, 'Success', `Intake ${stamp} deactivated: appointments are not synced until an integration is active`);
+  await expect(page.getByTestId('active-calendar-banner')).toHaveCount(0);
+  await expect(page.getByText('No integration is active, so appointments are not synced. Activate one below.')).toBeVisible();
+  expect((await calendarRows(adminApi)).rows.filter((r) => r.isActive)).toEqual([]);
+
+  // Delete asks first; Cancel keeps it and gives the focus back.
+  const deleteButton = intake.getByRole('button', { name: `Delete Intake ${stamp}` });
+  await deleteButton.click();
+  const confirm = page.getByRole('alertdialog', { name: 'Delete this calendar integration?' });
+  await expect(confirm).toContainText(`Intake ${stamp} is removed with its saved credentials. Events it already put in the calendar stay there.`);
+  await expectNoAxeViolations(page, { label: 'Delete this calendar integration?' });
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(deleteButton).toBeFocused();
+  await deleteButton.click();
+  await confirm.getByRole('button', { name: 'Delete Integration' }).click();
+  await expectToast(page, 'Success', 'Calendar integration deleted');
+  await expect(intake).toHaveCount(0);
+  const { rows } = await calendarRows(adminApi);
+  expect(rows.some((r) => r.id === intakeId)).toBe(false);
+  expect((await adminApi.delete(`/api/admin/calendar-settings/${otherId}`)).status()).toBe(204);
   consoleErrors.expectNone();
 });
 

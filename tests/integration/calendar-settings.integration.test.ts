@@ -271,6 +271,42 @@ forEachDialect('calendar settings', (ctx) => {
     }
   });
 
+  it('names, deactivates and deletes an integration (issue 19); two of one provider told apart; unknown ids 404', async () => {
+    const first = await ctx().admin('POST', '/api/admin/calendar-settings', { provider: 'google', name: '  Partners’ calendar ', config: googleConfig });
+    const second = await ctx().admin('POST', '/api/admin/calendar-settings', { provider: 'google', config: googleConfig });
+    expect(first.body).toMatchObject({ provider: 'google', name: 'Partners’ calendar' });
+    expect(second.body.name).toBeNull();
+
+    const renamed = await ctx().admin('PUT', `/api/admin/calendar-settings/${second.body.id}`, { name: 'Intake calendar' });
+    expect(renamed).toMatchObject({ status: 200, body: { id: second.body.id, name: 'Intake calendar' } });
+    expect((await ctx().admin('PUT', `/api/admin/calendar-settings/${second.body.id}`, { name: '' })).body.name).toBeNull();
+    const tooLong = await ctx().admin('PUT', `/api/admin/calendar-settings/${second.body.id}`, { name: 'x'.repeat(81) });
+    expect(tooLong).toMatchObject({ status: 400, body: { fields: { name: 'Name must be at most 80 characters' } } });
+    expect((await storedById(ctx(), second.body.id))!.name).toBeNull();
+
+    // Deactivate: nothing is active afterwards, and the public answer says so.
+    await ctx().admin('PUT', `/api/admin/calendar-settings/${first.body.id}/activate`);
+    const stopped = await ctx().admin('PUT', `/api/admin/calendar-settings/${first.body.id}/deactivate`);
+    expect(stopped).toMatchObject({ status: 200, body: { id: first.body.id, isActive: false } });
+    expect((await stored(ctx())).filter((r) => r.isActive)).toEqual([]);
+    expect((await ctx().call('GET', '/api/calendar-settings/active')).body).toBeNull();
+
+    // Delete: gone with its sealed secrets; a second delete, or an unknown id anywhere, is 404.
+    const before = await countRows(ctx(), 'calendarSettings');
+    expect((await ctx().admin('DELETE', `/api/admin/calendar-settings/${first.body.id}`)).status).toBe(204);
+    expect(await storedById(ctx(), first.body.id)).toBeUndefined();
+    expect(await countRows(ctx(), 'calendarSettings')).toBe(before - 1);
+    for (const [method, path, body] of [
+      ['DELETE', `/api/admin/calendar-settings/${first.body.id}`, undefined],
+      ['PUT', `/api/admin/calendar-settings/${first.body.id}/deactivate`, undefined],
+      ['PUT', `/api/admin/calendar-settings/${first.body.id}`, { name: 'x' }],
+    ] as const) {
+      expect(await ctx().admin(method, path, body)).toMatchObject({ status: 404, body: { error: 'Calendar integration not found' } });
+    }
+    expect((await ctx().call('DELETE', `/api/admin/calendar-settings/${second.body.id}`)).status).toBe(401);
+    expect((await ctx().call('PUT', `/api/admin/calendar-settings/${second.body.id}/deactivate`, { token: NON_ADMIN_TOKEN })).status).toBe(403);
+  });
+
   it('answers 404 when activating an unknown integration and changes nothing', async () => {
     const before = await stored(ctx());
     for (const id of ['no-such-id', 'x'.repeat(65)]) {

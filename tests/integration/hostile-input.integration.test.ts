@@ -602,7 +602,7 @@ interface Endpoint {
 }
 
 /** Records made in beforeAll, for requests that aim at an existing row. */
-const existing = { testimonial: '', blogPost: '', appointment: '', manageToken: '', theme: '', componentKey: 'hostile_widget' };
+const existing = { testimonial: '', blogPost: '', appointment: '', manageToken: '', theme: '', calendarSetting: '', componentKey: 'hostile_widget' };
 
 function catalogue(): Endpoint[] {
   const admin = adminAuth;
@@ -998,6 +998,33 @@ function catalogue(): Endpoint[] {
       watch: ['calendarSettings'],
       requests: () => plainRoute('PUT', '/api/admin/calendar-settings/:id/activate', withParam('/api/admin/calendar-settings/:id/activate', oddId)),
     },
+    {
+      method: 'PUT',
+      route: '/api/admin/calendar-settings/:id',
+      runs: RUNS.body,
+      requests: () =>
+        jsonRoute(
+          'PUT',
+          '/api/admin/calendar-settings/:id',
+          bodyText(fc.record({ name: oddText(80, 0) }), fieldsOf('name')),
+          withParam(
+            '/api/admin/calendar-settings/:id',
+            idOrExisting(() => existing.calendarSetting),
+          ),
+        ),
+    },
+    {
+      method: 'PUT',
+      route: '/api/admin/calendar-settings/:id/deactivate',
+      runs: RUNS.param,
+      requests: () => plainRoute('PUT', '/api/admin/calendar-settings/:id/deactivate', withParam('/api/admin/calendar-settings/:id/deactivate', oddId)),
+    },
+    {
+      method: 'DELETE',
+      route: '/api/admin/calendar-settings/:id',
+      runs: RUNS.param,
+      requests: () => plainRoute('DELETE', '/api/admin/calendar-settings/:id', withParam('/api/admin/calendar-settings/:id', oddId)),
+    },
     { method: 'GET', route: '/api/admin/email-settings', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/email-settings') },
     { method: 'GET', route: '/api/admin/email-outbox', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/email-outbox') },
     {
@@ -1214,6 +1241,7 @@ forEachDialect(
       existing.blogPost = p.body.id;
       existing.appointment = a.body.id;
       existing.manageToken = m.body.manageToken;
+      existing.calendarSetting = cal.body.id;
       const theme = await ctx().admin('POST', '/api/admin/themes', {
         name: 'theme-to-edit',
         displayName: 'Theme to edit',

@@ -16,6 +16,7 @@ export const customCalendarMessages = {
 export const calendarSettingInput = z
   .object({
     provider: z.enum(calendarProviders, { error: 'Please choose a provider' }),
+    name: optionalText('Name', 80),
     isActive: z.literal(false, { error: 'A calendar integration is created inactive; activate it afterwards' }).default(false),
     config: requiredText('Configuration', 20_000),
     webhookUrl: optionalHttpUrl('Webhook URL'),
@@ -30,6 +31,9 @@ export const calendarSettingInput = z
     // that failed its own check keeps its raw input here, never null, so it is not reported twice.
     { when: (payload) => (payload.value as { provider?: unknown } | undefined)?.provider === 'custom' },
   );
+
+/** PUT /api/admin/calendar-settings/:id (issue 19): the integration's name; blank or null for the provider's own. */
+export const calendarSettingUpdate = z.object({ name: optionalText('Name', 80) });
 
 /** POST /api/admin/email-settings: saved active, replacing any existing configuration (SPEC §4). */
 export const emailSettingInput = z.object({

@@ -32,7 +32,7 @@ import { CALENDLY_WEBHOOK_PATH, SIGNATURE_HEADER } from './provider-help.ts';
 import { CalendarProviderHelp } from './ProviderHelp.tsx';
 import { submitChecked } from './submit-checked.ts';
 
-const fieldNames = ['provider', 'config', 'webhookUrl', 'apiKey'] as const;
+const fieldNames = ['provider', 'name', 'config', 'webhookUrl', 'apiKey'] as const;
 
 export const calendarListKeys = [integrationKeys.calendarSettings, integrationKeys.activeCalendar] as const;
 
@@ -60,7 +60,7 @@ export default function CalendarIntegrationDialog({
 }
 
 function CalendarIntegrationForm({ onSaved }: { onSaved: () => void }) {
-  const form = useForm<CalendarFormValues>({ defaultValues: { provider: '', config: '', webhookUrl: '', apiKey: '' } });
+  const form = useForm<CalendarFormValues>({ defaultValues: { provider: '', name: '', config: '', webhookUrl: '', apiKey: '' } });
   const errors = form.formState.errors;
   const provider = form.watch('provider');
   const config = form.watch('config');
@@ -103,6 +103,9 @@ function CalendarIntegrationForm({ onSaved }: { onSaved: () => void }) {
             </option>
           ))}
         </Select>
+      </Field>
+      <Field label="Name" optional error={errors.name?.message} hint="To tell it apart from another of the same provider, such as “Intake calendar”.">
+        <Input autoComplete="off" maxLength={80} {...form.register('name')} />
       </Field>
       {provider && <CalendarProviderHelp id={helpId} provider={provider} calendlyWebhookUrl={webhookAddress} />}
       <Field

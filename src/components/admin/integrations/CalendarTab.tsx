@@ -3,20 +3,24 @@
  * an Active banner names the active provider, currently syncing appointments; one card per
  * integration with its provider, creation date (firm time), and an Active badge or an Activate
  * button (activating one makes it the only active one). Each card also shows its latest sync
- * deliveries, so an admin can see syncing work or fail. Empty: 'No Calendar Integrations'.
+ * deliveries, so an admin can see syncing work or fail; and Rename, Deactivate and Delete (issue 19).
+ * Empty: 'No Calendar Integrations'.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { CalendarX2, CircleCheck, Plus, Zap } from 'lucide-react';
+import { CalendarX2, CircleCheck, Pencil, Plus, PowerOff, Trash2, Zap } from 'lucide-react';
 import { useState } from 'react';
-import { api, read } from '../../../lib/api-client.ts';
+import { ApiError, api, read } from '../../../lib/api-client.ts';
 import { adminQueries, useAdminList, useAdminMutation } from '../admin-api.ts';
 import { Button } from '../../ui/button.tsx';
 import { Badge, Card } from '../../ui/card.tsx';
 import { formatFirmDateTime } from '../../../shared/firm-time.ts';
+import { ConfirmDialog, Dialog, DialogContent, DialogFooter, DialogTrigger } from '../../ui/dialog.tsx';
+import { Field, Input } from '../../ui/form.tsx';
+import { useReturnFocus } from '../../ui/return-focus.ts';
 import { EmptyState, ListState } from '../../ui/states.tsx';
 import CalendarIntegrationDialog, { calendarListKeys } from './CalendarIntegrationDialog.tsx';
 import DeliveryLog from './DeliveryLog.tsx';
-import { activeIntegration, calendarProviderLabel, isDeliveriesKey, prettyConfig, type CalendarIntegration } from './integrations.ts';
+import { activeIntegration, calendarProviderLabel, integrationLabel, isDeliveriesKey, prettyConfig, type CalendarIntegration } from './integrations.ts';
 import SectionHeader from './SectionHeader.tsx';
 
 const headingId = (id: string) => `calendar-integration-${id}`;
@@ -68,8 +72,8 @@ export default function CalendarTab() {
         <div data-testid="active-calendar-banner" className="flex items-start gap-3 rounded-lg border-2 border-emerald-700 bg-card p-4 dark:border-emerald-500">
           <CircleCheck aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-emerald-700 dark:text-emerald-400" />
           <p>
-            <span className="font-semibold">Active: {calendarProviderLabel(active.provider)}</span>
-            <span className="block text-sm text-muted-foreground">{calendarProviderLabel(active.provider)} is currently syncing appointments.</span>
+            <span className="font-semibold">Active: {integrationLabel(active)}</span>
+            <span className="block text-sm text-muted-foreground">{integrationLabel(active)} is currently syncing appointments.</span>
           </p>
         </div>
       )}
@@ -108,7 +112,7 @@ export default function CalendarTab() {
 }
 
 function IntegrationCard({ row, activating, busy, onActivate }: { row: CalendarIntegration; activating: boolean; busy: boolean; onActivate: () => void }) {
-  const label = calendarProviderLabel(row.provider);
+  const label = integrationLabel(row);
   const added = formatFirmDateTime(row.createdAt);
   return (
     <li>
@@ -123,6 +127,7 @@ function IntegrationCard({ row, activating, busy, onActivate }: { row: CalendarI
               {label}
             </h3>
             <p className="text-sm text-muted-foreground">
+              {row.name && <>{calendarProviderLabel(row.provider)} · </>}
               Added <time dateTime={row.createdAt}>{added}</time>
             </p>
           </div>
@@ -155,6 +160,7 @@ function IntegrationCard({ row, activating, busy, onActivate }: { row: CalendarI
             <pre className="mt-2 whitespace-pre-wrap break-all rounded-md bg-muted p-3 font-mono text-xs">{prettyConfig(row.config)}</pre>
           </details>
         )}
+        <IntegrationActions row={row} label={label} busy={busy} />
         <div className="border-t border-border pt-3">
           {row.provider === 'calendly' ? (
             // Calendly is inbound only (api/calendar-sync/calendly.ts): nothing is delivered to it.
@@ -179,5 +185,115 @@ function IntegrationCard({ row, activating, busy, onActivate }: { row: CalendarI
         </div>
       </Card>
     </li>
+  );
+}
+
+/**
+ * Issue 19: Rename (a name to tell two of one provider apart), Deactivate (syncing stops; no
+ * integration is active) and Delete (after confirming; its sealed secrets go with it).
+ */
+function IntegrationActions({ row, label, busy }: { row: CalendarIntegration; label: string; busy: boolean }) {
+  const queryClient = useQueryClient();
+  const param = { param: { id: encodeURIComponent(row.id) } };
+  const [renaming, setRenaming] = useState(false);
+  const [name, setName] = useState(row.name ?? '');
+  const [nameError, setNameError] = useState<string | undefined>();
+  const [deleting, setDeleting] = useState(false);
+  const deleteFocus = useReturnFocus();
+  const refreshLogs = () => void queryClient.invalidateQueries({ predicate: (q) => isDeliveriesKey(q.queryKey) });
+  const rename = useAdminMutation<string, CalendarIntegration>({
+    mutationFn: (next) => read(api.admin['calendar-settings'][':id'].$put({ ...param, json: { name: next } })),
+    invalidates: calendarListKeys,
+    success: 'Calendar integration renamed',
+    failure: (error) => (error instanceof ApiError && error.details.fields?.name) || 'Failed to rename calendar integration',
+    onSuccess: () => setRenaming(false),
+  });
+  const deactivate = useAdminMutation({
+    mutationFn: () => read(api.admin['calendar-settings'][':id'].deactivate.$put(param)),
+    invalidates: calendarListKeys,
+    success: `${label} deactivated: appointments are not synced until an integration is active`,
+    failure: 'Failed to deactivate calendar integration',
+    onSuccess: refreshLogs,
+  });
+  const remove = useAdminMutation({
+    mutationFn: () => read(api.admin['calendar-settings'][':id'].$delete(param)),
+    invalidates: calendarListKeys,
+    success: 'Calendar integration deleted',
+    failure: 'Failed to delete calendar integration',
+  });
+  const sr = <span className="sr-only"> {label}</span>;
+  return (
+    <div className="flex flex-wrap gap-2">
+      <Dialog
+        open={renaming}
+        onOpenChange={(open) => {
+          setRenaming(open);
+          if (open) {
+            setName(row.name ?? '');
+            setNameError(undefined);
+          }
+        }}
+      >
+        <DialogTrigger asChild>
+          <Button variant="outline" size="sm" className="h-10" disabled={busy}>
+            <Pencil aria-hidden="true" className="size-4" />
+            Rename{sr}
+          </Button>
+        </DialogTrigger>
+        <DialogContent
+          title="Rename calendar integration"
+          description={`A name tells it apart from another ${calendarProviderLabel(row.provider)} integration.`}
+        >
+          <form
+            noValidate
+            className="grid gap-4"
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (name.trim().length > 80) {
+                setNameError('Name must be at most 80 characters');
+                return;
+              }
+              setNameError(undefined);
+              rename.mutate(name.trim());
+            }}
+          >
+            <Field label="Name" optional error={nameError} hint={`Blank: shown as “${calendarProviderLabel(row.provider)}”.`}>
+              <Input autoComplete="off" value={name} onChange={(e) => setName(e.target.value)} />
+            </Field>
+            <DialogFooter action="Save Name" pending={rename.isPending} error={rename.error} failure="The name was not saved" />
+          </form>
+        </DialogContent>
+      </Dialog>
+      {row.isActive && (
+        <Button variant="outline" size="sm" className="h-10" disabled={busy || deactivate.isPending} onClick={() => deactivate.mutate()}>
+          <PowerOff aria-hidden="true" className="size-4" />
+          {deactivate.isPending ? 'Deactivating...' : 'Deactivate'}
+          {sr}
+        </Button>
+      )}
+      <Button
+        variant="outline"
+        size="sm"
+        className="h-10 text-destructive"
+        disabled={busy}
+        onClick={(e) => {
+          deleteFocus.remember(e.currentTarget);
+          setDeleting(true);
+        }}
+      >
+        <Trash2 aria-hidden="true" className="size-4" />
+        Delete{sr}
+      </Button>
+      <ConfirmDialog
+        open={deleting}
+        onOpenChange={setDeleting}
+        title="Delete this calendar integration?"
+        description={`${label} is removed with its saved credentials${row.isActive ? ', and appointments stop syncing until another integration is active' : ''}. Events it already put in the calendar stay there. This cannot be undone.`}
+        confirmLabel="Delete Integration"
+        pending={remove.isPending}
+        onConfirm={() => remove.mutate(undefined, { onSettled: () => setDeleting(false) })}
+        onCloseAutoFocus={(event) => deleteFocus.restore(event, () => document.getElementById('calendar-integrations-title'))}
+      />
+    </div>
   );
 }

@@ -86,6 +86,8 @@ export const isCalendarProvider = (value: string): value is CalendarProvider => 
 export const isEmailProvider = (value: string): value is EmailProvider => isOneOf(emailProviders, value);
 
 export const calendarProviderLabel = (provider: string) => (isCalendarProvider(provider) ? calendarProviderLabels[provider] : provider);
+/** What an integration is called on the page: its name, else its provider's. */
+export const integrationLabel = (row: { provider: string; name?: string | null }) => row.name || calendarProviderLabel(row.provider);
 /** SPEC §2: the type is shown in upper case. */
 export const blogSourceTypeText = (type: string) => type.toUpperCase();
 
@@ -152,6 +154,8 @@ const blank = (v: string | null | undefined) => !v || v.trim() === '';
 
 export interface CalendarFormValues {
   provider: CalendarProvider | '';
+  /** Optional: to tell two of one provider apart (issue 19). */
+  name?: string;
   config: string;
   webhookUrl: string;
   apiKey: string;
@@ -178,6 +182,7 @@ export function checkCalendarForm(values: CalendarFormValues): FormCheck<Calenda
   if (Object.keys(missing).length) return { kind: 'missing', fields: missing };
   return schemaCheck(calendarSettingInput, {
     provider: values.provider,
+    name: values.name ?? '',
     isActive: false,
     config: values.config,
     webhookUrl: values.webhookUrl,
