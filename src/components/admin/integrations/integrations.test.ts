@@ -51,11 +51,12 @@ describe('SPEC §5 calendar integration', () => {
     expect(checkCalendarForm({ ...base, config: '   ' })).toMatchObject({ kind: 'missing', fields: { config: expect.any(String) } });
   });
 
-  it('does not check the config as JSON; blank webhook URL and API key become null; created inactive', () => {
+  it('does not check the config as JSON; a blank name, webhook URL and API key become null; created inactive', () => {
     expect(checkCalendarForm({ ...base, config: 'not json at all' })).toEqual({
       kind: 'ok',
-      payload: { provider: 'google', isActive: false, config: 'not json at all', webhookUrl: null, apiKey: null },
+      payload: { provider: 'google', name: null, isActive: false, config: 'not json at all', webhookUrl: null, apiKey: null },
     });
+    expect(checkCalendarForm({ ...base, name: '  Intake calendar ' })).toMatchObject({ kind: 'ok', payload: { name: 'Intake calendar' } });
   });
 
   it('needs the webhook URL and the signing key for a custom webhook', () => {
