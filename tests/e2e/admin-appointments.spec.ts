@@ -8,6 +8,7 @@
 import type { APIRequestContext, Locator, Page, TestInfo } from '@playwright/test';
 import type { consultationTypes } from '../../src/shared/constants.ts';
 import { clientNotice } from '../../src/components/admin/appointments/appointments.ts';
+import { firmDateOf } from '../../src/shared/firm-time.ts';
 import { expect, openAdminScreen, test } from '../support/admin.ts';
 import { bookInModal, slotLabel, type BookingVisitor, type StoredAppointment } from '../support/booking.ts';
 import { expectNoAxeViolations, expectToastsGone, screenshot, screenshotDialog, toasts, unique, watchConsole } from '../support/e2e.ts';
@@ -68,11 +69,7 @@ const openScreen = (page: Page) => openAdminScreen(page, SCREEN, 'Appointments')
 /** What a cancellation dialog says the client hears, by whether e-mail is configured on this server now (an earlier spec may have). */
 async function cancellationNotice(page: Page) {
   const active = (await (await page.request.get('/api/email-settings/active')).json()) as { isActive: boolean } | null;
-  return clientNotice(
-    'cancel',
-    { status: 'scheduled', scheduledDate: '2999-01-01T00:00:00Z' },
-    { now: new Date(), emailConfigured: Boolean(active?.isActive) },
-  );
+  return clientNotice({ status: 'scheduled', scheduledDate: '2999-01-01T00:00:00Z' }, { now: new Date(), emailConfigured: Boolean(active?.isActive) });
 }
 
 async function counts(page: Page) {
@@ -386,6 +383,67 @@ test('status filter and count cards', async ({ page, adminApi }, info) => {
   await screenshot(page, info, 'admin-appointments');
 
   for (const b of [first, second]) expect((await adminApi.delete(`/api/admin/appointments/${b.id}`)).status()).toBe(204);
+  consoleErrors.expectNone();
+});
+
+test('search and date range: by name, e-mail or reference, between two firm days; kept in the address bar across a reload', async ({ page }, info) => {
+  const consoleErrors = watchConsole(page);
+  // A fixed list (the shared database holds every spec's bookings): the screen's filtering is under test.
+  const day = 86_400_000;
+  const now = Date.now();
+  const row = (name: string, offsetDays: number, id: string) => ({
+    id,
+    firstName: name,
+    lastName: 'Filter',
+    email: `${name.toLowerCase()}@example.com`,
+    phone: name === 'Ines' ? '(858) 555-0142' : null,
+    consultationType: 'initial',
+    scheduledDate: new Date(now + offsetDays * day).toISOString(),
+    duration: 30,
+    status: 'scheduled',
+    notes: null,
+    practiceArea: 'family-law',
+    reminderSent: false,
+    externalEventId: null,
+    createdAt: new Date(now - day).toISOString(),
+    updatedAt: new Date(now - day).toISOString(),
+  });
+  const rows = [
+    row('Ines', 3, 'c0ffee00-1111-4222-8333-444455556666'),
+    row('Omar', 10, 'bead0000-1111-4222-8333-444455556666'),
+    row('Zoe', 20, 'f00d0000-1111-4222-8333-444455556666'),
+  ];
+  await page.route('**/api/admin/appointments', (route) => route.fulfill({ json: rows }));
+  await openScreen(page);
+  const names = () => page.getByRole('heading', { level: 4 });
+  const search = page.getByRole('searchbox', { name: 'Search' });
+  await search.fill('omar');
+  await expect(names()).toHaveText(['Omar Filter']);
+  await expect(page.getByText('Showing 1 of 3 appointments')).toBeVisible();
+  await search.fill('C0FF-EE00');
+  await expect(names()).toHaveText(['Ines Filter']);
+  await search.fill('858 555');
+  await expect(names()).toHaveText(['Ines Filter']);
+  await search.fill('');
+
+  // Between two firm days, both included.
+  const firmDay = (offset: number) => firmDateOf(new Date(now + offset * day));
+  await page.getByLabel('From').fill(firmDay(5));
+  await page.getByLabel('To').fill(firmDay(20));
+  await expect(names()).toHaveText(['Omar Filter', 'Zoe Filter']);
+  await expect(page).toHaveURL(new RegExp(`from=${firmDay(5)}&to=${firmDay(20)}$`));
+  await expectNoAxeViolations(page, { label: 'appointments filtered' });
+  await screenshot(page, info, 'admin-appointments-filtered');
+  await page.reload();
+  await expect(page.getByLabel('From')).toHaveValue(firmDay(5));
+  await expect(names()).toHaveText(['Omar Filter', 'Zoe Filter']);
+
+  // Nothing matches: said, with the way back.
+  await page.getByRole('searchbox', { name: 'Search' }).fill('ines');
+  await expect(page.getByText('No appointment matches these filters.')).toBeVisible();
+  await page.getByRole('button', { name: 'Show All Appointments' }).click();
+  await expect(names()).toHaveCount(3);
+  await expect(page).toHaveURL(/\/admin\/appointments$/);
   consoleErrors.expectNone();
 });
 

@@ -12,12 +12,15 @@ export default function AdminNav({ pathname }: { pathname: string }) {
   const current = normalizeAdminPath(pathname);
   const strip = useRef<HTMLElement>(null);
   const currentLink = useRef<HTMLAnchorElement>(null);
-  // Centred in the strip, without moving the page (scrollIntoView would scroll the window too).
+  // Scrolled just enough to show it whole, with a little of the next tab as a hint that the strip
+  // scrolls; without moving the page (scrollIntoView would scroll the window too).
   useLayoutEffect(() => {
     const nav = strip.current;
     const link = currentLink.current;
     if (!nav || !link || nav.scrollWidth <= nav.clientWidth) return;
-    nav.scrollLeft = link.offsetLeft - (nav.clientWidth - link.offsetWidth) / 2;
+    const hint = 32;
+    const right = link.offsetLeft + link.offsetWidth + hint;
+    if (right > nav.clientWidth) nav.scrollLeft = right - nav.clientWidth;
   }, []);
   return (
     <div className="-mx-4 mb-6 flex items-center gap-2 border-b border-border px-4">
@@ -29,7 +32,7 @@ export default function AdminNav({ pathname }: { pathname: string }) {
                 ref={path === current ? currentLink : undefined}
                 href={path}
                 aria-current={path === current ? 'page' : undefined}
-                className="inline-flex h-11 items-center border-b-2 border-transparent px-3 text-sm font-medium text-muted-foreground hover:text-foreground aria-[current=page]:border-primary aria-[current=page]:text-foreground"
+                className="inline-flex h-11 items-center border-b-2 border-transparent px-3 text-sm font-medium lg:px-2 text-muted-foreground hover:text-foreground aria-[current=page]:border-primary aria-[current=page]:text-foreground"
               >
                 {screen.nav}
               </a>
@@ -39,7 +42,7 @@ export default function AdminNav({ pathname }: { pathname: string }) {
       </nav>
       {current !== '/admin' && (
         <div className="shrink-0 py-1">
-          <SignOutButton />
+          <SignOutButton size="sm" />
         </div>
       )}
     </div>

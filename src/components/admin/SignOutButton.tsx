@@ -5,7 +5,8 @@ import { signOut } from '../../lib/auth/auth.ts';
 import { toast, toastOnNextPage } from '../../lib/toast.ts';
 import { Button } from '../ui/button.tsx';
 
-export default function SignOutButton() {
+/** `size` 'sm' where it shares a row with the navigation. */
+export default function SignOutButton({ size }: { size?: 'sm' } = {}) {
   const [pending, setPending] = useState(false);
 
   const onClick = async () => {
@@ -22,7 +23,7 @@ export default function SignOutButton() {
   };
 
   return (
-    <Button variant="outline" onClick={onClick} disabled={pending} aria-busy={pending || undefined}>
+    <Button variant="outline" size={size} className={size ? 'h-10' : undefined} onClick={onClick} disabled={pending} aria-busy={pending || undefined}>
       {pending ? <LoaderCircle aria-hidden="true" className="size-4 animate-spin" /> : <LogOut aria-hidden="true" className="size-4" />}
       {pending ? 'Signing out...' : 'Sign Out'}
     </Button>

@@ -17,7 +17,7 @@ import { Button } from '../../ui/button.tsx';
 import { Card } from '../../ui/card.tsx';
 import { ConfirmDialog } from '../../ui/dialog.tsx';
 import { FIRM_TIME_ZONE_LABEL, formatFirmDate, formatFirmDateTime, formatFirmTimeRange } from '../../../shared/firm-time.ts';
-import { Field, Select } from '../../ui/form.tsx';
+import { Field, Input, Select } from '../../ui/form.tsx';
 import { useReturnFocus } from '../../ui/return-focus.ts';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states.tsx';
 import AppointmentDetailsDialog from './AppointmentDetailsDialog.tsx';
@@ -29,9 +29,13 @@ import {
   canConfirm,
   consultationTypeLabel,
   countByStatus,
-  filterByStatus,
+  appointmentFiltersFromSearch,
+  appointmentFiltersToSearch,
+  filterAppointments,
+  hasAppointmentFilters,
+  noAppointmentFilters,
+  type AppointmentFilters,
   fullName,
-  isAppointmentStatus,
   isTerminal,
   practiceAreaLabel,
   splitUpcoming,
@@ -55,18 +59,15 @@ function refusal(error: Error): string | null {
 /** A 404 or 409 means the list on screen is out of date: someone else changed or deleted the row. */
 const isStale = (error: Error) => error instanceof ApiError && (error.status === 404 || error.status === 409);
 
-function filterFromUrl(): StatusFilter {
-  const status = new URLSearchParams(window.location.search).get('status') ?? '';
-  return isAppointmentStatus(status) ? status : 'all';
-}
-
 export default function AppointmentsScreen() {
   const list = useAdminList(adminQueries.appointments);
   const queryClient = useQueryClient();
   // Whether the client's e-mail about a change goes out or is held: the dialogs say which.
   const activeEmail = useQuery(integrationQueries.activeEmail);
   const emailConfigured = activeEmail.isSuccess ? Boolean(activeEmail.data?.isActive) : undefined;
-  const [filter, setFilter] = useState<StatusFilter>(filterFromUrl);
+  const [filters, setFilters] = useState<AppointmentFilters>(() => appointmentFiltersFromSearch(window.location.search));
+  const filter = filters.status;
+  const update = (changes: Partial<AppointmentFilters>) => setFilters((f) => ({ ...f, ...changes }));
   const [openId, setOpenId] = useState<string | null>(null);
   const [finalTarget, setFinalTarget] = useState<FinalStatusTarget | null>(null);
   const [deleteTarget, setDeleteTarget] = useState<Appointment | null>(null);
@@ -97,8 +98,8 @@ export default function AppointmentsScreen() {
 
   useEffect(() => {
     const { pathname, hash } = window.location;
-    window.history.replaceState(window.history.state, '', `${pathname}${filter === 'all' ? '' : `?status=${filter}`}${hash}`);
-  }, [filter]);
+    window.history.replaceState(window.history.state, '', `${pathname}${appointmentFiltersToSearch(filters)}${hash}`);
+  }, [filters]);
 
   // Confirm or the dropdown disappear once the status moved on: keep the keyboard user's place on
   // the same appointment's View Details. Tried on the next frame, and again once the reloaded list
@@ -191,7 +192,8 @@ export default function AppointmentsScreen() {
   else if (list.isError) body = <ErrorState message="The appointments could not be loaded." onRetry={() => void list.refetch()} />;
   else {
     const counts = countByStatus(rows);
-    const shown = filterByStatus(rows, filter);
+    const shown = filterAppointments(rows, filters);
+    const onlyStatus = !hasAppointmentFilters({ ...filters, status: 'all' });
     const { upcoming, past } = splitUpcoming(shown, new Date());
     const item = (a: Appointment) => (
       <AppointmentItem
@@ -218,21 +220,44 @@ export default function AppointmentsScreen() {
         </ul>
 
         <div className="flex flex-wrap items-end justify-between gap-x-6 gap-y-3">
-          <Field label="Status" className="w-full sm:w-60">
-            <Select value={filter} onChange={(e) => setFilter(e.target.value as StatusFilter)}>
-              <option value="all">All statuses</option>
-              {statusOrder.map((s) => (
-                <option key={s} value={s}>
-                  {statusLabels[s]}
-                </option>
-              ))}
-            </Select>
-          </Field>
-          <p role="status" className="text-sm text-muted-foreground">
-            {filter === 'all'
-              ? `${rows.length} ${rows.length === 1 ? 'appointment' : 'appointments'} in total`
-              : `Showing ${shown.length} of ${rows.length} appointments`}
-          </p>
+          <form
+            role="search"
+            aria-label="Filter appointments"
+            className="grid w-full gap-3 sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr]"
+            onSubmit={(e) => e.preventDefault()}
+          >
+            <Field label="Search" hint="Name, email, phone or booking reference">
+              <Input type="search" autoComplete="off" value={filters.search} onChange={(e) => update({ search: e.target.value })} />
+            </Field>
+            <Field label="Status">
+              <Select value={filter} onChange={(e) => update({ status: e.target.value as StatusFilter })}>
+                <option value="all">All statuses</option>
+                {statusOrder.map((s) => (
+                  <option key={s} value={s}>
+                    {statusLabels[s]}
+                  </option>
+                ))}
+              </Select>
+            </Field>
+            <Field label="From">
+              <Input type="date" value={filters.from} max={filters.to || undefined} onChange={(e) => update({ from: e.target.value })} />
+            </Field>
+            <Field label="To">
+              <Input type="date" value={filters.to} min={filters.from || undefined} onChange={(e) => update({ to: e.target.value })} />
+            </Field>
+          </form>
+          <div className="flex w-full flex-wrap items-center justify-between gap-2">
+            <p role="status" className="text-sm text-muted-foreground">
+              {hasAppointmentFilters(filters)
+                ? `Showing ${shown.length} of ${rows.length} appointments`
+                : `${rows.length} ${rows.length === 1 ? 'appointment' : 'appointments'} in total`}
+            </p>
+            {hasAppointmentFilters(filters) && (
+              <Button variant="ghost" size="sm" className="h-10" onClick={() => setFilters(noAppointmentFilters)}>
+                Clear Filters
+              </Button>
+            )}
+          </div>
         </div>
 
         <h2 ref={listHeadingRef} tabIndex={-1} className="sr-only">
@@ -245,11 +270,13 @@ export default function AppointmentsScreen() {
             description={
               rows.length === 0
                 ? 'Consultations booked through the website will appear here.'
-                : `No appointment is ${statusLabels[filter as AppointmentStatus].toLowerCase()}.`
+                : onlyStatus && filter !== 'all'
+                  ? `No appointment is ${statusLabels[filter as AppointmentStatus].toLowerCase()}.`
+                  : 'No appointment matches these filters.'
             }
             action={
-              filter !== 'all' && rows.length > 0 ? (
-                <Button variant="outline" onClick={() => setFilter('all')}>
+              hasAppointmentFilters(filters) && rows.length > 0 ? (
+                <Button variant="outline" onClick={() => setFilters(noAppointmentFilters)}>
                   Show All Appointments
                 </Button>
               ) : undefined
@@ -306,7 +333,7 @@ export default function AppointmentsScreen() {
       />
       <FinalStatusDialog
         target={finalTarget}
-        notice={finalTarget?.status === 'cancelled' ? clientNotice('cancel', finalTarget.appointment, { now: new Date(), emailConfigured }) : null}
+        notice={finalTarget?.status === 'cancelled' ? clientNotice(finalTarget.appointment, { now: new Date(), emailConfigured }) : null}
         pending={updateStatus.isPending}
         onCancel={() => setFinalTarget(null)}
         onConfirm={({ appointment, status }) => sendStatus(appointment.id, status)}
@@ -319,7 +346,7 @@ export default function AppointmentsScreen() {
         title="Delete this appointment?"
         description={
           deleteTarget
-            ? `${fullName(deleteTarget)}: ${consultationTypeLabel(deleteTarget.consultationType)} on ${formatFirmDateTime(deleteTarget.scheduledDate)}. The appointment is removed for good; this cannot be undone. ${clientNotice('delete', deleteTarget, { now: new Date(), emailConfigured })}`
+            ? `${fullName(deleteTarget)}: ${consultationTypeLabel(deleteTarget.consultationType)} on ${formatFirmDateTime(deleteTarget.scheduledDate)}. The appointment is removed for good; this cannot be undone. ${clientNotice(deleteTarget, { now: new Date(), emailConfigured })}`
             : ''
         }
         confirmLabel="Delete Appointment"

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
+  appointmentFiltersFromSearch,
+  appointmentFiltersToSearch,
+  filterAppointments,
+  noAppointmentFilters,
   canComplete,
   clientNotice,
   canChangeStatus,
@@ -30,20 +34,14 @@ describe('what the client hears, and Completed only once it has started (issue 1
     expect(canComplete({ scheduledDate: '2030-05-06T16:00:00Z' }, now)).toBe(true);
   });
   it('says the client is e-mailed, or that the e-mail is held, or that nothing is sent', () => {
-    expect(clientNotice('cancel', ahead, { now, emailConfigured: true })).toBe(
-      'The client is e-mailed that it is cancelled, with a calendar file that removes it.',
-    );
+    expect(clientNotice(ahead, { now, emailConfigured: true })).toBe('The client is e-mailed that it is cancelled, with a calendar file that removes it.');
     // Not known yet: the same sentence as configured (the usual case); never a claim of holding it.
-    expect(clientNotice('delete', ahead, { now, emailConfigured: undefined })).toBe(
-      'The client is e-mailed that it is cancelled, with a calendar file that removes it.',
-    );
-    expect(clientNotice('delete', ahead, { now, emailConfigured: false })).toBe(
-      'E-mail is not configured: the client’s e-mail that it is cancelled is held, not sent.',
-    );
-    expect(clientNotice('delete', { ...ahead, status: 'cancelled' }, { now, emailConfigured: true })).toBe(
+    expect(clientNotice(ahead, { now, emailConfigured: undefined })).toBe('The client is e-mailed that it is cancelled, with a calendar file that removes it.');
+    expect(clientNotice(ahead, { now, emailConfigured: false })).toBe('E-mail is not configured: the client’s e-mail that it is cancelled is held, not sent.');
+    expect(clientNotice({ ...ahead, status: 'cancelled' }, { now, emailConfigured: true })).toBe(
       'The client is not e-mailed: it has already started or ended.',
     );
-    expect(clientNotice('cancel', { ...ahead, scheduledDate: '2030-05-06T16:59:00Z' }, { now, emailConfigured: true })).toBe(
+    expect(clientNotice({ ...ahead, scheduledDate: '2030-05-06T16:59:00Z' }, { now, emailConfigured: true })).toBe(
       'The client is not e-mailed: it has already started or ended.',
     );
   });
@@ -78,4 +76,43 @@ describe('splitUpcoming', () => {
 it('labels consultation types as SPEC §9 names them', () => {
   expect(consultationTypeLabel('family-law')).toBe('Family Law Consultation');
   expect(consultationTypeLabel('unknown')).toBe('unknown');
+});
+
+describe('search and date range (issue 19)', () => {
+  const row = (id: string, firstName: string, scheduledDate: string, extra: Record<string, unknown> = {}) => ({
+    id,
+    status: 'scheduled',
+    scheduledDate,
+    firstName,
+    lastName: 'Lopez',
+    email: `${firstName.toLowerCase()}@example.com`,
+    phone: '(619) 555-0199',
+    ...extra,
+  });
+  // 2030-05-06 at 23:30 in San Diego is already 2030-05-07 in UTC: the firm's day counts.
+  const rows = [
+    row('ab12cd34-0000-0000-0000-000000000000', 'Maria', '2030-05-07T06:30:00Z'),
+    row('ef56ab78-0000-0000-0000-000000000000', 'Ana', '2030-05-08T17:00:00Z', { phone: null, status: 'confirmed' }),
+    row('99aa88bb-0000-0000-0000-000000000000', 'Luis', '2030-05-20T17:00:00Z', { email: 'luis@firm.example' }),
+  ];
+  const ids = (filters: Partial<typeof noAppointmentFilters>) => filterAppointments(rows, { ...noAppointmentFilters, ...filters }).map((r) => r.firstName);
+  it('matches every word against the name, e-mail and booking reference, and a number against the phone', () => {
+    expect(ids({ search: 'maria lopez' })).toEqual(['Maria']);
+    expect(ids({ search: 'firm.example' })).toEqual(['Luis']);
+    expect(ids({ search: 'EF56-AB78' })).toEqual(['Ana']);
+    expect(ids({ search: '619-555' })).toEqual(['Maria', 'Luis']);
+    expect(ids({ search: 'nobody' })).toEqual([]);
+  });
+  it('keeps the firm days from..to, both included, with the status', () => {
+    expect(ids({ from: '2030-05-06', to: '2030-05-06' })).toEqual(['Maria']);
+    expect(ids({ from: '2030-05-08' })).toEqual(['Ana', 'Luis']);
+    expect(ids({ to: '2030-05-08', status: 'confirmed' })).toEqual(['Ana']);
+  });
+  it('round-trips through the address bar, dropping what is not a filter', () => {
+    const filters = { status: 'confirmed' as const, search: 'ana', from: '2030-05-01', to: '2030-05-31' };
+    expect(appointmentFiltersToSearch(filters)).toBe('?status=confirmed&q=ana&from=2030-05-01&to=2030-05-31');
+    expect(appointmentFiltersFromSearch(appointmentFiltersToSearch(filters))).toEqual(filters);
+    expect(appointmentFiltersFromSearch('?status=lost&from=yesterday&q=')).toEqual(noAppointmentFilters);
+    expect(appointmentFiltersToSearch(noAppointmentFilters)).toBe('');
+  });
 });

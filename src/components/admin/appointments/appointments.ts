@@ -1,9 +1,11 @@
 /**
  * The appointments screen's rules, apart from the React code so they are unit tested: the row type of
  * GET /api/admin/appointments, SPEC §4 Appointment status (which actions a status allows), the count
- * cards and the order of the list (upcoming first).
+ * cards, the filters (status, search, dates) and the order of the list (upcoming first).
  */
+import { bookingReference } from '../../../shared/booking/self-service.ts';
 import { appointmentStatuses, type AppointmentStatus } from '../../../shared/constants.ts';
+import { firmDateOf } from '../../../shared/firm-time.ts';
 import type { adminQueries, Row } from '../admin-api.ts';
 
 /** A row of GET /api/admin/appointments (SPEC §3 appointments), as the route answers it: dates are ISO strings. */
@@ -50,7 +52,6 @@ export const canComplete = (a: Pick<Appointment, 'scheduledDate'>, now: Date) =>
  * nothing once it has started, or when it was cancelled or completed already.
  */
 export function clientNotice(
-  action: 'cancel' | 'delete',
   a: Pick<Appointment, 'status' | 'scheduledDate'>,
   { now, emailConfigured }: { now: Date; emailConfigured: boolean | undefined },
 ): string {
@@ -76,6 +77,56 @@ export type StatusFilter = 'all' | AppointmentStatus;
 
 export function filterByStatus<T extends Pick<Appointment, 'status'>>(rows: readonly T[], filter: StatusFilter): T[] {
   return filter === 'all' ? [...rows] : rows.filter((r) => r.status === filter);
+}
+
+/** The list's filters (issue 19, as Cal.com's bookings list has them), kept in the address bar. */
+export interface AppointmentFilters {
+  status: StatusFilter;
+  /** Name, e-mail, phone or booking reference. */
+  search: string;
+  /** Firm dates (YYYY-MM-DD), both ends included; '' for open. */
+  from: string;
+  to: string;
+}
+
+export const noAppointmentFilters: AppointmentFilters = { status: 'all', search: '', from: '', to: '' };
+const firmDay = /^\d{4}-\d{2}-\d{2}$/;
+
+export function appointmentFiltersFromSearch(search: string): AppointmentFilters {
+  const params = new URLSearchParams(search);
+  const status = params.get('status') ?? '';
+  const day = (key: string) => (firmDay.test(params.get(key) ?? '') ? params.get(key)! : '');
+  return { status: isAppointmentStatus(status) ? status : 'all', search: params.get('q') ?? '', from: day('from'), to: day('to') };
+}
+
+export function appointmentFiltersToSearch(filters: AppointmentFilters): string {
+  const params = new URLSearchParams();
+  if (filters.status !== 'all') params.set('status', filters.status);
+  if (filters.search.trim()) params.set('q', filters.search.trim());
+  if (filters.from) params.set('from', filters.from);
+  if (filters.to) params.set('to', filters.to);
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+export const hasAppointmentFilters = (f: AppointmentFilters) => f.status !== 'all' || f.search.trim() !== '' || f.from !== '' || f.to !== '';
+
+const digits = (text: string) => text.replace(/\D/g, '');
+
+export function filterAppointments<T extends Pick<Appointment, 'id' | 'status' | 'scheduledDate' | 'firstName' | 'lastName' | 'email' | 'phone'>>(
+  rows: readonly T[],
+  filters: AppointmentFilters,
+): T[] {
+  const words = filters.search.trim().toLowerCase().split(/\s+/).filter(Boolean);
+  return filterByStatus(rows, filters.status).filter((a) => {
+    const day = firmDateOf(new Date(a.scheduledDate));
+    if ((filters.from && day < filters.from) || (filters.to && day > filters.to)) return false;
+    if (!words.length) return true;
+    const haystack = `${fullName(a)} ${a.email} ${bookingReference(a.id)}`.toLowerCase();
+    const phone = digits(a.phone ?? '');
+    // Every word somewhere; a number also matches the phone whatever its punctuation.
+    return words.every((w) => haystack.includes(w) || (digits(w).length >= 3 && phone.includes(digits(w))));
+  });
 }
 
 const startOf = (a: Pick<Appointment, 'scheduledDate'>) => new Date(a.scheduledDate).getTime();
