@@ -32,6 +32,8 @@ export interface AppointmentSnapshot {
   duration: number;
   status: string;
   externalEventId: string | null;
+  /** Why the firm cancelled it (absent in payloads stored before it existed). */
+  cancellationReason?: string | null;
 }
 
 export function appointmentSnapshot(row: AppointmentRow): AppointmentSnapshot {
@@ -48,6 +50,7 @@ export function appointmentSnapshot(row: AppointmentRow): AppointmentSnapshot {
     duration: row.duration,
     status: row.status,
     externalEventId: row.externalEventId,
+    cancellationReason: row.cancellationReason,
   };
 }
 

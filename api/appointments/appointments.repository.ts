@@ -101,11 +101,17 @@ export function appointmentsRepository(database: Database) {
      * exactly when the status says so; the delete re-reads the status, so it only releases when the
      * update took effect.
      */
-    async setStatus(id: string, from: string, to: string, { releaseSlots = false } = {}) {
+    async setStatus(
+      id: string,
+      from: string,
+      to: string,
+      { releaseSlots = false, cancellationReason = null }: { releaseSlots?: boolean; cancellationReason?: string | null } = {},
+    ) {
+      const change = { status: to, ...(cancellationReason ? { cancellationReason } : {}) };
       if (!releaseSlots) {
         const [row] = await db
           .update(table)
-          .set({ status: to })
+          .set(change)
           .where(and(eq(table.id, id), eq(table.status, from)))
           .returning();
         return row ?? null;
@@ -113,7 +119,7 @@ export function appointmentsRepository(database: Database) {
       const [[row]] = await inTransaction(database, (tx) => [
         tx
           .update(table)
-          .set({ status: to })
+          .set(change)
           .where(and(eq(table.id, id), eq(table.status, from)))
           .returning(),
         tx

@@ -89,7 +89,7 @@ export function appointmentsRoutes(deps: Pick<Deps, 'database' | 'clock' | 'acti
     admin: adminRouter()
       .get('/appointments', async (c) => c.json(await service.listAll()))
       .put('/appointments/:id', pathParams(idParam), jsonBody(appointmentStatusUpdate), async (c) =>
-        c.json(await service.setStatus(c.req.valid('param').id, c.req.valid('json').status)),
+        c.json(await service.setStatus(c.req.valid('param').id, c.req.valid('json').status, { reason: c.req.valid('json').reason })),
       )
       .delete('/appointments/:id', pathParams(idParam), async (c) => {
         await service.remove(c.req.valid('param').id);

@@ -55,7 +55,10 @@ export function appointmentsService({
       // Commit with the booking: ahead of it, `also` (decision 016: the answer kept under the
       // request's key); after its claims, the confirmation, the firm's notification and the calendar
       // event (the outbox, decision 022). Their sending never fails the booking.
-      const planned = activity.plan({ type: 'appointment-booked', appointment: { ...values, externalEventId: null, createdAt: now, updatedAt: now } });
+      const planned = activity.plan({
+        type: 'appointment-booked',
+        appointment: { ...values, externalEventId: null, cancellationReason: null, createdAt: now, updatedAt: now },
+      });
       const row = await repo.createWithClaims(values, claimCells(input.scheduledDate, duration), { before: also(values), after: planned });
       if (!row) throw conflict(bookingMessages.taken, { scheduledDate: bookingMessages.taken });
       await activity.emit({ type: 'appointment-booked', appointment: row });
@@ -76,7 +79,8 @@ export function appointmentsService({
     },
 
     /** `by`: 'visitor' when the visitor did it through their booking's link (the firm is told). */
-    async setStatus(id: string, status: AppointmentStatus, { by }: { by?: 'visitor' } = {}) {
+    async setStatus(id: string, status: AppointmentStatus, { by, reason = null }: { by?: 'visitor'; reason?: string | null } = {}) {
+      if (reason && status !== 'cancelled') throw badRequest('Please check the highlighted fields.', { reason: 'A reason goes with a cancellation only' });
       // Retried once: a concurrent change between the read and the write is judged on the new status.
       for (let attempt = 0; ; attempt++) {
         const current = await repo.findById(id);
@@ -89,7 +93,7 @@ export function appointmentsService({
         }
         // A slot is taken while its appointment is scheduled or confirmed, so cancelling or
         // completing one frees it (a future consultation marked completed by mistake blocks nothing).
-        const row = await repo.setStatus(id, current.status, status, { releaseSlots: terminalStatuses.includes(status) });
+        const row = await repo.setStatus(id, current.status, status, { releaseSlots: terminalStatuses.includes(status), cancellationReason: reason });
         if (row) {
           await activity.emit({ type: 'appointment-changed', appointment: row, previousStatus: current.status, ...(by ? { by } : {}) });
           return row;
@@ -113,7 +117,7 @@ export function appointmentsService({
     async recordExternalBooking(values: AppointmentValues & { externalEventId: string }): Promise<{ created: boolean; row: AppointmentRow | null }> {
       const now = clock.now();
       const booked = { ...values, id: crypto.randomUUID(), reminderSent: !getsReminder(values, now) };
-      const planned = activity.plan({ type: 'appointment-booked', appointment: { ...booked, createdAt: now, updatedAt: now } });
+      const planned = activity.plan({ type: 'appointment-booked', appointment: { ...booked, cancellationReason: null, createdAt: now, updatedAt: now } });
       const row = await repo.createFromExternalCalendar(booked, claimCells(values.scheduledDate, values.duration), planned);
       // The same event, delivered at the same moment, got there first.
       if (!row) return { created: false, row: await repo.findByExternalEventId(values.externalEventId) };

@@ -296,6 +296,7 @@ export function appointmentCancellation(
   const body = render([
     { text: `Dear ${a.firstName},` },
     { text: `Your ${consultationTypeLabel(a.consultationType)} with ${firm.name} on ${whenLabel(start)} has been cancelled.` },
+    ...(a.cancellationReason ? [{ rows: [['Reason', a.cancellationReason]] as Row[] }] : []),
     {
       text: `To book another time, please call our office at ${firm.phone} (${firm.hours.weekdays}) or schedule online at ${contactUrl}.`,
       html: `To book another time, please call our office at <a href="${escapeHtml(firm.phoneHref)}">${escapeHtml(firm.phone)}</a> (${escapeHtml(firm.hours.weekdays)}) or <a href="${escapeHtml(contactUrl)}">schedule online</a>.`,

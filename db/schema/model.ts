@@ -152,6 +152,8 @@ export const appointments = table(
     scheduledDate: timestamp('scheduled_date').notNull(),
     duration: integer('duration').notNull().default(defaultAppointmentMinutes),
     status: text('status').notNull().default('scheduled'),
+    /** Why the firm cancelled it, told to the visitor (issue 19); null otherwise. */
+    cancellationReason: text('cancellation_reason'),
     notes: text('notes'),
     practiceArea: text('practice_area').notNull(),
     reminderSent: boolean('reminder_sent').notNull().default(false),

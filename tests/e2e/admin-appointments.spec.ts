@@ -161,12 +161,17 @@ test('a booking from the public site is confirmed, changed and deleted', async (
   await expect(alert(page)).toContainText(booked.name);
   await expect(alert(page)).toContainText('its status cannot be changed again');
   await expect(alert(page)).toContainText(await cancellationNotice(page));
+  // An optional reason, told to the client in the cancellation e-mail.
+  await alert(page)
+    .getByRole('textbox', { name: /^Reason/ })
+    .fill('The attorney is in court that morning.');
   await expectNoAxeViolations(page);
   await screenshot(page, info, 'admin-appointments-final-status', { fullPage: false });
   await alert(page).getByRole('button', { name: 'Mark as Cancelled' }).click();
   await expect(alert(page)).toHaveCount(0);
   await expect(toasts(page)).toContainText('Appointment status updated successfully');
   await expect(row).toContainText('Cancelled');
+  await expect(row).toContainText('Cancellation reason: The attorney is in court that morning.');
   await expect(row.getByRole('button', { name: /^Confirm/ })).toHaveCount(0);
   await expect(row.getByRole('button', { name: /^Change Status/ })).toHaveCount(0);
   expect((await stored(adminApi, booked.id))?.status).toBe('cancelled');

@@ -52,6 +52,7 @@ forEachDialect('appointments', (ctx) => {
       status: 'scheduled',
       reminderSent: false,
       externalEventId: null,
+      cancellationReason: null,
       createdAt: expect.any(Date),
       updatedAt: expect.any(Date),
     });

@@ -324,6 +324,26 @@ forEachDialect(
       expect(subjects(smtp.to(over.email))).toEqual([expect.stringMatching(/^Your consultation/)]);
     });
 
+    it('a cancellation with a reason tells it to the visitor, and stores it; a reason without a cancellation is refused', async () => {
+      await configureSmtp(ctx());
+      const booked = await book(ctx());
+      await ctx().background.runDeliveries();
+      const refused = await ctx().admin('PUT', `/api/admin/appointments/${booked.id}`, { status: 'confirmed', reason: 'No reason needed' });
+      expect(refused).toMatchObject({ status: 400, body: { fields: { reason: 'A reason goes with a cancellation only' } } });
+      const tooLong = await ctx().admin('PUT', `/api/admin/appointments/${booked.id}`, { status: 'cancelled', reason: 'x'.repeat(501) });
+      expect(tooLong).toMatchObject({ status: 400, body: { fields: { reason: 'Reason must be at most 500 characters' } } });
+      expect((await storedDeliveries(ctx(), booked.id)).map((d) => d.purpose).sort()).toEqual(['booking-confirmation', 'booking-notification']);
+
+      const reason = 'The attorney is in court that morning & we would like to offer you another time.';
+      const cancelled = await ctx().admin('PUT', `/api/admin/appointments/${booked.id}`, { status: 'cancelled', reason: `  ${reason} ` });
+      expect(cancelled).toMatchObject({ status: 200, body: { status: 'cancelled', cancellationReason: reason } });
+      await ctx().background.runDeliveries();
+      const [, cancellation] = smtp.to(booked.email);
+      expect(cancellation!.parsed.subject).toMatch(/^Cancelled: /);
+      expect(cancellation!.parsed.text).toContain(`Reason: ${reason}`);
+      expect(cancellation!.parsed.html).toContain('The attorney is in court that morning &amp; we would like');
+    });
+
     it('skips a reminder queued before the cancellation: it is never sent', async () => {
       await configureSmtp(ctx());
       const booked = await book(ctx());

@@ -56,6 +56,8 @@ export type AppointmentInput = Omit<z.input<typeof appointmentInput>, 'website'>
 /** PUT /api/admin/appointments/{id}. */
 export const appointmentStatusUpdate = z.object({
   status: z.enum(appointmentStatuses, { error: 'Status must be scheduled, confirmed, cancelled or completed' }),
+  /** Issue 19: with a cancellation, why (told to the visitor in the cancellation e-mail). */
+  reason: optionalText('Reason', 500),
 });
 
 /**

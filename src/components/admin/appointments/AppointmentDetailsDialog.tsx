@@ -64,6 +64,7 @@ export default function AppointmentDetailsDialog({
             <Item term="Time">{formatFirmTimeRange(a.scheduledDate, a.duration)}</Item>
             <Item term="Duration">{a.duration} minutes</Item>
             <Item term="Practice area">{practiceAreaLabel(a.practiceArea)}</Item>
+            {a.cancellationReason && <Item term="Cancellation reason">{a.cancellationReason}</Item>}
             <Item term="Email" wide="phone">
               <EmailLink email={a.email} subject={`Your ${consultationTypeLabel(a.consultationType)} on ${formatFirmDateTime(a.scheduledDate)}`} />
             </Item>

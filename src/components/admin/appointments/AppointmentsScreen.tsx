@@ -132,8 +132,9 @@ export default function AppointmentsScreen() {
     if (isStale(error)) void queryClient.invalidateQueries({ queryKey: adminKeys.appointments }).then(() => keepFocusOn(id));
   };
 
-  const updateStatus = useAdminMutation<{ id: string; status: AppointmentStatus }, Appointment>({
-    mutationFn: ({ id, status }) => read(api.admin.appointments[':id'].$put({ param: appointmentParam(id), json: { status } })),
+  const updateStatus = useAdminMutation<{ id: string; status: AppointmentStatus; reason?: string }, Appointment>({
+    mutationFn: ({ id, status, reason }) =>
+      read(api.admin.appointments[':id'].$put({ param: appointmentParam(id), json: { status, ...(reason ? { reason } : {}) } })),
     invalidates: [adminKeys.appointments],
     success: 'Appointment status updated successfully',
     failure: (error) => {
@@ -168,9 +169,9 @@ export default function AppointmentsScreen() {
     } else sendStatus(a.id, status);
   }
 
-  function sendStatus(id: string, status: AppointmentStatus) {
+  function sendStatus(id: string, status: AppointmentStatus, reason?: string) {
     updateStatus.mutate(
-      { id, status },
+      { id, status, reason },
       {
         onError: (error) => {
           setFinalTarget(null);
@@ -336,7 +337,7 @@ export default function AppointmentsScreen() {
         notice={finalTarget?.status === 'cancelled' ? clientNotice(finalTarget.appointment, { now: new Date(), emailConfigured }) : null}
         pending={updateStatus.isPending}
         onCancel={() => setFinalTarget(null)}
-        onConfirm={({ appointment, status }) => sendStatus(appointment.id, status)}
+        onConfirm={({ appointment, status }, reason) => sendStatus(appointment.id, status, reason)}
         // Back to Change Status; once the status is final that button is gone.
         onCloseAutoFocus={(event) => finalFocus.restore(event, () => (finalTargetRef.current ? fallbackFor(finalTargetRef.current) : null))}
       />
@@ -394,6 +395,7 @@ function AppointmentItem({
               {consultationTypeLabel(a.consultationType)} <span className="text-muted-foreground">({a.duration} min)</span>
             </p>
             <p className="text-sm text-muted-foreground">Practice area: {practiceAreaLabel(a.practiceArea)}</p>
+            {a.cancellationReason && <p className="break-words text-sm">Cancellation reason: {a.cancellationReason}</p>}
           </div>
           <p className="text-sm sm:text-right">
             <time dateTime={a.scheduledDate} className="block font-medium">

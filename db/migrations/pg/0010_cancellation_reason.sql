@@ -1,0 +1,1 @@
+ALTER TABLE "appointments" ADD COLUMN "cancellation_reason" text;
