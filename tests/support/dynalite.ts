@@ -158,7 +158,9 @@ export async function startDynamoProxy(upstream: string): Promise<DynamoProxy> {
           written[table] = list.slice(0, half);
           if (list.length > half) unprocessed[table] = list.slice(half);
         }
-        if (share === 'all') {
+        // 'all', or a single item 'halved' to none: DynamoDB writes nothing and returns it all (an empty
+        // list sent on upstream would be refused as invalid, a failure the real service never gives).
+        if (share === 'all' || Object.values(written).every((list) => list.length === 0)) {
           state.unprocessedAnswers++;
           return answer(res, 200, 'application/x-amz-json-1.0', JSON.stringify({ UnprocessedItems: unprocessed }));
         }
