@@ -111,7 +111,7 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean; shutd
   });
   const secrets = createSecretBox(secretsKey.current, secretsKey.previous);
   const outbox = createDevOutbox(env.OUTBOX_DIR);
-  const identity = await startIdentity({ env, database, secrets, clock: systemClock, log, outbox });
+  const identity = await startIdentity({ env, database, secrets, clock: systemClock, log, outbox, integrations: integrationSettings(env) });
   const events = createContentEvents((err) => log.error('content listener failed', { err: String(err) }));
   // Containers on one PostgreSQL database hear each other's changes (decision 017). Created
   // before the site loads anything, so what changes meanwhile is caught up with once it listens.

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { bookingRules } from '../../src/config/booking-rules.ts';
+import { isInboundRef } from '../../src/shared/booking/self-service.ts';
 import { bookingMessages, dayAvailability, slotProblem, type DayAvailability } from '../../src/shared/booking/availability.ts';
 import { type BookingRules, dayClosure } from '../../src/shared/booking/rules.ts';
 import { addDays, firmInstant, whenLabel } from '../../src/shared/firm-time.ts';
@@ -19,7 +20,7 @@ export const terminalStatuses: readonly string[] = ['completed', 'cancelled'] sa
  * give their events never are. Outbound sync must not overwrite the inbound one: the cancellation
  * webhook finds its appointment by it.
  */
-export const isInboundRef = (externalEventId: string | null | undefined) => Boolean(externalEventId && /^https?:\/\//i.test(externalEventId));
+export { isInboundRef };
 
 /** Booked through an external scheduler (a Calendly invitee), which mails the visitor itself. */
 export const bookedExternally = (appointment: Pick<AppointmentRow, 'externalEventId'>) => isInboundRef(appointment.externalEventId);
@@ -85,7 +86,11 @@ export function appointmentsService({
       for (let attempt = 0; ; attempt++) {
         const current = await repo.findById(id);
         if (!current) throw notFound('Appointment not found');
-        if (current.status === status) return current;
+        if (current.status === status) {
+          // The same status again changes nothing; a reason would be dropped silently, so it is refused.
+          if (reason) throw conflict('This appointment is already cancelled; its reason can no longer change.');
+          return current;
+        }
         if (terminalStatuses.includes(current.status)) throw conflict(`This appointment is already ${current.status}; its status can no longer change.`);
         // Completed is a fact about the past (issue 19): a consultation still to come cannot be.
         if (status === 'completed' && current.scheduledDate > clock.now()) {

@@ -80,7 +80,10 @@ export function calendarSettingsService({ database, integrations, secrets }: Pic
       return safe(row);
     },
 
-    /** Stops syncing: no integration is active afterwards (changes already queued for it still go, as after activating another). */
+    /**
+     * Stops syncing: no integration is active afterwards. As after activating another, creates and
+     * updates queued for it are skipped; removals of events it made still go.
+     */
     async deactivate(id: string) {
       const row = await repo.deactivate(id);
       if (!row) throw notFound('Calendar integration not found');

@@ -65,7 +65,7 @@ export function contactSubmissionsRoutes(deps: Pick<Deps, 'database' | 'clock' |
       .get('/contact-submissions', async (c) => c.json(await repo.listAll()))
       .put('/contact-submissions/:id/read', pathParams(idParam), async (c) => c.json(await mark('isRead')(c.req.valid('param').id)))
       .put('/contact-submissions/:id/resolved', pathParams(idParam), async (c) => c.json(await mark('isResolved')(c.req.valid('param').id)))
-      // Not in SPEC (issue 19): a visitor's deletion request (CCPA) honoured, with every copy the site keeps.
+      // Not in SPEC (issue 19): a visitor's deletion request (CCPA) honoured, with the copies the site keeps.
       .delete('/contact-submissions/:id', pathParams(idParam), async (c) => {
         await eraseContactSubmission(deps, c.req.valid('param').id);
         return c.body(null, 204);

@@ -10,10 +10,12 @@ import { cognitoGetUser, createCognitoVerifier } from '../auth/cognito-verifier.
 import type { AccessTokenVerifier } from '../auth/verifier.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { Clock } from '../clock.ts';
-import type { IdentityInfo } from '../deps.ts';
+import { describeError } from '../deliveries/deliveries.ts';
+import type { IdentityInfo, IntegrationSettings } from '../deps.ts';
 import type { Env } from '../env.ts';
 import type { Logger } from '../logger.ts';
 import type { DevOutbox } from '../mail/dev-outbox.ts';
+import { sendNow } from '../mail/mail.ts';
 import { startEmbeddedIdentity, type EmbeddedIdentity } from './embedded-identity.ts';
 
 export interface Identity {
@@ -30,9 +32,11 @@ export interface IdentityContext {
   clock: Clock;
   log: Logger;
   outbox: DevOutbox;
+  /** With them, codes go by e-mail once an email setting is configured (otherwise to the outbox). */
+  integrations?: IntegrationSettings;
 }
 
-export async function startIdentity({ env, database, secrets, clock, log, outbox }: IdentityContext): Promise<Identity> {
+export async function startIdentity({ env, database, secrets, clock, log, outbox, integrations }: IdentityContext): Promise<Identity> {
   const allowlist = parseAllowlist(env.ADMIN_EMAILS);
   if (env.COGNITO_USER_POOL_ID && env.COGNITO_CLIENT_ID && env.COGNITO_REGION) {
     const endpoint = `https://cognito-idp.${env.COGNITO_REGION}.amazonaws.com/`;
@@ -57,9 +61,19 @@ export async function startIdentity({ env, database, secrets, clock, log, outbox
     clock,
     allowlist,
     sendCode: ({ username, to, subject, text, code }) => {
-      // Codes are secrets: in the log only while developing (the outbox has them either way).
+      // Codes are secrets: in the log only while developing.
       if (development) log.info('identity: verification code (development only)', { username, code });
-      outbox.deliver({ to, subject, text });
+      // By e-mail through the email setting when there is one, else kept in the development outbox
+      // (so is a code the provider refused). Not awaited: an account that exists must answer as fast
+      // as one that does not, which sends nothing.
+      void (async () => {
+        try {
+          if (integrations && (await sendNow({ database, secrets, clock, integrations }, { to, subject, text }))) return;
+        } catch (err) {
+          log.error('identity: the code e-mail was refused; kept in the development outbox', { username, err: describeError(err) });
+        }
+        outbox.deliver({ to, subject, text });
+      })();
     },
   });
   if (existsSync('data/identity/db')) {

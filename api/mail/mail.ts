@@ -17,6 +17,7 @@
 import { randomUUID } from 'node:crypto';
 import { emailProviderLabel } from '../../src/shared/constants.ts';
 import { appointmentSnapshot, type ActivityListener, type ActivityPlanner, type AppointmentRow, type ContactSubmissionRow } from '../activity.ts';
+import { appointmentsRepository } from '../appointments/appointments.repository.ts';
 import { appointmentReminders, bookedExternally, terminalStatuses } from '../appointments/appointments.service.ts';
 import { openConfig, UnreadableSecretError } from '../crypto/sealed-config.ts';
 import { PermanentDeliveryError, type DeliveryHandler, type NewDelivery } from '../deliveries/deliveries.ts';
@@ -33,6 +34,7 @@ import {
   bookingConfirmation,
   bookingNotification,
   contactNotification,
+  escapeHtml,
   testMessage,
   visitorChangeNotification,
   type AppointmentDetails,
@@ -138,7 +140,10 @@ export function mailListener(deps: Pick<Deps, 'deliveries' | 'integrations' | 'c
     // says so); a pending reminder finds the appointment gone and is skipped.
     if (activity.type === 'appointment-deleted') {
       const row = activity.appointment;
-      if (!terminalStatuses.includes(row.status) && row.scheduledDate > deps.clock.now()) await mail('cancellation', row.email, row, `cancellation:${row.id}`);
+      // Not a Calendly booking: it is still booked there, and Calendly tells its invitee (the admin's dialog says to cancel it there).
+      if (!terminalStatuses.includes(row.status) && row.scheduledDate > deps.clock.now() && !bookedExternally(row)) {
+        await mail('cancellation', row.email, row, `cancellation:${row.id}`);
+      }
       return;
     }
     if (activity.type !== 'appointment-changed') return;
@@ -147,7 +152,8 @@ export function mailListener(deps: Pick<Deps, 'deliveries' | 'integrations' | 'c
     // Confirmed by the firm: the visitor hears it, with their calendar's event updated (Calendly
     // bookings are confirmed there).
     if (row.status === 'confirmed' && activity.previousStatus !== 'confirmed' && !bookedExternally(row)) {
-      await mail('confirmed', row.email, row, `confirmed:${row.id}`);
+      // Per time: confirmed again after the visitor moved it, the new time is confirmed too.
+      await mail('confirmed', row.email, row, `confirmed:${row.id}:${row.scheduledDate.toISOString()}`);
       return;
     }
     // SPEC §4: cancelled is terminal, so this happens once per appointment. Also for an external
@@ -208,6 +214,11 @@ async function compose(deps: ComposeDeps, purpose: string, payload: unknown): Pr
     }
     case 'confirmed': {
       const p = payload as AppointmentMailPayload;
+      // Sent late (held, retried), it must still be true: confirmed, at that time.
+      const current = await appointmentsRepository(deps.database).findById(p.appointment.id);
+      if (!current || current.status !== 'confirmed' || current.scheduledDate.toISOString() !== p.appointment.scheduledDate) {
+        return { skip: 'The appointment is no longer confirmed at that time' };
+      }
       return { mail: appointmentConfirmed(p.appointment, { now, manageUrl: linkOf(p) }) };
     }
     case 'rescheduled': {
@@ -278,6 +289,22 @@ export function emailHandler(deps: ComposeDeps & Pick<Deps, 'outbox' | 'log'>): 
     const result = await senderFor(setting, deps).send(mail, delivery.id);
     return { status: 'sent', externalRef: result.externalRef };
   };
+}
+
+/**
+ * A plain message sent now through the active email setting, not queued (the identity service's
+ * codes: a queue's retries would outlive the code). False when no setting is configured (the caller
+ * keeps it in the development outbox); a refusal throws.
+ */
+export async function sendNow(deps: ComposeDeps, message: { to: string; subject: string; text: string }): Promise<boolean> {
+  const setting = await activeEmailSetting(deps);
+  if (!setting) return false;
+  const html = `<p>${escapeHtml(message.text).replace(/\r?\n/g, '<br>')}</p>`;
+  await senderFor(setting, deps).send(
+    { to: { email: message.to }, subject: message.subject, text: message.text, html, attachments: [] },
+    `now-${randomUUID()}`,
+  );
+  return true;
 }
 
 /** The Email tab's "Send test e-mail": sent now through the active setting, not queued; null when none is configured. A refusal throws, its message naming the problem. */

@@ -27,7 +27,7 @@ export function themesRepository({ db, t, dialect }: Database) {
       return fallback ?? null;
     },
     /** The theme after the change; null when it is gone. */
-    async update(id: string, values: Pick<ThemeValues, 'displayName' | 'description' | 'cssVariables'>) {
+    async update(id: string, values: Pick<ThemeValues, 'displayName' | 'cssVariables'> & { description?: string }) {
       const [row] = await db.update(table).set(values).where(eq(table.id, id)).returning();
       return row ?? null;
     },

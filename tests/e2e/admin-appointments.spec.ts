@@ -69,7 +69,11 @@ const openScreen = (page: Page) => openAdminScreen(page, SCREEN, 'Appointments')
 /** What a cancellation dialog says the client hears, by whether e-mail is configured on this server now (an earlier spec may have). */
 async function cancellationNotice(page: Page) {
   const active = (await (await page.request.get('/api/email-settings/active')).json()) as { isActive: boolean } | null;
-  return clientNotice({ status: 'scheduled', scheduledDate: '2999-01-01T00:00:00Z' }, { now: new Date(), emailConfigured: Boolean(active?.isActive) });
+  return clientNotice(
+    'cancel',
+    { status: 'scheduled', scheduledDate: '2999-01-01T00:00:00Z', externalEventId: null },
+    { now: new Date(), emailConfigured: Boolean(active?.isActive) },
+  );
 }
 
 async function counts(page: Page) {

@@ -8,6 +8,7 @@ import ICAL from 'ical.js';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { IntegrationSettings } from '../../api/deps.ts';
+import { manageToken } from '../../api/appointments/manage-link.ts';
 import { appointmentsService } from '../../api/appointments/appointments.service.ts';
 import { RETRY_DELAYS_MS } from '../../api/deliveries/deliveries.ts';
 import type { Logger } from '../../api/logger.ts';
@@ -342,6 +343,113 @@ forEachDialect(
       expect(cancellation!.parsed.subject).toMatch(/^Cancelled: /);
       expect(cancellation!.parsed.text).toContain(`Reason: ${reason}`);
       expect(cancellation!.parsed.html).toContain('The attorney is in court that morning &amp; we would like');
+    });
+
+    it('a confirmation is true when it goes: one per time (confirmed again after a move), none when no longer confirmed; a Calendly booking deleted here e-mails nothing', async () => {
+      await configureSmtp(ctx());
+      const booked = await book(ctx());
+      await ctx().background.runDeliveries();
+      const confirm = () => ctx().admin('PUT', `/api/admin/appointments/${booked.id}`, { status: 'confirmed' });
+      expect((await confirm()).status).toBe(200);
+      await ctx().background.runDeliveries();
+      // The visitor moves it through their booking's link (scheduled again), and the firm confirms again.
+      const later = new Date(freeSlot());
+      const moved = await ctx().call('POST', '/api/appointments/manage/reschedule', {
+        body: { scheduledDate: later.toISOString() },
+        headers: { 'X-Booking-Token': manageToken(ctx().deps.secrets, booked.id) },
+      });
+      expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+      expect((await confirm()).status).toBe(200);
+      await ctx().background.runDeliveries();
+      const confirmations = smtp.to(booked.email).filter((m) => m.parsed.subject?.startsWith('Confirmed:'));
+      expect(confirmations.map((m) => calendarOf(m).start.toISOString())).toEqual([booked.scheduledDate, later.toISOString()]);
+
+      // Held while e-mail was off, then no longer confirmed: skipped when it would have gone.
+      await ctx().admin('DELETE', '/api/admin/email-settings');
+      const other = await book(ctx());
+      await ctx().background.runDeliveries();
+      expect((await ctx().admin('PUT', `/api/admin/appointments/${other.id}`, { status: 'confirmed' })).status).toBe(200);
+      await ctx().background.runDeliveries();
+      expect((await ctx().admin('PUT', `/api/admin/appointments/${other.id}`, { status: 'scheduled' })).status).toBe(200);
+      await configureSmtp(ctx());
+      await ctx().admin('POST', '/api/admin/email-settings/send-held');
+      await ctx().background.runDeliveries();
+      expect(smtp.to(other.email).map((m) => m.parsed.subject?.split(':')[0])).toEqual(['Your consultation with Pacific Crest Law Group']);
+      expect((await deliveriesOf(ctx(), other.id)).find((d) => d.purpose === 'confirmed')).toMatchObject({
+        status: 'skipped',
+        lastError: 'The appointment is no longer confirmed at that time',
+      });
+
+      // A reason sent again for one already cancelled is refused, not dropped silently.
+      expect((await ctx().admin('PUT', `/api/admin/appointments/${other.id}`, { status: 'cancelled', reason: 'First' })).status).toBe(200);
+      expect(await ctx().admin('PUT', `/api/admin/appointments/${other.id}`, { status: 'cancelled', reason: 'Second' })).toMatchObject({
+        status: 409,
+        body: { error: 'This appointment is already cancelled; its reason can no longer change.' },
+      });
+
+      // Booked through Calendly, deleted here: still booked there, so nothing is said from here.
+      const start = new Date(freeSlot());
+      const { row } = await appointmentsService(ctx().deps).recordExternalBooking({
+        firstName: 'Cal',
+        lastName: 'Deleted',
+        email: 'cal.deleted@example.com',
+        phone: null,
+        consultationType: 'initial',
+        practiceArea: 'other',
+        notes: null,
+        scheduledDate: start,
+        duration: 30,
+        status: 'scheduled',
+        reminderSent: false,
+        externalEventId: `https://api.calendly.com/scheduled_events/DEL-${ctx().dialect}/invitees/INV`,
+      });
+      await ctx().background.runDeliveries();
+      expect((await ctx().admin('DELETE', `/api/admin/appointments/${row!.id}`)).status).toBe(204);
+      await ctx().background.runDeliveries();
+      expect(smtp.to('cal.deleted@example.com')).toEqual([]);
+    });
+
+    it('identity codes (Forgot password) go by e-mail once e-mail is configured, else to the development outbox', async () => {
+      const { startIdentity } = await import('../../api/identity/identity.ts');
+      const quiet: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+      const identity = await startIdentity({
+        env: { NODE_ENV: 'production', ADMIN_EMAILS: '@firm.example' } as Parameters<typeof startIdentity>[0]['env'],
+        database: ctx().database,
+        secrets: ctx().deps.secrets,
+        clock: ctx().clock,
+        log: quiet,
+        outbox: ctx().deps.outbox,
+        integrations: ctx().deps.integrations,
+      });
+      const service = identity.embedded!;
+      const username = `reset-${ctx().dialect}`;
+      const email = `${username}@firm.example`;
+      const call = (action: string, body: Record<string, unknown>) =>
+        service.call(action, { ClientId: identity.info.clientId, ...body }, { clientAddress: '198.51.100.9' });
+      const codeIn = (text: string | undefined) => /\b(\d{6})\b/.exec(text ?? '')?.[1];
+      // Not configured: the sign-up code is kept in the outbox.
+      expect(
+        (await call('SignUp', { Username: username, Password: 'Harbor-Lantern-Quiet-42', UserAttributes: [{ Name: 'email', Value: email }] })).status,
+      ).toBe(200);
+      // Kept a moment later: the code is sent after the answer (every username answers alike).
+      const keptFor = () =>
+        ctx()
+          .deps.outbox.list()
+          .filter((m) => m.to === email);
+      await expect.poll(() => keptFor().length).toBe(1);
+      const kept = keptFor();
+      expect((await call('ConfirmSignUp', { Username: username, ConfirmationCode: codeIn(kept[0]!.text) })).status).toBe(200);
+      // Configured: the reset code is e-mailed (and not kept).
+      await configureSmtp(ctx());
+      expect((await call('ForgotPassword', { Username: username })).status).toBe(200);
+      await expect.poll(() => smtp.to(email).length).toBe(1);
+      expect(smtp.to(email)[0]!.parsed.subject).toBe('Your password reset code');
+      expect(codeIn(smtp.to(email)[0]!.parsed.text)).toMatch(/^\d{6}$/);
+      expect(
+        ctx()
+          .deps.outbox.list()
+          .filter((m) => m.to === email),
+      ).toHaveLength(1);
     });
 
     it('skips a reminder queued before the cancellation: it is never sent', async () => {

@@ -199,6 +199,13 @@ forEachDialect(
       expect(JSON.parse((await ctx().call('GET', '/api/themes/active')).body.cssVariables)).toEqual(worn);
       expect(ctx().changes.slice(eventsBefore)).toEqual([{ topic: 'themes' }]);
 
+      // Left out, the description stays.
+      expect(
+        (await ctx().admin('PUT', `/api/admin/themes/${installed.body.id}`, { displayName: 'Forest, darker', cssVariables: JSON.stringify(worn) })).body,
+      ).toMatchObject({
+        description: 'Our own green',
+      });
+
       // Refused: a message on the field, and the stored theme as it was.
       const before = await storedTheme(ctx(), installed.body.id);
       for (const [body, field] of [

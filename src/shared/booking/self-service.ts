@@ -85,3 +85,10 @@ export const selfServiceMessages = {
   external: `This consultation was booked through another scheduling service: please change it there, or call us at ${firm.phone}.`,
   changedMeanwhile: 'Your consultation was changed at the same time from elsewhere. Please reload the page to see it as it is now.',
 } as const;
+
+/**
+ * Whether an appointment's external reference is an inbound booking's (a Calendly invitee's URI):
+ * booked through another scheduler, which mails its invitee itself and where it must be cancelled.
+ * An outbound calendar event's id (Google, Outlook) is not a URL.
+ */
+export const isInboundRef = (externalEventId: string | null | undefined) => Boolean(externalEventId && /^https?:\/\//i.test(externalEventId));

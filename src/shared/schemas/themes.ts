@@ -64,7 +64,10 @@ export const themeInput = z.object({
 export type ThemeInput = z.input<typeof themeInput>;
 
 /** PUT /api/admin/themes/:id (issue 19): what an installed theme's edit changes. Its name is its identity and stays. */
-export const themeUpdateInput = themeInput.pick({ displayName: true, description: true, cssVariables: true });
+export const themeUpdateInput = themeInput.pick({ displayName: true, cssVariables: true }).extend({
+  // Left out, the description stays as it is (not wiped to '').
+  description: z.string().trim().max(500, 'Description must be at most 500 characters').optional(),
+});
 
 /**
  * SPEC §4 Theme import / §9 export: the file holds displayName, description and cssVariables (an

@@ -334,7 +334,7 @@ export default function AppointmentsScreen() {
       />
       <FinalStatusDialog
         target={finalTarget}
-        notice={finalTarget?.status === 'cancelled' ? clientNotice(finalTarget.appointment, { now: new Date(), emailConfigured }) : null}
+        notice={finalTarget?.status === 'cancelled' ? clientNotice('cancel', finalTarget.appointment, { now: new Date(), emailConfigured }) : null}
         pending={updateStatus.isPending}
         onCancel={() => setFinalTarget(null)}
         onConfirm={({ appointment, status }, reason) => sendStatus(appointment.id, status, reason)}
@@ -347,7 +347,7 @@ export default function AppointmentsScreen() {
         title="Delete this appointment?"
         description={
           deleteTarget
-            ? `${fullName(deleteTarget)}: ${consultationTypeLabel(deleteTarget.consultationType)} on ${formatFirmDateTime(deleteTarget.scheduledDate)}. The appointment is removed for good; this cannot be undone. ${clientNotice(deleteTarget, { now: new Date(), emailConfigured })}`
+            ? `${fullName(deleteTarget)}: ${consultationTypeLabel(deleteTarget.consultationType)} on ${formatFirmDateTime(deleteTarget.scheduledDate)}. The appointment is removed for good; this cannot be undone. ${clientNotice('delete', deleteTarget, { now: new Date(), emailConfigured })}`
             : ''
         }
         confirmLabel="Delete Appointment"

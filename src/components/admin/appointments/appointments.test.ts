@@ -27,21 +27,36 @@ describe('SPEC §4 Appointment status in the UI', () => {
 
 describe('what the client hears, and Completed only once it has started (issue 19)', () => {
   const now = new Date('2030-05-06T17:00:00Z');
-  const ahead = { status: 'scheduled', scheduledDate: '2030-05-07T17:00:00Z' };
+  const ahead = { status: 'scheduled', scheduledDate: '2030-05-07T17:00:00Z', externalEventId: null };
   it('offers Completed from the start time on', () => {
     expect(canComplete(ahead, now)).toBe(false);
     expect(canComplete({ scheduledDate: now.toISOString() }, now)).toBe(true);
     expect(canComplete({ scheduledDate: '2030-05-06T16:00:00Z' }, now)).toBe(true);
   });
+  it('a Calendly booking: a cancellation is e-mailed without a calendar file, a deletion not at all; both say to cancel it in Calendly', () => {
+    const calendly = { ...ahead, externalEventId: 'https://api.calendly.com/scheduled_events/EV1/invitees/INV1' };
+    expect(clientNotice('cancel', calendly, { now, emailConfigured: true })).toBe(
+      'The client is e-mailed that it is cancelled. It was booked through Calendly: cancel it there too.',
+    );
+    expect(clientNotice('delete', calendly, { now, emailConfigured: true })).toBe(
+      'The client is not e-mailed. It was booked through Calendly: cancel it there too.',
+    );
+  });
   it('says the client is e-mailed, or that the e-mail is held, or that nothing is sent', () => {
-    expect(clientNotice(ahead, { now, emailConfigured: true })).toBe('The client is e-mailed that it is cancelled, with a calendar file that removes it.');
+    expect(clientNotice('cancel', ahead, { now, emailConfigured: true })).toBe(
+      'The client is e-mailed that it is cancelled, with a calendar file that removes it.',
+    );
     // Not known yet: the same sentence as configured (the usual case); never a claim of holding it.
-    expect(clientNotice(ahead, { now, emailConfigured: undefined })).toBe('The client is e-mailed that it is cancelled, with a calendar file that removes it.');
-    expect(clientNotice(ahead, { now, emailConfigured: false })).toBe('E-mail is not configured: the client’s e-mail that it is cancelled is held, not sent.');
-    expect(clientNotice({ ...ahead, status: 'cancelled' }, { now, emailConfigured: true })).toBe(
+    expect(clientNotice('cancel', ahead, { now, emailConfigured: undefined })).toBe(
+      'The client is e-mailed that it is cancelled, with a calendar file that removes it.',
+    );
+    expect(clientNotice('cancel', ahead, { now, emailConfigured: false })).toBe(
+      'E-mail is not configured: the client’s e-mail that it is cancelled is held, not sent.',
+    );
+    expect(clientNotice('delete', { ...ahead, status: 'cancelled' }, { now, emailConfigured: true })).toBe(
       'The client is not e-mailed: it has already started or ended.',
     );
-    expect(clientNotice({ ...ahead, scheduledDate: '2030-05-06T16:59:00Z' }, { now, emailConfigured: true })).toBe(
+    expect(clientNotice('cancel', { ...ahead, scheduledDate: '2030-05-06T16:59:00Z' }, { now, emailConfigured: true })).toBe(
       'The client is not e-mailed: it has already started or ended.',
     );
   });

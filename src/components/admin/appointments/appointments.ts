@@ -3,7 +3,7 @@
  * GET /api/admin/appointments, SPEC §4 Appointment status (which actions a status allows), the count
  * cards, the filters (status, search, dates) and the order of the list (upcoming first).
  */
-import { bookingReference } from '../../../shared/booking/self-service.ts';
+import { bookingReference, isInboundRef } from '../../../shared/booking/self-service.ts';
 import { appointmentStatuses, type AppointmentStatus } from '../../../shared/constants.ts';
 import { firmDateOf } from '../../../shared/firm-time.ts';
 import type { adminQueries, Row } from '../admin-api.ts';
@@ -49,14 +49,21 @@ export const canComplete = (a: Pick<Appointment, 'scheduledDate'>, now: Date) =>
 /**
  * What the client hears of a cancellation or a deletion, as the server does it (api/mail/mail.ts): an
  * e-mail while the consultation is still to come (held, and said so, while e-mail is not configured);
- * nothing once it has started, or when it was cancelled or completed already.
+ * nothing once it has started, or when it was cancelled or completed already. A booking made through
+ * Calendly stays booked there: a cancellation is e-mailed without a calendar file, a deletion not at
+ * all, and either way the admin is told to cancel it in Calendly too.
  */
 export function clientNotice(
-  a: Pick<Appointment, 'status' | 'scheduledDate'>,
+  action: 'cancel' | 'delete',
+  a: Pick<Appointment, 'status' | 'scheduledDate' | 'externalEventId'>,
   { now, emailConfigured }: { now: Date; emailConfigured: boolean | undefined },
 ): string {
   if (isTerminal(a.status) || new Date(a.scheduledDate) <= now) return 'The client is not e-mailed: it has already started or ended.';
-  if (emailConfigured === false) return 'E-mail is not configured: the client’s e-mail that it is cancelled is held, not sent.';
+  const inbound = isInboundRef(a.externalEventId);
+  const calendly = inbound ? ' It was booked through Calendly: cancel it there too.' : '';
+  if (inbound && action === 'delete') return `The client is not e-mailed.${calendly}`;
+  if (emailConfigured === false) return `E-mail is not configured: the client’s e-mail that it is cancelled is held, not sent.${calendly}`;
+  if (inbound) return `The client is e-mailed that it is cancelled.${calendly}`;
   return 'The client is e-mailed that it is cancelled, with a calendar file that removes it.';
 }
 export const canChangeStatus = (a: Pick<Appointment, 'status'>) => !isTerminal(a.status);
