@@ -240,15 +240,20 @@ export function bookingConfirmation(a: AppointmentDetails, { now, manageUrl = nu
   };
 }
 
-/** To the visitor, about a day before: when it is, relative to today in firm time. */
-export function appointmentReminder(a: AppointmentDetails, { now, manageUrl = null }: { now: Date; manageUrl?: string | null }): OutgoingMail {
-  const start = new Date(a.scheduledDate);
-  const day = firmDateOf(start);
-  const relative = day === firmDateOf(now) ? 'today' : day === addDays(firmDateOf(now), 1) ? 'tomorrow' : `on ${longDateLabel(start)}`;
+/**
+ * A message to the visitor about their consultation as it now stands: the greeting, `lead`, the
+ * details, `after` them, how to change plans, the signature and the disclaimer; with the calendar
+ * file that updates the event their calendar holds (same UID, a higher SEQUENCE).
+ */
+function aboutTheConsultation(
+  a: AppointmentDetails,
+  { lead, after = [], subject, now, manageUrl }: { lead: string; after?: Block[]; subject: string; now: Date; manageUrl: string | null },
+): OutgoingMail {
   const body = render([
     { text: `Dear ${a.firstName},` },
-    { text: `This is a reminder of your consultation with ${firm.name} ${relative} at ${timeWithZoneLabel(start)}.` },
+    { text: lead },
     { rows: appointmentRows(a) },
+    ...after,
     changePlans(manageUrl),
     ...signature,
     { small: INQUIRY_DISCLAIMER },
@@ -256,30 +261,33 @@ export function appointmentReminder(a: AppointmentDetails, { now, manageUrl = nu
   return {
     to: { email: a.email, name: fullName(a) },
     replyTo: { email: firm.email, name: firm.name },
-    subject: oneLine(`Reminder: your consultation ${relative} at ${timeWithZoneLabel(start)}`),
+    subject: oneLine(subject),
     ...body,
     attachments: [calendarFile(a, 'REQUEST', now, { sequence: changeSequence(now), manageUrl })],
   };
 }
 
+/** To the visitor, about a day before: when it is, relative to today in firm time. */
+export function appointmentReminder(a: AppointmentDetails, { now, manageUrl = null }: { now: Date; manageUrl?: string | null }): OutgoingMail {
+  const start = new Date(a.scheduledDate);
+  const day = firmDateOf(start);
+  const relative = day === firmDateOf(now) ? 'today' : day === addDays(firmDateOf(now), 1) ? 'tomorrow' : `on ${longDateLabel(start)}`;
+  return aboutTheConsultation(a, {
+    lead: `This is a reminder of your consultation with ${firm.name} ${relative} at ${timeWithZoneLabel(start)}.`,
+    subject: `Reminder: your consultation ${relative} at ${timeWithZoneLabel(start)}`,
+    now,
+    manageUrl,
+  });
+}
+
 /** To the visitor, when the firm confirms their consultation: the time again, and an .ics that updates their calendar's event. */
 export function appointmentConfirmed(a: AppointmentDetails, { now, manageUrl = null }: { now: Date; manageUrl?: string | null }): OutgoingMail {
-  const start = new Date(a.scheduledDate);
-  const body = render([
-    { text: `Dear ${a.firstName},` },
-    { text: `${firm.name} has confirmed your consultation. We look forward to speaking with you:` },
-    { rows: appointmentRows(a) },
-    changePlans(manageUrl),
-    ...signature,
-    { small: INQUIRY_DISCLAIMER },
-  ]);
-  return {
-    to: { email: a.email, name: fullName(a) },
-    replyTo: { email: firm.email, name: firm.name },
-    subject: oneLine(`Confirmed: your consultation on ${whenLabel(start)}`),
-    ...body,
-    attachments: [calendarFile(a, 'REQUEST', now, { sequence: changeSequence(now), manageUrl })],
-  };
+  return aboutTheConsultation(a, {
+    lead: `${firm.name} has confirmed your consultation. We look forward to speaking with you:`,
+    subject: `Confirmed: your consultation on ${whenLabel(new Date(a.scheduledDate))}`,
+    now,
+    manageUrl,
+  });
 }
 
 /**
@@ -323,23 +331,13 @@ export function appointmentRescheduled(
   a: AppointmentDetails,
   { now, previousDate, manageUrl = null }: { now: Date; previousDate: string; manageUrl?: string | null },
 ): OutgoingMail {
-  const start = new Date(a.scheduledDate);
-  const body = render([
-    { text: `Dear ${a.firstName},` },
-    { text: `Your ${consultationTypeLabel(a.consultationType)} with ${firm.name} has moved from ${whenLabel(new Date(previousDate))} to:` },
-    { rows: appointmentRows(a) },
-    { text: 'The attached calendar file (consultation.ics) moves the consultation in your calendar.' },
-    changePlans(manageUrl),
-    ...signature,
-    { small: INQUIRY_DISCLAIMER },
-  ]);
-  return {
-    to: { email: a.email, name: fullName(a) },
-    replyTo: { email: firm.email, name: firm.name },
-    subject: oneLine(`Rescheduled: your consultation is now ${whenLabel(start)}`),
-    ...body,
-    attachments: [calendarFile(a, 'REQUEST', now, { sequence: changeSequence(now), manageUrl })],
-  };
+  return aboutTheConsultation(a, {
+    lead: `Your ${consultationTypeLabel(a.consultationType)} with ${firm.name} has moved from ${whenLabel(new Date(previousDate))} to:`,
+    after: [{ text: 'The attached calendar file (consultation.ics) moves the consultation in your calendar.' }],
+    subject: `Rescheduled: your consultation is now ${whenLabel(new Date(a.scheduledDate))}`,
+    now,
+    manageUrl,
+  });
 }
 
 /** To the firm, when a visitor cancelled or moved their consultation through their booking's page. */

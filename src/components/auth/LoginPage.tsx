@@ -190,14 +190,7 @@ function SignInForm({
           {handoff.notice}
         </p>
       )}
-      <TextField
-        label="Username"
-        registration={form.register('username')}
-        error={errors.username?.message}
-        autoComplete="username"
-        autoCapitalize="none"
-        spellCheck={false}
-      />
+      <UsernameField registration={form.register('username')} error={errors.username?.message} />
       <TextField label="Password" type="password" registration={form.register('password')} error={errors.password?.message} autoComplete="current-password" />
       <FailureAlert message={failure} />
       <SubmitButton ready={ready} pending={pending} pendingLabel="Signing in...">
@@ -242,29 +235,14 @@ function SignUpForm({ ready, onCreated }: { ready: boolean; onCreated: (username
 
   return (
     <AuthForm onSubmit={onSubmit} description="Create an admin account. We will email you a code to verify your address.">
-      <TextField
-        label="Username"
-        registration={form.register('username')}
-        error={errors.username?.message}
-        autoComplete="username"
-        autoCapitalize="none"
-        spellCheck={false}
-      />
+      <UsernameField registration={form.register('username')} error={errors.username?.message} />
       <TextField label="Email" type="email" registration={form.register('email')} error={errors.email?.message} autoComplete="email" spellCheck={false} />
-      <TextField
+      <NewPasswordFields
         label="Password"
-        type="password"
-        registration={form.register('password')}
-        error={errors.password?.message}
-        hint="At least 8 characters."
-        autoComplete="new-password"
-      />
-      <TextField
-        label="Confirm Password"
-        type="password"
-        registration={form.register('confirmPassword')}
-        error={errors.confirmPassword?.message}
-        autoComplete="new-password"
+        password={form.register('password')}
+        passwordError={errors.password?.message}
+        confirm={form.register('confirmPassword')}
+        confirmError={errors.confirmPassword?.message}
       />
       <FailureAlert message={failure} />
       <SubmitButton ready={ready} pending={form.formState.isSubmitting} pendingLabel="Creating account...">
@@ -313,23 +291,8 @@ function VerifyEmailForm({ ready, handoff, onVerified }: { ready: boolean; hando
           {handoff.notice}
         </p>
       )}
-      <TextField
-        label="Username"
-        registration={form.register('username')}
-        error={errors.username?.message}
-        autoComplete="username"
-        autoCapitalize="none"
-        spellCheck={false}
-      />
-      <TextField
-        label="Verification Code"
-        registration={form.register('code')}
-        error={errors.code?.message}
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={12}
-        spellCheck={false}
-      />
+      <UsernameField registration={form.register('username')} error={errors.username?.message} />
+      <CodeField registration={form.register('code')} error={errors.code?.message} />
       <FailureAlert message={failure} />
       <SubmitButton ready={ready} pending={form.formState.isSubmitting} pendingLabel="Verifying...">
         Verify Email
@@ -409,14 +372,7 @@ function ResetPasswordForm({
   if (!codeSent) {
     return (
       <AuthForm onSubmit={onRequest} description="Forgot your password? Enter your username: we will email a code to the address on the account.">
-        <TextField
-          label="Username"
-          registration={request.register('username')}
-          error={request.formState.errors.username?.message}
-          autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
-        />
+        <UsernameField registration={request.register('username')} error={request.formState.errors.username?.message} />
         <FailureAlert message={failure} />
         <SubmitButton ready={ready} pending={request.formState.isSubmitting} pendingLabel="Sending...">
           Send Reset Code
@@ -431,37 +387,14 @@ function ResetPasswordForm({
       <p role="status" className="rounded-md border border-border bg-muted p-3 text-sm">
         If an account with a verified address has that username, a code is on its way there.
       </p>
-      <TextField
-        label="Username"
-        registration={reset.register('username')}
-        error={errors.username?.message}
-        autoComplete="username"
-        autoCapitalize="none"
-        spellCheck={false}
-      />
-      <TextField
-        label="Verification Code"
-        registration={reset.register('code')}
-        error={errors.code?.message}
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={12}
-        spellCheck={false}
-      />
-      <TextField
+      <UsernameField registration={reset.register('username')} error={errors.username?.message} />
+      <CodeField registration={reset.register('code')} error={errors.code?.message} />
+      <NewPasswordFields
         label="New Password"
-        type="password"
-        registration={reset.register('password')}
-        error={errors.password?.message}
-        hint="At least 8 characters."
-        autoComplete="new-password"
-      />
-      <TextField
-        label="Confirm New Password"
-        type="password"
-        registration={reset.register('confirmPassword')}
-        error={errors.confirmPassword?.message}
-        autoComplete="new-password"
+        password={reset.register('password')}
+        passwordError={errors.password?.message}
+        confirm={reset.register('confirmPassword')}
+        confirmError={errors.confirmPassword?.message}
       />
       <FailureAlert message={failure} />
       <SubmitButton ready={ready} pending={reset.formState.isSubmitting} pendingLabel="Resetting...">
@@ -487,6 +420,48 @@ function AuthForm({ onSubmit, description, children }: { onSubmit: () => void; d
       <p className="text-sm text-muted-foreground">{description}</p>
       {children}
     </form>
+  );
+}
+
+/** A username, as every form here asks it. */
+function UsernameField({ registration, error }: { registration: UseFormRegisterReturn; error: string | undefined }) {
+  return <TextField label="Username" registration={registration} error={error} autoComplete="username" autoCapitalize="none" spellCheck={false} />;
+}
+
+/** The 6-digit code the identity service e-mails. */
+function CodeField({ registration, error }: { registration: UseFormRegisterReturn; error: string | undefined }) {
+  return (
+    <TextField
+      label="Verification Code"
+      registration={registration}
+      error={error}
+      inputMode="numeric"
+      autoComplete="one-time-code"
+      maxLength={12}
+      spellCheck={false}
+    />
+  );
+}
+
+/** A new password and its confirmation ('Password' at sign-up, 'New Password' at a reset). */
+function NewPasswordFields({
+  label,
+  password,
+  passwordError,
+  confirm,
+  confirmError,
+}: {
+  label: 'Password' | 'New Password';
+  password: UseFormRegisterReturn;
+  passwordError: string | undefined;
+  confirm: UseFormRegisterReturn;
+  confirmError: string | undefined;
+}) {
+  return (
+    <>
+      <TextField label={label} type="password" registration={password} error={passwordError} hint="At least 8 characters." autoComplete="new-password" />
+      <TextField label={`Confirm ${label}`} type="password" registration={confirm} error={confirmError} autoComplete="new-password" />
+    </>
   );
 }
 
