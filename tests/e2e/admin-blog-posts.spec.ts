@@ -234,6 +234,8 @@ test('an empty slug is made from the title; a slug in use is refused; failures s
   await expectToast(page, 'Error', 'Failed to update blog post', { overDialog: true });
   await expect(edit.getByText('This slug is already used by another post')).toBeVisible();
   await edit.getByRole('button', { name: 'Cancel' }).click();
+  // Unsaved changes: closing asks first.
+  await page.getByRole('alertdialog', { name: 'Discard your changes?' }).getByRole('button', { name: 'Discard Changes' }).click();
   await expect(edit).toBeHidden();
   expect((await stored(adminApi, other.title))?.slug).toBe(other.slug);
 
@@ -249,6 +251,60 @@ test('an empty slug is made from the title; a slug in use is refused; failures s
   for (const p of [taken, other, created!]) expect((await adminApi.delete(`/api/admin/blog-posts/${p.id}`)).status()).toBe(204);
   // Those calls fail on purpose: the browser logs their statuses, the mutation hook each failure it toasts.
   consoleErrors.expectOnly(/the server responded with a status of (409|404)/, /Failed to (create|update|delete) blog post/);
+});
+
+test('a long post written on a phone survives Escape, a click beside the dialog and a reload; saved, its kept draft goes', async ({ page, adminApi }, info) => {
+  const consoleErrors = watchConsole(page);
+  await page.setViewportSize({ width: 390, height: 844 });
+  const title = `Kept Draft ${info.project.name} ${Date.now()}`;
+  const content = Array.from({ length: 30 }, (_, i) => `<p>Paragraph ${i + 1} of a long article about trusts in California.</p>`).join('\n');
+  await openScreen(page);
+  await page.getByRole('button', { name: 'New Blog Post' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create Blog Post' });
+  const f = fields(dialog);
+  await f.title.fill(title);
+  await f.excerpt.fill('A long one.');
+  await f.content.fill(content);
+
+  // Escape asks; Keep Editing keeps every word.
+  await page.keyboard.press('Escape');
+  const discard = page.getByRole('alertdialog', { name: 'Discard your changes?' });
+  await expect(discard).toBeVisible();
+  await discard.getByRole('button', { name: 'Keep Editing' }).click();
+  await expect(dialog).toBeVisible();
+  await expect(f.content).toHaveValue(content);
+  // A tap beside the dialog does nothing while there is unsaved work.
+  await page.mouse.click(5, 5);
+  await expect(dialog).toBeVisible();
+  await expect(f.title).toHaveValue(title);
+
+  // The tab closes (a reload here, answered "leave"): the work was kept on this device, and is offered back.
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('firm-admin:blog-post-draft:new') ?? '')).toContain(title);
+  page.once('dialog', (prompt) => void prompt.accept());
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: 'Blog Posts' })).toBeVisible();
+  await page.getByRole('button', { name: 'New Blog Post' }).click();
+  const kept = dialog.getByTestId('kept-draft');
+  await expect(kept).toContainText('Unsaved changes from');
+  await expect(f.title).toHaveValue('');
+  await kept.getByRole('button', { name: 'Restore Them' }).click();
+  await expect(f.title).toHaveValue(title);
+  await expect(f.content).toHaveValue(content);
+  await screenshotDialog(dialog, info, 'admin-blog-post-restored');
+
+  // Saved: the post exists, and the kept draft is gone.
+  await f.category.selectOption('probate');
+  await dialog.getByRole('button', { name: 'Create Post' }).click();
+  await expectToast(page, 'Success', 'Blog post created successfully');
+  await expect(dialog).toBeHidden();
+  const created = await stored(adminApi, title);
+  expect(created?.content).toContain('Paragraph 30 of a long article');
+  await page.getByRole('button', { name: 'New Blog Post' }).click();
+  await expect(dialog.getByTestId('kept-draft')).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  expect((await adminApi.delete(`/api/admin/blog-posts/${created!.id}`)).status()).toBe(204);
+  consoleErrors.expectNone();
 });
 
 test('no posts: No blog posts yet, and its button opens the dialog', async ({ page }, info) => {
@@ -288,6 +344,10 @@ test('no axe violations on the list, the dialogs and the delete confirmation; sc
   await expect(dialog.getByText('Please choose a category')).toBeVisible();
   await expectNoAxeViolations(page);
   await page.keyboard.press('Escape');
+  const discard = page.getByRole('alertdialog', { name: 'Discard your changes?' });
+  await expect(discard).toBeVisible();
+  await expectNoAxeViolations(page, { label: 'Discard your changes?' });
+  await discard.getByRole('button', { name: 'Discard Changes' }).click();
   await expect(dialog).toBeHidden();
 
   await row(page, post.title)

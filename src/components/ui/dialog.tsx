@@ -21,6 +21,7 @@ export function DialogContent({
   wide = false,
   role,
   onCloseAutoFocus,
+  onInteractOutside,
 }: {
   title: ReactNode;
   description?: ReactNode;
@@ -30,6 +31,8 @@ export function DialogContent({
   role?: 'dialog' | 'alertdialog';
   /** Where focus goes on close when the opener is gone (a deleted row's button): preventDefault, then focus. */
   onCloseAutoFocus?: (event: Event) => void;
+  /** A click outside (the overlay): preventDefault keeps the dialog open (an editor with unsaved work). */
+  onInteractOutside?: (event: Event) => void;
 }) {
   return (
     <DialogPrimitive.Portal>
@@ -37,6 +40,7 @@ export function DialogContent({
       <DialogPrimitive.Content
         role={role ?? 'dialog'}
         onCloseAutoFocus={onCloseAutoFocus}
+        onInteractOutside={onInteractOutside}
         {...(description ? {} : { 'aria-describedby': undefined })}
         className={`fixed left-1/2 top-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-[calc(100vw-1.5rem)] -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-lg border border-border bg-background p-4 text-foreground shadow-lg sm:p-6 ${wide ? 'max-w-3xl' : 'max-w-lg'}`}
       >
@@ -119,6 +123,7 @@ export function ConfirmDialog({
   title,
   description,
   confirmLabel = 'Delete',
+  cancelLabel = 'Cancel',
   pendingLabel = 'Deleting...',
   pending = false,
   onConfirm,
@@ -129,6 +134,7 @@ export function ConfirmDialog({
   title: string;
   description: ReactNode;
   confirmLabel?: string;
+  cancelLabel?: string;
   pendingLabel?: string;
   pending?: boolean;
   onConfirm: () => void;
@@ -137,7 +143,14 @@ export function ConfirmDialog({
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent role="alertdialog" title={title} description={description} onCloseAutoFocus={onCloseAutoFocus}>
-        <DialogFooter action={confirmLabel} variant="destructive" pending={pending} pendingLabel={pendingLabel} onAction={onConfirm} />
+        <DialogFooter
+          action={confirmLabel}
+          cancelLabel={cancelLabel}
+          variant="destructive"
+          pending={pending}
+          pendingLabel={pendingLabel}
+          onAction={onConfirm}
+        />
       </DialogContent>
     </Dialog>
   );

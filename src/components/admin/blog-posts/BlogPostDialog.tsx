@@ -3,15 +3,18 @@
  * §7 POST / PUT /api/admin/blog-posts, §8 toasts). The slug follows the title while it is empty or
  * still generated; the publish date is the firm's wall-clock time and only applies to a published
  * post. The server sanitises the HTML and records the old slug when it changes, so old links
- * redirect. The form lives inside the dialog's content: each opening starts fresh.
+ * redirect. The form lives inside the dialog's content: each opening starts fresh. Unsaved work is
+ * guarded (issue 19): closing asks first, leaving the page asks the browser to, and a draft is kept
+ * on this device until the post is saved, offered back the next time the form opens.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Controller, useForm, useWatch, type Resolver } from 'react-hook-form';
 import { api, read } from '../../../lib/api-client.ts';
-import { FIRM_TIME_ZONE_LABEL } from '../../../shared/firm-time.ts';
+import { FIRM_TIME_ZONE_LABEL, formatFirmDateTime } from '../../../shared/firm-time.ts';
 import { adminKeys, publicKeys, useAdminMutation } from '../admin-api.ts';
-import { Dialog, DialogContent, DialogFooter } from '../../ui/dialog.tsx';
+import { Button } from '../../ui/button.tsx';
+import { ConfirmDialog, Dialog, DialogContent, DialogFooter } from '../../ui/dialog.tsx';
 import { Field, Input, RequiredFieldsNote, Select, Switch, Textarea } from '../../ui/form.tsx';
 import { showServerFieldErrors } from '../../ui/server-errors.tsx';
 import {
@@ -44,26 +47,116 @@ export default function BlogPostDialog({
   /** Where the focus goes on close (ui/return-focus.ts): back to the button that opened the dialog. */
   onCloseAutoFocus: (event: Event) => void;
 }) {
+  // Unsaved work is never thrown away by a stray Escape, Close or click beside the dialog (issue 19):
+  // closing asks first; the form also keeps a draft on this device (draftKey) until it is saved.
+  const dirty = useRef(false);
+  const [askDiscard, setAskDiscard] = useState(false);
+  const close = () => {
+    dirty.current = false;
+    onOpenChange(false);
+  };
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        if (next) onOpenChange(true);
+        else if (dirty.current) setAskDiscard(true);
+        else close();
+      }}
+    >
       <DialogContent
         wide
         onCloseAutoFocus={onCloseAutoFocus}
+        onInteractOutside={(event) => {
+          if (dirty.current) event.preventDefault();
+        }}
         title={post ? 'Edit Blog Post' : 'Create Blog Post'}
         description={post ? `Changes to a published post show on the site as soon as you save.` : 'A new post is a draft until you switch on Published.'}
       >
-        <BlogPostForm key={post?.id ?? 'new'} post={post} onSaved={() => onOpenChange(false)} />
+        <BlogPostForm
+          key={post?.id ?? 'new'}
+          post={post}
+          onDirtyChange={(value) => {
+            dirty.current = value;
+          }}
+          onSaved={close}
+        />
+        <ConfirmDialog
+          open={askDiscard}
+          onOpenChange={setAskDiscard}
+          title="Discard your changes?"
+          description="What you changed since the post was last saved is lost if you close without saving."
+          confirmLabel="Discard Changes"
+          cancelLabel="Keep Editing"
+          onConfirm={() => {
+            clearDraft(draftKey(post));
+            setAskDiscard(false);
+            close();
+          }}
+        />
       </DialogContent>
     </Dialog>
   );
 }
 
-function BlogPostForm({ post, onSaved }: { post: BlogPost | null; onSaved: () => void }) {
+/** Where the form keeps its unsaved work on this device: per post, and one for a new post. */
+export const draftKey = (post: Pick<BlogPost, 'id'> | null) => `firm-admin:blog-post-draft:${post?.id ?? 'new'}`;
+
+interface KeptDraft {
+  values: BlogPostFormValues;
+  savedAt: string;
+}
+
+function readDraft(key: string): KeptDraft | null {
+  try {
+    const kept = JSON.parse(localStorage.getItem(key) ?? 'null') as KeptDraft | null;
+    return kept && typeof kept.values?.title === 'string' && typeof kept.savedAt === 'string' ? kept : null;
+  } catch {
+    return null;
+  }
+}
+
+function clearDraft(key: string) {
+  try {
+    localStorage.removeItem(key);
+  } catch {
+    // Storage refused (private mode): nothing was kept either.
+  }
+}
+
+function BlogPostForm({ post, onSaved, onDirtyChange }: { post: BlogPost | null; onSaved: () => void; onDirtyChange: (dirty: boolean) => void }) {
   const defaults = blogPostFormValues(post);
   const form = useForm<BlogPostFormValues, unknown, BlogPostFormOutput>({ resolver, defaultValues: defaults });
   const errors = form.formState.errors;
   const [slug, isPublished] = useWatch({ control: form.control, name: ['slug', 'isPublished'] });
   const lastTitle = useRef(defaults.title);
+  const key = draftKey(post);
+  // A draft kept from an earlier, unsaved visit (a closed tab, a crash): offered, never applied unasked.
+  const [kept, setKept] = useState(() => readDraft(key));
+  const { isDirty } = form.formState;
+  const values = useWatch({ control: form.control });
+
+  useEffect(() => onDirtyChange(isDirty), [isDirty, onDirtyChange]);
+  // Kept on this device as it is typed (half a second after the last keystroke), while it differs from what is saved.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `values` is the trigger (each change restarts the wait); the effect reads them through getValues
+  useEffect(() => {
+    if (!isDirty) return;
+    const timer = setTimeout(() => {
+      try {
+        localStorage.setItem(key, JSON.stringify({ values: form.getValues(), savedAt: new Date().toISOString() } satisfies KeptDraft));
+      } catch {
+        // Storage full or refused: the unsaved-changes prompt still guards the work.
+      }
+    }, 500);
+    return () => clearTimeout(timer);
+  }, [values, isDirty, key, form]);
+  // Leaving the page (reload, closing the tab) with unsaved work: the browser asks first.
+  useEffect(() => {
+    if (!isDirty) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [isDirty]);
 
   const failure = post ? 'Failed to update blog post' : 'Failed to create blog post';
   const save = useAdminMutation({
@@ -74,7 +167,10 @@ function BlogPostForm({ post, onSaved }: { post: BlogPost | null; onSaved: () =>
     invalidates: blogPostListKeys,
     success: post ? 'Blog post updated successfully' : 'Blog post created successfully',
     failure,
-    onSuccess: onSaved,
+    onSuccess: () => {
+      clearDraft(key);
+      onSaved();
+    },
   });
 
   const onSubmit = form.handleSubmit(async (values) => {
@@ -100,6 +196,35 @@ function BlogPostForm({ post, onSaved }: { post: BlogPost | null; onSaved: () =>
 
   return (
     <form noValidate onSubmit={onSubmit} className="grid gap-4">
+      {kept && (
+        <div role="status" className="flex flex-wrap items-center gap-2 rounded-md border border-border bg-muted p-3 text-sm" data-testid="kept-draft">
+          <p className="min-w-0 flex-1">
+            Unsaved changes from <time dateTime={kept.savedAt}>{formatFirmDateTime(kept.savedAt)}</time> were kept on this device.
+          </p>
+          <Button
+            size="sm"
+            className="h-10"
+            onClick={() => {
+              form.reset(kept.values, { keepDefaultValues: true });
+              lastTitle.current = kept.values.title;
+              setKept(null);
+            }}
+          >
+            Restore Them
+          </Button>
+          <Button
+            variant="outline"
+            size="sm"
+            className="h-10"
+            onClick={() => {
+              clearDraft(key);
+              setKept(null);
+            }}
+          >
+            Discard Them
+          </Button>
+        </div>
+      )}
       <RequiredFieldsNote />
       <Field label="Title" required error={errors.title?.message}>
         <Input autoComplete="off" {...title} />
