@@ -61,6 +61,9 @@ const envSchema = z
       .enum(['true', 'false'])
       .default('true')
       .transform((v) => v === 'true'),
+    // Whether the public pages may stand in built-in samples for what the firm has none of
+    // (src/config/sample-content.ts reads it at render time): unset, on except in production.
+    SAMPLE_CONTENT: z.enum(['true', 'false']).optional(),
     // Identity: a Cognito user pool. Unset: the embedded identity service (docs/decisions/014), which a
     // production start (NODE_ENV=production or a non-loopback HOST) refuses unless IDENTITY_EMBEDDED=true.
     COGNITO_REGION: z.string().optional(),
@@ -203,6 +206,7 @@ const hints: Record<string, string> = {
   DYNAMODB_ENDPOINT: 'for example DYNAMODB_ENDPOINT=http://127.0.0.1:8000, or unset it to use AWS',
   DYNAMODB_TABLE: 'for example DYNAMODB_TABLE=firm-site, or unset it for firm-site',
   SEED_SAMPLE_CONTENT: 'use true or false',
+  SAMPLE_CONTENT: 'use true or false, or leave it unset',
   SITE_URL: 'the public origin, for example https://www.example-firm.com',
   FIRM_NOTIFICATION_EMAIL: 'the address that receives booking and contact notifications, for example intake@example-firm.com',
   INTEGRATIONS_ALLOW_PRIVATE_NETWORKS: 'true only for tests or a trusted intranet; unset in production',

@@ -1,0 +1,57 @@
+/**
+ * Nothing invented presented as real (issue 19): the built-in sample testimonials, articles and
+ * external reviews stand in for the firm's own only where SAMPLE_CONTENT allows (on while
+ * developing, off in production: src/config/sample-content.ts). The built site, served by the
+ * server, with no testimonials or articles of the firm's own, each way.
+ */
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sampleArticles, sampleTestimonials } from '../../src/content/samples.ts';
+import { serverDatabase, startServerProcess, type ServerDatabase, type ServerProcess } from '../support/server-process.ts';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+beforeAll(() => {
+  execFileSync('flock', ['/tmp/firm-site-build.lock', process.execPath, 'scripts/build-if-needed.ts'], { cwd: root, stdio: 'ignore' });
+}, 240_000);
+
+for (const shown of [false, true]) {
+  describe(`SAMPLE_CONTENT=${shown}, with no content of the firm's own`, () => {
+    let database: ServerDatabase;
+    let server: ServerProcess;
+    beforeAll(async () => {
+      database = await serverDatabase('sqlite');
+      server = await startServerProcess({ ...database.env, SAMPLE_CONTENT: String(shown) }, { site: true });
+    }, 120_000);
+    afterAll(async () => {
+      server?.child.kill('SIGTERM');
+      await server?.exited;
+      await database?.drop();
+    });
+    const get = async (path: string) => {
+      const res = await fetch(`${server.url}${path}`, { redirect: 'manual' });
+      return { status: res.status, text: await res.text() };
+    };
+
+    it(shown ? 'the home page shows the sample testimonials, reviews and articles' : 'the home page invents no client, review or article', async () => {
+      const home = await get('/');
+      expect(home.status).toBe(200);
+      for (const t of sampleTestimonials) expect(home.text.includes(t.clientName.replaceAll('&', '&amp;')), t.clientName).toBe(shown);
+      expect(home.text.includes('Reviews on Other Sites')).toBe(shown);
+      expect(home.text.includes('Latest Articles')).toBe(shown);
+      expect(home.text.includes('data-component="testimonials"')).toBe(shown);
+    });
+
+    it(
+      shown ? 'the blog lists the sample articles, each at its address' : 'the blog says it has no articles yet, and a sample article is not found',
+      async () => {
+        const blog = await get('/blog');
+        expect(blog.status).toBe(200);
+        for (const a of sampleArticles) expect(blog.text.includes(a.title.replaceAll('&', '&amp;')), a.title).toBe(shown);
+        expect(blog.text.includes('No articles yet')).toBe(!shown);
+        expect((await get(`/blog/${sampleArticles[0]!.slug}`)).status).toBe(shown ? 200 : 404);
+      },
+    );
+  });
+}
