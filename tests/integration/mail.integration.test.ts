@@ -106,6 +106,26 @@ function parseIcs(text: string, filename: string | null = null) {
 
 const subjects = (mails: ReceivedMail[]) => mails.map((m) => m.parsed.subject);
 
+/** What the Calendly webhook stores (api/calendar-sync/calendly.ts), with its deliveries: 'Cal <lastName>' at the next free slot. */
+async function calendlyBooking(ctx: TestContext, lastName: string, externalEventId: string) {
+  const start = new Date(freeSlot());
+  const { row } = await appointmentsService(ctx.deps).recordExternalBooking({
+    firstName: 'Cal',
+    lastName,
+    email: `cal.${lastName.toLowerCase()}@example.com`,
+    phone: null,
+    consultationType: 'initial',
+    practiceArea: 'other',
+    notes: null,
+    scheduledDate: start,
+    duration: 30,
+    status: 'scheduled',
+    reminderSent: false,
+    externalEventId,
+  });
+  return { row, start };
+}
+
 forEachDialect(
   'e-mail',
   (ctx) => {
@@ -388,21 +408,7 @@ forEachDialect(
       });
 
       // Booked through Calendly, deleted here: still booked there, so nothing is said from here.
-      const start = new Date(freeSlot());
-      const { row } = await appointmentsService(ctx().deps).recordExternalBooking({
-        firstName: 'Cal',
-        lastName: 'Deleted',
-        email: 'cal.deleted@example.com',
-        phone: null,
-        consultationType: 'initial',
-        practiceArea: 'other',
-        notes: null,
-        scheduledDate: start,
-        duration: 30,
-        status: 'scheduled',
-        reminderSent: false,
-        externalEventId: `https://api.calendly.com/scheduled_events/DEL-${ctx().dialect}/invitees/INV`,
-      });
+      const { row } = await calendlyBooking(ctx(), 'Deleted', `https://api.calendly.com/scheduled_events/DEL-${ctx().dialect}/invitees/INV`);
       await ctx().background.runDeliveries();
       expect((await ctx().admin('DELETE', `/api/admin/appointments/${row!.id}`)).status).toBe(204);
       await ctx().background.runDeliveries();
@@ -494,21 +500,7 @@ forEachDialect(
     it('for a booking made through Calendly, tells the firm but leaves the confirmation and reminder to Calendly', async () => {
       await configureSmtp(ctx());
       // What the Calendly webhook stores, with its deliveries (api/calendar-sync/calendly.ts).
-      const start = new Date(freeSlot());
-      const { row } = await appointmentsService(ctx().deps).recordExternalBooking({
-        firstName: 'Cal',
-        lastName: 'Invitee',
-        email: 'cal.invitee@example.com',
-        phone: null,
-        consultationType: 'initial',
-        practiceArea: 'other',
-        notes: null,
-        scheduledDate: start,
-        duration: 30,
-        status: 'scheduled',
-        reminderSent: false,
-        externalEventId: 'https://api.calendly.com/scheduled_events/EV1/invitees/INV1',
-      });
+      const { row, start } = await calendlyBooking(ctx(), 'Invitee', 'https://api.calendly.com/scheduled_events/EV1/invitees/INV1');
       await ctx().background.runDeliveries();
       expect(smtp.to('cal.invitee@example.com')).toEqual([]);
       expect(subjects(smtp.to(FIRM_INBOX))).toEqual([expect.stringMatching(/^New consultation: Cal Invitee/)]);
