@@ -7,7 +7,7 @@
  */
 import type { APIRequestContext, Locator, Page, TestInfo } from '@playwright/test';
 import type { consultationTypes } from '../../src/shared/constants.ts';
-import { clientNotice } from '../../src/components/admin/appointments/appointments.ts';
+import { clientNotice, weekOf } from '../../src/components/admin/appointments/appointments.ts';
 import { firmDateOf } from '../../src/shared/firm-time.ts';
 import { expect, openAdminScreen, test } from '../support/admin.ts';
 import { bookInModal, slotLabel, type BookingVisitor, type StoredAppointment } from '../support/booking.ts';
@@ -447,8 +447,28 @@ test('search and date range: by name, e-mail or reference, between two firm days
   await expect(page.getByLabel('From')).toHaveValue(firmDay(5));
   await expect(names()).toHaveText(['Omar Filter', 'Zoe Filter']);
 
+  // The week view: this week's consultations on their days; the next week one click away.
+  await page.getByRole('button', { name: 'Clear Filters' }).click();
+  await page.getByRole('button', { name: 'Week', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Week', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  const weekView = page.getByTestId('week-view');
+  const inWeek = (start: string) => rows.filter((r) => weekOf(start).includes(firmDateOf(new Date(r.scheduledDate)))).map((r) => `${r.firstName} Filter`);
+  const shownInWeek = () => weekView.getByTestId('week-appointment').locator('p.font-semibold');
+  const today = firmDateOf(new Date(now));
+  await expect(shownInWeek()).toHaveText(inWeek(today));
+  await expect(weekView.locator(`[data-day="${today}"]`)).toContainText('(today)');
+  await expectNoAxeViolations(page, { label: 'appointments, week view' });
+  await screenshot(page, info, 'admin-appointments-week');
+  await weekView.getByRole('button', { name: 'Next Week' }).click();
+  await expect(shownInWeek()).toHaveText(inWeek(firmDateOf(new Date(now + 7 * day))));
+  await weekView.getByRole('button', { name: 'Next Week' }).click();
+  await expect(shownInWeek()).toHaveText(inWeek(firmDateOf(new Date(now + 14 * day))));
+  await weekView.getByRole('button', { name: 'This Week' }).click();
+  await expect(shownInWeek()).toHaveText(inWeek(today));
+  await page.getByRole('button', { name: 'List', exact: true }).click();
+
   // Nothing matches: said, with the way back.
-  await page.getByRole('searchbox', { name: 'Search' }).fill('ines');
+  await page.getByRole('searchbox', { name: 'Search' }).fill('nobody by that name');
   await expect(page.getByText('No appointment matches these filters.')).toBeVisible();
   await page.getByRole('button', { name: 'Show All Appointments' }).click();
   await expect(names()).toHaveCount(3);

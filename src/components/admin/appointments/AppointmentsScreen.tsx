@@ -16,7 +16,7 @@ import { adminQueries, adminKeys, useAdminList, useAdminMutation } from '../admi
 import { Button } from '../../ui/button.tsx';
 import { Card } from '../../ui/card.tsx';
 import { ConfirmDialog } from '../../ui/dialog.tsx';
-import { FIRM_TIME_ZONE_LABEL, formatFirmDate, formatFirmDateTime, formatFirmTimeRange } from '../../../shared/firm-time.ts';
+import { FIRM_TIME_ZONE_LABEL, firmToday, formatFirmDate, formatFirmDateTime, formatFirmTimeRange } from '../../../shared/firm-time.ts';
 import { Field, Input, Select } from '../../ui/form.tsx';
 import { useReturnFocus } from '../../ui/return-focus.ts';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states.tsx';
@@ -47,6 +47,7 @@ import {
 } from './appointments.ts';
 import FinalStatusDialog, { type FinalStatusTarget } from './FinalStatusDialog.tsx';
 import StatusMenu from './StatusMenu.tsx';
+import WeekView from './WeekView.tsx';
 import { integrationQueries } from '../integrations/integrations.ts';
 
 const appointmentParam = (id: string) => ({ id: encodeURIComponent(id) });
@@ -69,6 +70,9 @@ export default function AppointmentsScreen() {
   const filter = filters.status;
   const update = (changes: Partial<AppointmentFilters>) => setFilters((f) => ({ ...f, ...changes }));
   const [openId, setOpenId] = useState<string | null>(null);
+  // List (upcoming, then past) or Week (issue 19); the week shown, by any of its days.
+  const [view, setView] = useState<'list' | 'week'>('list');
+  const [week, setWeek] = useState(() => firmToday(new Date()));
   const [finalTarget, setFinalTarget] = useState<FinalStatusTarget | null>(null);
   const [deleteTarget, setDeleteTarget] = useState<Appointment | null>(null);
   const listHeadingRef = useRef<HTMLHeadingElement>(null);
@@ -248,6 +252,13 @@ export default function AppointmentsScreen() {
             </Field>
           </form>
           <div className="flex w-full flex-wrap items-center justify-between gap-2">
+            <div role="group" aria-label="Show as" className="inline-flex rounded-md border border-border p-0.5">
+              {(['list', 'week'] as const).map((v) => (
+                <Button key={v} variant={view === v ? 'secondary' : 'ghost'} size="sm" className="h-10" aria-pressed={view === v} onClick={() => setView(v)}>
+                  {v === 'list' ? 'List' : 'Week'}
+                </Button>
+              ))}
+            </div>
             <p role="status" className="text-sm text-muted-foreground">
               {hasAppointmentFilters(filters)
                 ? `Showing ${shown.length} of ${rows.length} appointments`
@@ -264,7 +275,9 @@ export default function AppointmentsScreen() {
         <h2 ref={listHeadingRef} tabIndex={-1} className="sr-only">
           Appointment list
         </h2>
-        {shown.length === 0 ? (
+        {view === 'week' ? (
+          <WeekView rows={shown} week={week} onWeekChange={setWeek} onOpen={openDetails} />
+        ) : shown.length === 0 ? (
           <EmptyState
             icon={CalendarX2}
             title="No appointments found"

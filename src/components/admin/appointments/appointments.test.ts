@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  byFirmDay,
+  weekOf,
   appointmentFiltersFromSearch,
   appointmentFiltersToSearch,
   filterAppointments,
@@ -129,5 +131,22 @@ describe('search and date range (issue 19)', () => {
     expect(appointmentFiltersFromSearch(appointmentFiltersToSearch(filters))).toEqual(filters);
     expect(appointmentFiltersFromSearch('?status=lost&from=yesterday&q=')).toEqual(noAppointmentFilters);
     expect(appointmentFiltersToSearch(noAppointmentFilters)).toBe('');
+  });
+});
+
+describe('the week view (issue 19)', () => {
+  it('is seven firm days from Monday, whatever day it is asked for', () => {
+    expect(weekOf('2030-05-08')).toEqual(['2030-05-06', '2030-05-07', '2030-05-08', '2030-05-09', '2030-05-10', '2030-05-11', '2030-05-12']);
+    expect(weekOf('2030-05-12')[0]).toBe('2030-05-06');
+    expect(weekOf('2030-05-06')[6]).toBe('2030-05-12');
+  });
+  it('puts each appointment on its firm day, in time order, and nothing outside the week', () => {
+    const at = (iso: string) => ({ id: iso, scheduledDate: iso });
+    // 23:30 in San Diego on the 6th is the 7th in UTC.
+    const rows = [at('2030-05-07T17:00:00Z'), at('2030-05-07T06:30:00Z'), at('2030-05-06T16:00:00Z'), at('2030-05-14T16:00:00Z')];
+    const days = byFirmDay(rows, weekOf('2030-05-06'));
+    expect(days.get('2030-05-06')!.map((r) => r.id)).toEqual(['2030-05-06T16:00:00Z', '2030-05-07T06:30:00Z']);
+    expect(days.get('2030-05-07')!.map((r) => r.id)).toEqual(['2030-05-07T17:00:00Z']);
+    expect([...days.values()].flat()).toHaveLength(3);
   });
 });

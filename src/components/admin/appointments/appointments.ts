@@ -5,7 +5,7 @@
  */
 import { bookingReference, isInboundRef } from '../../../shared/booking/self-service.ts';
 import { appointmentStatuses, type AppointmentStatus } from '../../../shared/constants.ts';
-import { firmDateOf } from '../../../shared/firm-time.ts';
+import { addDays, firmDateOf, type FirmDate } from '../../../shared/firm-time.ts';
 import type { adminQueries, Row } from '../admin-api.ts';
 
 /** A row of GET /api/admin/appointments (SPEC §3 appointments), as the route answers it: dates are ISO strings. */
@@ -149,4 +149,19 @@ export function splitUpcoming<T extends Pick<Appointment, 'scheduledDate' | 'dur
   upcoming.sort((a, b) => startOf(a) - startOf(b));
   past.sort((a, b) => startOf(b) - startOf(a));
   return { upcoming, past };
+}
+
+/** The seven firm days, Monday first, of the week that holds `day` (the week view, issue 19). */
+export function weekOf(day: FirmDate): FirmDate[] {
+  const weekday = new Date(`${day}T00:00:00Z`).getUTCDay(); // 0 Sunday … 6 Saturday: a calendar fact, no zone
+  const monday = addDays(day, -((weekday + 6) % 7));
+  return Array.from({ length: 7 }, (_, i) => addDays(monday, i));
+}
+
+/** Each day's appointments, in time order. */
+export function byFirmDay<T extends Pick<Appointment, 'scheduledDate'>>(rows: readonly T[], days: readonly FirmDate[]): Map<FirmDate, T[]> {
+  const map = new Map<FirmDate, T[]>(days.map((d) => [d, []]));
+  for (const row of rows) map.get(firmDateOf(new Date(row.scheduledDate)))?.push(row);
+  for (const list of map.values()) list.sort((a, b) => startOf(a) - startOf(b));
+  return map;
 }
