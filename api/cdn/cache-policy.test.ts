@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { contentTopics, type ContentChange } from '../content-events.ts';
 import { pathsFor } from '../site/published-pages.ts';
-import { cdnHeaders, changeKeys, changePaths, keyToken, pageKeys, SHARED_CACHE, THEME_CSS_KEYS } from './cache-policy.ts';
+import { cdnHeaders, changeKeys, changePaths, keyToken, pageKeys, SHARED_CACHE, staticFileKeys, THEME_CSS_KEYS } from './cache-policy.ts';
 
 const changes: ContentChange[] = [
   ...contentTopics.map((topic) => ({ topic })),
@@ -25,12 +25,24 @@ describe('what a change purges covers what it re-renders', () => {
     }
   });
 
-  it('a theme or visibility change purges /theme.css, and no page', () => {
-    for (const topic of ['themes', 'component-visibility'] as const) {
-      expect(changeKeys({ topic }).some((k) => THEME_CSS_KEYS.includes(k))).toBe(true);
-      for (const page of ['/', '/blog', '/blog/a', '/about']) expect(pageKeys(page).some((k) => changeKeys({ topic }).includes(k))).toBe(false);
-      expect(changePaths({ topic })).toContain('/theme.css');
-    }
+  it('a theme change purges /theme.css, and no page', () => {
+    const topic = 'themes';
+    expect(changeKeys({ topic }).some((k) => THEME_CSS_KEYS.includes(k))).toBe(true);
+    for (const page of ['/', '/blog', '/blog/a', '/about']) expect(pageKeys(page).some((k) => changeKeys({ topic }).includes(k))).toBe(false);
+    expect(changePaths({ topic })).toContain('/theme.css');
+  });
+
+  it('a visibility change purges every page, prerendered or published, and not /theme.css or the assets', () => {
+    const keys = changeKeys({ topic: 'component-visibility' });
+    for (const page of ['/', '/blog', '/blog/a', '/blog/page/2', '/rss.xml', '/sitemap.xml', '/external-articles'])
+      expect(
+        pageKeys(page).some((k) => keys.includes(k)),
+        page,
+      ).toBe(true);
+    expect(staticFileKeys('text/html; charset=utf-8').some((k) => keys.includes(k))).toBe(true);
+    expect(staticFileKeys('image/png').some((k) => keys.includes(k))).toBe(false);
+    expect(THEME_CSS_KEYS.some((k) => keys.includes(k))).toBe(false);
+    expect(changePaths({ topic: 'component-visibility' })).toEqual(['/*']);
   });
 
   it('a post change purges its own article and no other', () => {
@@ -41,9 +53,9 @@ describe('what a change purges covers what it re-renders', () => {
     expect(pageKeys('/blog/b').some((k) => changeKeys({ topic: 'blog-posts' }).includes(k))).toBe(true);
   });
 
-  it("'site' purges everything kept; prerendered pages only by 'site' or 'static'", () => {
+  it("'site' purges everything kept; prerendered pages only by 'site', 'static' or 'components'", () => {
     for (const page of ['/', '/blog', '/external-articles', '/rss.xml', '/sitemap.xml', '/blog/x', '/about']) expect(pageKeys(page)).toContain('site');
-    expect(pageKeys('/about')).toEqual(['site', 'static']);
+    expect(pageKeys('/about')).toEqual(['site', 'static', 'components']);
   });
 });
 

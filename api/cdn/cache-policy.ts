@@ -32,14 +32,21 @@ export const NO_STORE = 'no-store';
 
 /**
  * The names. `site` is on every kept response (a restore purges it all); `posts` on everything that
- * lists posts, `articles` on every article page and `post:<slug>` on one article; `theme` and
- * `components` on what shows the active theme and the hidden components.
+ * lists posts, `articles` on every article page and `post:<slug>` on one article; `theme` on what
+ * shows the active theme and `components` on every page (what an admin hides is cut from each).
  */
 export const SITE_KEY = 'site';
 export const postKey = (slug: string) => `post:${slug}`;
 
+/** On every page (HTML, the feed, the sitemap): what an admin hides is cut from each (api/site/visible-pages.ts). */
+export const COMPONENTS_KEY = 'components';
+
 /** The keys of a published page (api/site/published-pages.ts paths). */
 export function pageKeys(path: string): string[] {
+  return [...publishedPageKeys(path), COMPONENTS_KEY];
+}
+
+function publishedPageKeys(path: string): string[] {
   switch (path) {
     case '/':
       return [SITE_KEY, 'posts', 'testimonials'];
@@ -60,8 +67,11 @@ export function pageKeys(path: string): string[] {
   return [SITE_KEY, 'static'];
 }
 
-/** /theme.css: the active theme's colours and the hidden components. */
-export const THEME_CSS_KEYS = [SITE_KEY, 'theme', 'components'];
+/** /theme.css: the active theme's colours. */
+export const THEME_CSS_KEYS = [SITE_KEY, 'theme'];
+
+/** A prerendered file: a page also carries COMPONENTS_KEY. */
+export const staticFileKeys = (type: string) => (/^text\/html/.test(type) ? [SITE_KEY, 'static', COMPONENTS_KEY] : [SITE_KEY, 'static']);
 
 /** The keys a content change purges. */
 export function changeKeys(change: ContentChange): string[] {
@@ -75,7 +85,7 @@ export function changeKeys(change: ContentChange): string[] {
     case 'themes':
       return ['theme'];
     case 'component-visibility':
-      return ['components'];
+      return [COMPONENTS_KEY];
     case 'site':
       return [SITE_KEY];
   }
@@ -110,8 +120,9 @@ export function changePaths(change: ContentChange): string[] {
       return ['/blog', '/external-articles', '/api/external-blog-articles'];
     case 'themes':
       return ['/theme.css', '/api/themes/active'];
+    // Every page may lose or regain a part.
     case 'component-visibility':
-      return ['/theme.css', '/api/component-visibility'];
+      return ['/*'];
     case 'site':
       return ['/*'];
   }

@@ -64,7 +64,8 @@ export function articleSlug(path: string): string | null {
 }
 
 /** Stored pages a content change makes stale without re-rendering them (see listPage). */
-export const droppedBy = (change: ContentChange) => (path: string) => change.topic === 'blog-posts' && (listPage.test(path) || sitemapPart.test(path));
+export const droppedBy = (change: ContentChange) => (path: string) =>
+  (change.topic === 'blog-posts' && (listPage.test(path) || sitemapPart.test(path))) || (change.topic === 'component-visibility' && sitemapPart.test(path));
 
 /** Which published pages a content change touches. */
 export function pathsFor(change: ContentChange): string[] {
@@ -81,9 +82,11 @@ export function pathsFor(change: ContentChange): string[] {
       return ['/'];
     case 'external-articles':
       return ['/blog', '/external-articles'];
-    // Theme and visibility reach every page through /theme.css, not through the HTML.
-    case 'themes':
+    // The theme reaches every page through /theme.css; hidden components are cut from every page as it
+    // is sent (api/site/site.ts), but the sitemap leaves out their pages when it is made.
     case 'component-visibility':
+      return ['/sitemap.xml'];
+    case 'themes':
       return [];
     case 'site':
       return [];

@@ -1,10 +1,13 @@
 /**
  * Everything that is not /api: the site as visitors get it.
- *   /theme.css            -> the active theme and hidden components (regenerated on change)
+ *   /theme.css            -> the active theme (regenerated on change)
  *   published pages      -> stored renders, republished on change (published-pages.ts); an article
  *                           slug that names no page gets the stored 404 (article-slugs.ts)
  *   prerendered files    -> memory, precompressed (static-files.ts)
- *   anything else        -> the Astro handler (on-demand pages such as /admin, and the 404 page)
+ *   /admin, /_…           -> the Astro handler (on-demand pages)
+ *   anything else        -> the site's 404 page
+ * Every page goes out without the components an admin hid, and a hidden component's own page answers
+ * 404 (visible-pages.ts).
  * The site renders a published page when this module asks it to, through an internal request that
  * carries a per-process secret, so no outside request can bypass the stored pages.
  */
@@ -26,6 +29,7 @@ import { pathnameOf } from './request-path.ts';
 import { createPublishedPages, publishedPath, type PublishedPages } from './published-pages.ts';
 import { loadStaticFiles } from './static-files.ts';
 import { themeStylesheet } from './theme-css.ts';
+import { createVisiblePages } from './visible-pages.ts';
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -39,6 +43,8 @@ export interface Site {
 }
 
 const distDir = fileURLToPath(new URL('../../dist/', import.meta.url));
+/** Paths the Astro handler renders on demand (the admin, Astro's own endpoints); any other unknown path is the 404 page. */
+const onDemand = (pathname: string) => pathname === '/admin' || pathname.startsWith('/admin/') || pathname.startsWith('/_');
 const RENDER_HEADER = 'x-site-render';
 
 export interface SiteOptions {
@@ -111,14 +117,21 @@ export async function createSite({ api, selfOrigin, log, security }: SiteOptions
   await slugs.reload().catch(() => {}); // logged; visitors' requests try again
   const pages = createPublishedPages(render, log, { articleExists: slugs.exists });
 
+  const json = async <T>(path: string) => {
+    const res = await api(new Request(`http://site${path}`));
+    if (!res.ok) throw new Error(`GET ${path} answered ${res.status}`);
+    return (await res.json()) as T;
+  };
+  const visible = createVisiblePages(() => json<ComponentVisibility[]>('/api/component-visibility'), new URL(security.siteUrl).origin, log);
+  const notFound = async (): Promise<Prepared> => {
+    if (files.notFound) return files.notFound;
+    throw new Error('The build has no 404 page (dist/client/404.html)');
+  };
+
   let themeCss: Promise<Prepared> | null = null;
   const buildThemeCss = async (): Promise<Prepared> => {
-    const json = async <T>(path: string) => (await (await api(new Request(`http://site${path}`))).json()) as T;
-    const [theme, visibility] = await Promise.all([
-      json<{ cssVariables: string }>('/api/themes/active'),
-      json<ComponentVisibility[]>('/api/component-visibility'),
-    ]);
-    return prepare(200, 'text/css; charset=utf-8', Buffer.from(themeStylesheet(theme.cssVariables, visibility)), SHARED_CACHE, cdnHeaders(THEME_CSS_KEYS));
+    const theme = await json<{ cssVariables: string }>('/api/themes/active');
+    return prepare(200, 'text/css; charset=utf-8', Buffer.from(themeStylesheet(theme.cssVariables)), SHARED_CACHE, cdnHeaders(THEME_CSS_KEYS));
   };
   const getThemeCss = () => {
     themeCss ??= buildThemeCss().catch((err: unknown) => {
@@ -160,18 +173,28 @@ export async function createSite({ api, selfOrigin, log, security }: SiteOptions
     if (published) {
       // The one stored 'Article Not Found' page answers every unknown slug: named for the slug asked
       // for, so a post published at it later purges it from the CDN.
-      const named = (page: Prepared) => (page.status === 404 ? { ...secured, ...cdnHeaders(pageKeys(published)) } : secured);
-      pages.get(published).then(
-        (page) => send(req, res, page, named(page), requestId),
-        (err) => fail(res, secured, requestId, err),
-      );
+      const named = (page: Prepared) => (page.status === 404 && page.cacheControl !== NO_STORE ? { ...secured, ...cdnHeaders(pageKeys(published)) } : secured);
+      visible
+        .of(published, () => pages.get(published), notFound)
+        .then(
+          (page) => send(req, res, page, named(page), requestId),
+          (err) => fail(res, secured, requestId, err),
+        );
       return;
     }
     const file = readOnly ? files.get(pathname) : undefined;
-    if (file) return send(req, res, file, secured, requestId);
+    if (file || (readOnly && !onDemand(pathname) && files.notFound)) {
+      visible
+        .of(pathname, () => file ?? notFound(), notFound)
+        .then(
+          (page) => send(req, res, page, secured, requestId),
+          (err) => fail(res, secured, requestId, err),
+        );
+      return;
+    }
     res.setHeader('x-request-id', requestId);
     applySecurityHeaders(security, headers, req, res);
-    // The admin, /login, the 404 page: never for a shared cache (unless the page says otherwise).
+    // The admin and Astro's own paths: never for a shared cache (unless the page says otherwise).
     res.setHeader('cache-control', NO_STORE);
     return astro(req, res);
   };
@@ -180,10 +203,11 @@ export async function createSite({ api, selfOrigin, log, security }: SiteOptions
     handle,
     pages,
     async onChange(change) {
-      if (change.topic === 'themes' || change.topic === 'component-visibility' || change.topic === 'site') {
+      if (change.topic === 'themes' || change.topic === 'site') {
         themeCss = null;
         await getThemeCss().catch(() => {});
       }
+      if (change.topic === 'component-visibility' || change.topic === 'site') await visible.changed();
       if (change.topic === 'site') {
         await slugs.reload().catch(() => {});
         await pages.republishAll();
@@ -195,6 +219,7 @@ export async function createSite({ api, selfOrigin, log, security }: SiteOptions
       await Promise.all([
         ...['/', '/blog', '/external-articles'].map((p) => pages.get(p).catch(() => {})),
         getThemeCss().catch(() => {}),
+        visible.changed(),
         pages.notFound().catch(() => {}),
         files.compressed.catch(() => {}),
       ]);

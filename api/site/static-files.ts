@@ -9,7 +9,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
-import { IMMUTABLE, NO_STORE, STATIC_FILE, cdnHeaders } from '../cdn/cache-policy.ts';
+import { IMMUTABLE, NO_STORE, STATIC_FILE, cdnHeaders, staticFileKeys } from '../cdn/cache-policy.ts';
 import { compress, uncompressed, worthCompressing, type Prepared } from './compressed.ts';
 
 const types: Record<string, string> = {
@@ -42,12 +42,13 @@ function precompressed(file: string): { gzip: Buffer; brotli: Buffer } | null {
   return { brotli: readFileSync(`${file}.br`), gzip: readFileSync(`${file}.gz`) };
 }
 
-const STATIC_KEYS = ['site', 'static'];
 /** The sign-in page belongs to the admin side: never kept by a shared cache. */
 const privatePage = (rel: string) => rel === '/login' || rel.startsWith('/login/') || rel === '/admin' || rel.startsWith('/admin/');
 
 export interface StaticFiles {
   get(pathname: string): Prepared | undefined;
+  /** The site's 404 page (status 404), when the build made one. */
+  notFound: Prepared | undefined;
   size: number;
   bytes: number;
   /** Settles when every file worth it is compressed. */
@@ -63,6 +64,7 @@ export function walk(dir: string): string[] {
 
 export function loadStaticFiles(root: string): StaticFiles {
   const files = new Map<string, Prepared>();
+  let notFound: Prepared | undefined;
   let bytes = 0;
   for (const file of walk(root)) {
     if (PRECOMPRESSED.test(file) && existsSync(file.slice(0, -3))) continue; // read with its file
@@ -71,12 +73,16 @@ export function loadStaticFiles(root: string): StaticFiles {
     const immutable = rel.startsWith('/_astro/');
     const body = readFileSync(file);
     bytes += body.length;
-    if (rel === '/404.html') continue; // served by the site for unknown paths, with status 404
+    if (rel === '/404.html') {
+      // The answer to every unknown path, with status 404; never kept by a shared cache.
+      notFound = uncompressed(404, type, body, NO_STORE);
+      continue;
+    }
     const prepared = immutable
       ? uncompressed(200, type, body, IMMUTABLE)
       : privatePage(rel)
         ? uncompressed(200, type, body, NO_STORE)
-        : uncompressed(200, type, body, STATIC_FILE, cdnHeaders(STATIC_KEYS));
+        : uncompressed(200, type, body, STATIC_FILE, cdnHeaders(staticFileKeys(type)));
     if (worthCompressing(type, body.length)) Object.assign(prepared, precompressed(file));
     files.set(rel, prepared);
     // Pages are built as /about/index.html: serve them at /about and /about/.
@@ -86,9 +92,10 @@ export function loadStaticFiles(root: string): StaticFiles {
       if (dirPath !== '/') files.set(dirPath.slice(0, -1), prepared);
     }
   }
-  const compressed = Promise.all([...new Set(files.values())].map((p) => compress(p, 'background'))).then(() => {});
+  const compressed = Promise.all([...new Set([...files.values(), ...(notFound ? [notFound] : [])])].map((p) => compress(p, 'background'))).then(() => {});
   return {
     get: (pathname) => files.get(pathname),
+    notFound,
     get size() {
       return files.size;
     },

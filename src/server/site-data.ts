@@ -37,3 +37,8 @@ export const getPostDates = (url: URL) =>
 export const getPost = (url: URL, slug: string) => fetchApi(apiOf(url)['blog-posts'][':slug'].$get({ param: { slug: encodeURIComponent(slug) } }, asJson));
 export const getTestimonials = (url: URL) => fetchApi(apiOf(url).testimonials.$get(undefined, asJson));
 export const getExternalArticles = (url: URL) => fetchApi(apiOf(url)['external-blog-articles'].$get(undefined, asJson));
+/** The components an admin hid (SPEC §3 catalogue). */
+export async function getHiddenComponents(url: URL): Promise<Set<string>> {
+  const rows = (await fetchApi(apiOf(url)['component-visibility'].$get(undefined, asJson))) ?? [];
+  return new Set(rows.filter((r) => !r.isVisible).map((r) => r.componentKey));
+}

@@ -33,15 +33,23 @@ async function openScreen(page: Page) {
   await expect(page.getByRole('switch')).toHaveCount(componentCatalogue.length);
 }
 
-/** The public page shows (or hides, through /theme.css) the probate calculator; pages republish within ~1 s. */
+/**
+ * The public page shows the probate calculator, or has none of it: no calculator markup and no link to
+ * it in the navigation (the phone's menu included), the footer or the content. Pages follow within ~1 s.
+ */
 async function expectCalculatorOnPublicPage(page: Page, path: string, visible: boolean) {
   await expect(async () => {
     await page.goto(path);
-    const calculator = page.locator('[data-component="probate_calculator"]').first();
-    // Still in the page (SPEC §2: hidden, not deleted), so "not visible" is the stylesheet's doing.
-    await expect(calculator).toBeAttached({ timeout: 1000 });
-    if (visible) await expect(calculator).toBeVisible({ timeout: 1000 });
-    else await expect(calculator).toBeHidden({ timeout: 1000 });
+    const calculator = page.locator('[data-component="probate_calculator"]');
+    const links = page.locator('a[href="/probate-calculator"]');
+    if (visible) {
+      await expect(calculator.first()).toBeVisible({ timeout: 1000 });
+      await expect(links.first()).toBeAttached({ timeout: 1000 });
+    } else {
+      // Not in the page at all (hidden means gone), not merely out of sight.
+      await expect(calculator).toHaveCount(0, { timeout: 1000 });
+      await expect(links).toHaveCount(0, { timeout: 1000 });
+    }
   }).toPass({ timeout: 15_000 });
 }
 
@@ -79,7 +87,10 @@ test('each component has a card: name, description, key, Active pill and a Visib
   consoleErrors.expectNone();
 });
 
-test('hiding the probate calculator removes it from / and /probate-calculator; showing it brings it back', async ({ page, adminApi }) => {
+test('hiding the probate calculator removes it and every link to it from the site, and its page offers the contact form; showing it brings it back', async ({
+  page,
+  adminApi,
+}, info) => {
   const consoleErrors = watchConsole(page);
   const puts: string[] = [];
   page.on('request', (r) => {
@@ -111,8 +122,23 @@ test('hiding the probate calculator removes it from / and /probate-calculator; s
   await expectCalculatorOnPublicPage(page, '/', false);
   // The rest of the home page is untouched.
   await expect(page.locator('[data-component="testimonials"]').first()).toBeVisible();
-  await expectCalculatorOnPublicPage(page, '/probate-calculator', false);
-  await expect(page.getByRole('heading', { level: 1, name: 'Probate Cost Calculator' })).toBeVisible();
+  await screenshot(page, info, 'home-calculator-hidden');
+  // The phone's menu offers no Calculator.
+  if ((page.viewportSize()?.width ?? 1280) < 768) {
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const menu = page.getByRole('navigation', { name: 'Mobile' });
+    await expect(menu.getByRole('link', { name: 'About' })).toBeVisible();
+    await expect(menu.getByRole('link', { name: 'Calculator' })).toHaveCount(0);
+    await page.keyboard.press('Escape');
+  } else await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Calculator' })).toHaveCount(0);
+  await expectCalculatorOnPublicPage(page, '/practice-areas/estate-planning', false);
+  // Its page says it is unavailable (status 404) and offers the contact form instead.
+  const response = await page.goto('/probate-calculator');
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole('heading', { level: 1, name: 'The Probate Calculator Is Unavailable' })).toBeVisible();
+  await expect(page.locator('[data-component="probate_calculator"]')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /send message/i })).toBeVisible();
+  await screenshot(page, info, 'calculator-unavailable');
 
   await openScreen(page);
   await expect(switchFor(page, 'Probate Calculator')).toHaveAttribute('aria-checked', 'false');
@@ -125,7 +151,8 @@ test('hiding the probate calculator removes it from / and /probate-calculator; s
 
   await expectCalculatorOnPublicPage(page, '/', true);
   await expectCalculatorOnPublicPage(page, '/probate-calculator', true);
-  consoleErrors.expectNone();
+  // The one failed request: the calculator's page answering 404 while it is hidden.
+  consoleErrors.expectOnlyFailedRequests(404);
 });
 
 test('the bar counts unsaved changes; Cancel discards them and sends nothing', async ({ page, adminApi }) => {

@@ -3,7 +3,7 @@
  * database, with Varnish in front configured by the shipped deploy/varnish/default.vcl and purged by
  * the containers (CDN_PURGE=varnish). Every change made through one container is seen through the
  * other and through Varnish, whose copies were warmed first (so a stale copy would show): publish,
- * unpublish, slug change, delete, testimonial publish, theme activation, component hiding. An admin
+ * unpublish, slug change, delete, testimonial publish, theme activation, component hiding (every page). An admin
  * token from one container is admitted by the other (the embedded identity lives in the database).
  * The contact limit holds across containers. A container whose change listener was cut, and one
  * restarted, serve the changes they missed. A due blog source is fetched once by three containers.
@@ -199,13 +199,16 @@ describe('a change made through one container shows through every container and 
     await visibleEverywhere('/api/themes/active', (r) => r.text.includes('navy-gold-scale'), 'theme activated');
   });
 
-  it('component hiding (through A): /theme.css hides it everywhere', async () => {
-    await warm(['/theme.css', '/api/component-visibility']);
-    expect((await get(varnish.url, '/theme.css')).text).not.toContain('[data-component="testimonials"]');
-    expect((await admin(a, 'PUT', '/api/admin/component-visibility/testimonials', { isVisible: false })).status).toBe(200);
-    await visibleEverywhere('/theme.css', (r) => r.text.includes('[data-component="testimonials"]'), 'component hidden');
-    expect((await admin(a, 'PUT', '/api/admin/component-visibility/testimonials', { isVisible: true })).status).toBe(200);
-    await visibleEverywhere('/theme.css', (r) => !r.text.includes('[data-component="testimonials"]'), 'component shown');
+  it('component hiding (through A): the calculator leaves every page and its page answers 404, everywhere', async () => {
+    const pages = ['/', '/about', '/practice-areas/estate-planning', '/probate-calculator'];
+    await warm(pages);
+    expect((await get(varnish.url, '/about')).text).toContain('href="/probate-calculator"');
+    expect((await admin(a, 'PUT', '/api/admin/component-visibility/probate_calculator', { isVisible: false })).status).toBe(200);
+    for (const path of pages.slice(0, 3)) await visibleEverywhere(path, (r) => r.status === 200 && !r.text.includes('probate-calculator'), 'calculator hidden');
+    await visibleEverywhere('/probate-calculator', (r) => r.status === 404 && r.text.includes('The Probate Calculator Is Unavailable'), 'calculator hidden');
+    expect((await admin(a, 'PUT', '/api/admin/component-visibility/probate_calculator', { isVisible: true })).status).toBe(200);
+    for (const path of pages.slice(0, 3)) await visibleEverywhere(path, (r) => r.text.includes('href="/probate-calculator"'), 'calculator shown');
+    await visibleEverywhere('/probate-calculator', (r) => r.status === 200 && r.text.includes('data-component="probate_calculator"'), 'calculator shown');
   });
 });
 

@@ -2,9 +2,13 @@
  * SPEC §2 shared chrome: the site's navigation, one list for the header, the mobile menu and the
  * footer. Browser-safe (the mobile menu island imports it).
  */
+import type { ComponentKey } from '../../shared/constants.ts';
+
 export interface NavLink {
   href: string;
   label: string;
+  /** The site component the link leads to: gone while an admin hides it (Hideable.astro). */
+  component?: ComponentKey;
 }
 
 export const mainNav: readonly NavLink[] = [
@@ -12,7 +16,7 @@ export const mainNav: readonly NavLink[] = [
   { href: '/about', label: 'About' },
   { href: '/attorneys', label: 'Attorneys' },
   { href: '/practice-areas', label: 'Practice Areas' },
-  { href: '/probate-calculator', label: 'Calculator' },
+  { href: '/probate-calculator', label: 'Calculator', component: 'probate_calculator' },
   { href: '/blog', label: 'News' },
   { href: '/contact', label: 'Contact' },
 ];
@@ -21,7 +25,7 @@ export const practiceAreaNav: readonly NavLink[] = [
   { href: '/practice-areas/family-law', label: 'Family Law' },
   { href: '/practice-areas/estate-planning', label: 'Estate Planning' },
   { href: '/practice-areas#trust-administration', label: 'Trust Administration' },
-  { href: '/probate-calculator', label: 'Probate Calculator' },
+  { href: '/probate-calculator', label: 'Probate Calculator', component: 'probate_calculator' },
 ];
 
 /** Section prefixes that belong to a link without sharing its path (SPEC §2: external articles are News). */
