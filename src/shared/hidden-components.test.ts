@@ -57,6 +57,7 @@ describe('hiddenPageOf', () => {
     const hidden = new Set(['probate_calculator', 'blog_articles']);
     expect(hiddenPageOf('/probate-calculator', hidden)).toMatchObject({ component: 'probate_calculator', keepsPage: true });
     expect(hiddenPageOf('/probate-calculator/', hidden)).not.toBeNull();
+    expect(hiddenPageOf('/probate-calculator/index.html', hidden)).not.toBeNull();
     for (const path of ['/blog/a-post', '/blog/page/2', '/og/blog/a-post.png', '/rss.xml'])
       expect(hiddenPageOf(path, hidden), path).toMatchObject({ component: 'blog_articles', keepsPage: false });
     for (const path of ['/blog', '/blog/', '/external-articles', '/contact', '/probate-calculator-guide']) expect(hiddenPageOf(path, hidden), path).toBeNull();

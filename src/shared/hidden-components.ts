@@ -25,7 +25,7 @@ export const closeMarker = (kind: MarkerKind, key: ComponentKey) => `<!--/${kind
  * the site's 404 page.
  */
 export const componentPages: readonly { component: ComponentKey; path: RegExp; keepsPage: boolean }[] = [
-  { component: 'probate_calculator', path: /^\/probate-calculator\/?$/, keepsPage: true },
+  { component: 'probate_calculator', path: /^\/probate-calculator(?:\/|\/index\.html)?$/, keepsPage: true },
   { component: 'external_blog_articles', path: /^\/external-articles\/?$/, keepsPage: false },
   // The firm's articles: each article, its link-preview card, the later list pages and the feed. /blog
   // itself stays (the news from elsewhere and the newsletter live there too).
