@@ -3,8 +3,8 @@
  * activity planners and listeners (mail, calendar sync), the delivery handlers by channel, and the timers of the
  * server's background work: delivering the outbox (at once after each
  * enqueue, and every few seconds for retries), queueing reminders as appointments come within 24
- * hours, announcing again what a crash left unannounced, and fetching blog sources when they are
- * due. `schedule: false` (tests) wires the listeners but runs nothing by itself: the test calls
+ * hours, announcing again what a crash left unannounced, fetching blog sources when they are
+ * due, and republishing when a scheduled post goes live. `schedule: false` (tests) wires the listeners but runs nothing by itself: the test calls
  * runDeliveries() and the others when it wants them.
  * Several API containers may run this side by side: deliveries are claimed row by row, reminders are
  * deduplicated by key, and a source fetched twice stores its articles once.
@@ -17,6 +17,7 @@ import type { Deps } from './deps.ts';
 import { emailHandler, mailListener, mailPlanner, scanReminders } from './mail/mail.ts';
 import { deleteExpiredIdempotencyKeys } from './http/idempotency.ts';
 import { pruneContentChanges } from './content-bus.ts';
+import { scheduledPublishing } from './blog-posts/scheduled-publishing.ts';
 
 export interface BackgroundWork {
   runDeliveries(): Promise<number>;
@@ -24,6 +25,8 @@ export interface BackgroundWork {
   /** Announces again the bookings and messages whose announcement a crash lost (api/activity-recovery.ts). */
   recoverLostAnnouncements(): Promise<number>;
   fetchDueSources(): Promise<number>;
+  /** Republishes what the scheduled posts that went live since the last call show; their slugs. */
+  publishDuePosts(): Promise<string[]>;
   /** Stops the timers and waits for work in progress. */
   stop(): Promise<void>;
 }
@@ -49,6 +52,8 @@ export function startBackgroundWork(deps: Deps, { schedule }: { schedule: boolea
   // Set by stop(): a delivery run in progress ends after the deliveries in hand, so a backlog of
   // hundreds cannot hold a shutdown; what is left is delivered after the next start.
   let halted = false;
+  // Its own timer, to the moment: each container republishes its own pages then.
+  const publishing = scheduledPublishing(deps, { timers: schedule });
   const runner = createDeliveryRunner({
     database: deps.database,
     clock: deps.clock,
@@ -61,8 +66,10 @@ export function startBackgroundWork(deps: Deps, { schedule }: { schedule: boolea
     scanReminders: () => scanReminders(deps),
     recoverLostAnnouncements: () => recoverLostAnnouncements(deps),
     fetchDueSources: () => fetchDueSources(deps),
+    publishDuePosts: () => publishing.publishDue(),
     async stop() {
       halted = true;
+      publishing.stop();
       for (const u of unsubscribe) u();
       // A new source's first fetch (started by its create) may still be running.
       await backgroundFetchesSettled(deps);
@@ -114,6 +121,7 @@ export function startBackgroundWork(deps: Deps, { schedule }: { schedule: boolea
     async stop() {
       stopped = true;
       halted = true;
+      publishing.stop();
       for (const t of timers) clearInterval(t);
       for (const u of unsubscribe) u();
       await Promise.allSettled([...inFlight]);

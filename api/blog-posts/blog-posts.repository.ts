@@ -1,4 +1,4 @@
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, lte } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import type { BlogPostSummaryField } from '../../src/shared/schemas/blog-posts.ts';
 
@@ -27,46 +27,65 @@ export function blogPostsRepository({ db, t }: Database) {
     /** For the sitemap's lastmod: the list is all it reads. */
     updatedAt: posts.updatedAt,
   };
+  /**
+   * Published and live at `now`: a post whose publish date is still to come is scheduled, and shown
+   * nowhere until that moment (scheduled-publishing.ts republishes then).
+   */
+  const live = (now: Date) => and(eq(posts.isPublished, true), lte(posts.publishedAt, now));
   return {
-    listPublished: () => db.select(summary).from(posts).where(eq(posts.isPublished, true)).orderBy(desc(posts.publishedAt), desc(posts.createdAt)),
+    listPublished: (now: Date) => db.select(summary).from(posts).where(live(now)).orderBy(desc(posts.publishedAt), desc(posts.createdAt)),
     /** A slice of the published list (`limit` from `offset`), with only `fields` when given. */
-    listPublishedPart({ limit, offset = 0, fields }: { limit?: number; offset?: number; fields?: readonly BlogPostSummaryField[] }) {
+    listPublishedPart({ now, limit, offset = 0, fields }: { now: Date; limit?: number; offset?: number; fields?: readonly BlogPostSummaryField[] }) {
       const selection = fields ? Object.fromEntries(fields.map((field) => [field, summary[field]])) : summary;
       const query = db
         .select(selection as typeof summary)
         .from(posts)
-        .where(eq(posts.isPublished, true))
+        .where(live(now))
         .orderBy(desc(posts.publishedAt), desc(posts.createdAt))
         .$dynamic();
       return limit === undefined ? query : query.limit(limit).offset(offset);
     },
-    async countPublished(): Promise<number> {
-      const [row] = await db.select({ total: count() }).from(posts).where(eq(posts.isPublished, true));
+    async countPublished(now: Date): Promise<number> {
+      const [row] = await db.select({ total: count() }).from(posts).where(live(now));
       return Number(row?.total ?? 0);
+    },
+    /** The next moment a scheduled post goes live after `now`, or null. */
+    async nextScheduled(now: Date): Promise<Date | null> {
+      const [row] = await db
+        .select({ at: posts.publishedAt })
+        .from(posts)
+        .where(and(eq(posts.isPublished, true), gt(posts.publishedAt, now)))
+        .orderBy(asc(posts.publishedAt))
+        .limit(1);
+      return row?.at ?? null;
+    },
+    /** The slugs of the posts that went live after `since`, up to `now`. */
+    async wentLive(since: Date, now: Date): Promise<string[]> {
+      const rows = await db
+        .select({ slug: posts.slug })
+        .from(posts)
+        .where(and(eq(posts.isPublished, true), gt(posts.publishedAt, since), lte(posts.publishedAt, now)));
+      return rows.map((r) => r.slug);
     },
     listAll: () => db.select().from(posts).orderBy(desc(posts.createdAt)),
     async findById(id: string) {
       const [row] = await db.select().from(posts).where(eq(posts.id, id));
       return row ?? null;
     },
-    async findPublishedBySlug(slug: string) {
+    async findPublishedBySlug(slug: string, now: Date) {
       const [row] = await db
         .select()
         .from(posts)
-        .where(and(eq(posts.slug, slug), eq(posts.isPublished, true)));
+        .where(and(eq(posts.slug, slug), live(now)));
       return row ?? null;
     },
-    async publishedSlugs() {
-      const rows = await db.select({ slug: posts.slug }).from(posts).where(eq(posts.isPublished, true));
+    async publishedSlugs(now: Date) {
+      const rows = await db.select({ slug: posts.slug }).from(posts).where(live(now));
       return rows.map((r) => r.slug);
     },
-    /** Earlier slugs whose post is published (the others answer 404). */
-    async redirectsToPublished() {
-      const rows = await db
-        .select({ oldSlug: redirects.oldSlug })
-        .from(redirects)
-        .innerJoin(posts, eq(redirects.postId, posts.id))
-        .where(eq(posts.isPublished, true));
+    /** Earlier slugs whose post is live (the others answer 404). */
+    async redirectsToPublished(now: Date) {
+      const rows = await db.select({ oldSlug: redirects.oldSlug }).from(redirects).innerJoin(posts, eq(redirects.postId, posts.id)).where(live(now));
       return rows.map((r) => r.oldSlug);
     },
     async findRedirect(oldSlug: string) {

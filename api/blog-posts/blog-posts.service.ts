@@ -46,16 +46,18 @@ export function blogPostsService({ database, events, clock }: Pick<Deps, 'databa
   }
 
   return {
-    listPublished: repo.listPublished,
+    listPublished: () => repo.listPublished(clock.now()),
     /** Part of the published list (blogPostsQuery), and how many are published in all when sliced. */
     async listPublishedPart(query: { limit?: number; offset: number; fields?: readonly BlogPostSummaryField[] }) {
-      const [posts, total] = await Promise.all([repo.listPublishedPart(query), query.limit === undefined ? null : repo.countPublished()]);
+      const now = clock.now();
+      const [posts, total] = await Promise.all([repo.listPublishedPart({ ...query, now }), query.limit === undefined ? null : repo.countPublished(now)]);
       return { posts, total };
     },
     listAll: repo.listAll,
-    /** Every slug getPublished answers: published posts' slugs and the earlier slugs leading to one. */
+    /** Every slug getPublished answers: live posts' slugs and the earlier slugs leading to one. */
     async articleSlugs(): Promise<string[]> {
-      const [current, earlier] = await Promise.all([repo.publishedSlugs(), repo.redirectsToPublished()]);
+      const now = clock.now();
+      const [current, earlier] = await Promise.all([repo.publishedSlugs(now), repo.redirectsToPublished(now)]);
       return [...current, ...earlier].filter((slug) => slug.length <= MAX_SLUG);
     },
 
@@ -63,11 +65,12 @@ export function blogPostsService({ database, events, clock }: Pick<Deps, 'databa
     async getPublished(slug: string) {
       // Text no database can hold (a NUL: PostgreSQL refuses it) names no post either.
       if (slug.length > MAX_SLUG || !isStorableText(slug)) throw notFound('Article Not Found');
-      const post = await repo.findPublishedBySlug(slug);
+      const now = clock.now();
+      const post = await repo.findPublishedBySlug(slug, now);
       if (post) return post;
       const movedTo = await repo.findRedirect(slug);
       const moved = movedTo ? await repo.findById(movedTo) : null;
-      if (moved?.isPublished) return moved;
+      if (moved?.isPublished && moved.publishedAt && moved.publishedAt <= now) return moved;
       throw notFound('Article Not Found');
     },
 

@@ -3,9 +3,10 @@
  * admin call returning, without a rebuild; unchanged pages are served stored. Drives the real admin
  * API with a real admin token from the embedded identity service.
  */
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import { findThemeTemplate } from '../../src/shared/theme-templates.ts';
-import { accessToken, createAdmin } from '../support/admin.ts';
+// The admin fixtures: `page` is signed in as an admin (the scheduled-post test opens the admin list).
+import { accessToken, createAdmin, expect, openAdminScreen, test } from '../support/admin.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -81,6 +82,43 @@ test('activating a theme changes the colours of every page, prerendered ones inc
   // Back to the default, so other tests see the usual colours.
   const fallback = themes.find((t) => t.isDefault)!;
   await request.put(`/api/admin/themes/${fallback.id}/activate`, { headers });
+});
+
+test('a post scheduled ahead is in the admin as Scheduled and nowhere public until its moment, then on every page and feed', async ({
+  page,
+  request,
+}, info) => {
+  test.setTimeout(120_000);
+  const headers = { authorization: `Bearer ${await adminToken(request, `schedule-${info.project.name}`)}` };
+  // Stored before the moment, so the moment itself has to republish them.
+  for (const path of ['/', '/blog', '/rss.xml', '/sitemap.xml']) await request.get(path);
+  const title = `Scheduled news ${info.project.name} ${Date.now()}`;
+  const goesLive = new Date(Date.now() + 20_000);
+  const created = await request.post('/api/admin/blog-posts', {
+    headers,
+    data: { title, excerpt: 'Written ahead.', content: '<p>Goes live later.</p>', category: 'probate', isPublished: true, publishedAt: goesLive.toISOString() },
+  });
+  expect(created.status()).toBe(201);
+  const post = (await created.json()) as { id: string; slug: string };
+
+  // The admin's list says so; the site shows nothing of it yet.
+  await openAdminScreen(page, '/admin/blog-posts');
+  const card = page.getByRole('listitem').filter({ hasText: title });
+  await expect(card.getByText('Scheduled', { exact: true })).toBeVisible();
+  await expect(card).toContainText('Goes live');
+  await expect(card.getByRole('link', { name: /View Post/ })).toHaveCount(0);
+  for (const path of ['/', '/blog', '/rss.xml', '/sitemap.xml']) expect(await (await request.get(path)).text(), path).not.toContain(post.slug);
+  expect((await request.get(`/blog/${post.slug}`)).status()).toBe(404);
+
+  // At the moment: every page and feed, without anyone touching anything.
+  await expect(async () => {
+    expect((await request.get(`/blog/${post.slug}`)).status()).toBe(200);
+    for (const path of ['/', '/blog', '/rss.xml', '/sitemap.xml']) expect(await (await request.get(path)).text(), path).toContain(post.slug);
+  }).toPass({ timeout: 60_000, intervals: [500] });
+  expect(Date.now()).toBeGreaterThanOrEqual(goesLive.getTime());
+  await page.reload();
+  await expect(card.getByText('Published', { exact: true })).toBeVisible();
+  expect((await request.delete(`/api/admin/blog-posts/${post.id}`, { headers })).status()).toBe(204);
 });
 
 test('hiding the calculator removes it from every public page; showing it brings it back', async ({ page, request }, info) => {

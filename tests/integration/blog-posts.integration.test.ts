@@ -284,6 +284,8 @@ forEachDialect('blog posts', (ctx) => {
   });
 
   it('lists only published posts publicly, newest publishedAt first, with summary fields only', async () => {
+    // Every date below has come (a post dated later is scheduled: shown from that moment).
+    ctx().clock.set('2031-01-01T00:00:00.000Z');
     const older = await create(ctx(), draft({ isPublished: true, publishedAt: '2023-01-10T00:00:00.000Z' }));
     const newest = await create(ctx(), draft({ isPublished: true, publishedAt: '2030-02-10T00:00:00.000Z' }));
     const middle = await create(ctx(), draft({ isPublished: true, publishedAt: '2026-05-10T00:00:00.000Z' }));
@@ -536,5 +538,58 @@ forEachDialect('blog posts', (ctx) => {
     expect((await ctx().call('DELETE', `/api/admin/blog-posts/${existing.id}`, { token: NON_ADMIN_TOKEN })).status).toBe(403);
     expect(await countRows(ctx(), 'blogPosts')).toBe(before + 1);
     expect(await storedPost(ctx(), existing.id)).toMatchObject({ slug: existing.slug });
+  });
+
+  it('keeps a post scheduled five minutes ahead off every public list, page and feed until that minute, then announces it', async () => {
+    ctx().clock.set('2026-12-01T17:00:00.000Z');
+    await ctx().background.publishDuePosts(); // what went live before now was announced then
+    const scheduled = await create(ctx(), draft({ isPublished: true, publishedAt: '2026-12-01T17:05:00.000Z' }));
+    const earlier = await create(ctx(), draft({ isPublished: true, publishedAt: '2026-12-01T16:00:00.000Z' }));
+    const slugs = async () => ((await ctx().call('GET', '/api/blog-posts')).body as { slug: string }[]).map((p) => p.slug);
+    const articleSlugs = async () => (await ctx().call('GET', '/api/internal/article-slugs', { headers: internalHeaders })).body as string[];
+
+    // Before: the admin sees it, as scheduled; no visitor does, by list, page, slice or the site's slugs.
+    expect((await ctx().admin('GET', '/api/admin/blog-posts')).body).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: scheduled.id, isPublished: true })]),
+    );
+    expect(await slugs()).toContain(earlier.slug);
+    expect(await slugs()).not.toContain(scheduled.slug);
+    expect((await ctx().call('GET', `/api/blog-posts/${scheduled.slug}`)).status).toBe(404);
+    const part = await ctx().call('GET', '/api/blog-posts?limit=50&offset=0');
+    expect((part.body as { slug: string }[]).map((p) => p.slug)).not.toContain(scheduled.slug);
+    expect(await articleSlugs()).not.toContain(scheduled.slug);
+    ctx().clock.set('2026-12-01T17:04:59.000Z');
+    expect(await ctx().background.publishDuePosts()).toEqual([]);
+    expect(await slugs()).not.toContain(scheduled.slug);
+
+    // At the minute: live everywhere, and announced (pages, feeds and the CDN follow the change).
+    ctx().clock.set('2026-12-01T17:05:00.000Z');
+    ctx().changes.length = 0;
+    expect(await ctx().background.publishDuePosts()).toEqual([scheduled.slug]);
+    expect(ctx().changes).toEqual([{ topic: 'blog-posts', keys: [scheduled.slug] }]);
+    expect((await slugs())[0]).toBe(scheduled.slug);
+    expect((await ctx().call('GET', `/api/blog-posts/${scheduled.slug}`)).status).toBe(200);
+    expect(await articleSlugs()).toContain(scheduled.slug);
+    // Announced once.
+    ctx().clock.set('2026-12-01T17:06:00.000Z');
+    expect(await ctx().background.publishDuePosts()).toEqual([]);
+  });
+
+  it('lets the admin move a scheduled post back to a draft, or its date later, and nothing shows early', async () => {
+    ctx().clock.set('2026-12-02T17:00:00.000Z');
+    await ctx().background.publishDuePosts();
+    const post = await create(ctx(), draft({ isPublished: true, publishedAt: '2026-12-02T18:00:00.000Z' }));
+    const { id: _id, slug: _slug, publishedAt: _at, ...body } = { ...(await storedPost(ctx(), post.id))! };
+    const base = { title: body.title, slug: post.slug, excerpt: body.excerpt, content: body.content, category: body.category, author: body.author };
+    expect((await ctx().admin('PUT', `/api/admin/blog-posts/${post.id}`, { ...base, isPublished: true, publishedAt: '2026-12-03T18:00:00.000Z' })).status).toBe(
+      200,
+    );
+    ctx().clock.set('2026-12-02T18:30:00.000Z');
+    expect(await ctx().background.publishDuePosts()).toEqual([]);
+    expect((await ctx().call('GET', `/api/blog-posts/${post.slug}`)).status).toBe(404);
+    expect((await ctx().admin('PUT', `/api/admin/blog-posts/${post.id}`, { ...base, isPublished: false })).status).toBe(200);
+    ctx().clock.set('2026-12-03T18:30:00.000Z');
+    expect(await ctx().background.publishDuePosts()).toEqual([]);
+    expect((await ctx().call('GET', `/api/blog-posts/${post.slug}`)).status).toBe(404);
   });
 });

@@ -199,6 +199,23 @@ describe('a change made through one container shows through every container and 
     await visibleEverywhere('/api/themes/active', (r) => r.text.includes('navy-gold-scale'), 'theme activated');
   });
 
+  it('a post scheduled through A goes live at its moment on every container and through the CDN', async () => {
+    await warm(['/blog', '/rss.xml']);
+    const scheduled = {
+      ...post,
+      title: 'Guardianship for a grandchild',
+      slug: 'guardianship-grandchild',
+      publishedAt: new Date(Date.now() + 3_000).toISOString(),
+    };
+    const created = await admin(a, 'POST', '/api/admin/blog-posts', scheduled);
+    expect(created.status).toBe(201);
+    for (const way of ways()) expect((await get(way.url, '/blog')).text, way.name).not.toContain(scheduled.slug);
+    // Nobody touches anything: each container's timer republishes its own pages, and purges the CDN.
+    await visibleEverywhere('/blog', (r) => r.text.includes(scheduled.slug), 'scheduled post live');
+    await visibleEverywhere('/rss.xml', (r) => r.text.includes(scheduled.slug), 'scheduled post live');
+    expect((await admin(b, 'DELETE', `/api/admin/blog-posts/${String(created.body!.id)}`)).status).toBe(204);
+  });
+
   it('component hiding (through A): the calculator leaves every page and its page answers 404, everywhere', async () => {
     const pages = ['/', '/about', '/practice-areas/estate-planning', '/probate-calculator'];
     await warm(pages);

@@ -285,9 +285,9 @@ function BlogPostForm({ post, onSaved, onDirtyChange }: { post: BlogPost | null;
             error={errors.publishDate?.message}
             hint={
               // The server keeps a published post's first date when none is sent (api/blog-posts service).
-              post?.publishedAt
-                ? `${FIRM_TIME_ZONE_LABEL}. Leave empty to keep the date it was first published.`
-                : `${FIRM_TIME_ZONE_LABEL}. Leave empty to use the moment you save.`
+              `${FIRM_TIME_ZONE_LABEL}. ${
+                post?.publishedAt ? 'Leave empty to keep the date it was first published.' : 'Leave empty to use the moment you save.'
+              } A later date schedules the post: it goes live at that minute.`
             }
           >
             <Input type="datetime-local" {...form.register('publishDate')} />

@@ -6,7 +6,7 @@
  */
 import { ExternalLink, FileText, Pencil, Plus, Trash } from 'lucide-react';
 import { api, read } from '../../../lib/api-client.ts';
-import { dateLabel } from '../../../shared/firm-time.ts';
+import { dateLabel, formatFirmDateTime } from '../../../shared/firm-time.ts';
 import { categoryLabel } from '../../blog/format.ts';
 import AdminPage from '../AdminPage.tsx';
 import { adminQueries, useAdminList, useAdminMutation } from '../admin-api.ts';
@@ -30,7 +30,11 @@ export default function BlogPostsScreen() {
   });
 
   const rows = list.data ?? [];
-  const published = rows.filter((p) => p.isPublished).length;
+  // A published post dated later is scheduled: on the site from that moment (api/blog-posts/scheduled-publishing.ts).
+  const now = Date.now();
+  const scheduled = (p: { isPublished: boolean; publishedAt: string | null }) => p.isPublished && !!p.publishedAt && Date.parse(p.publishedAt) > now;
+  const waiting = rows.filter(scheduled).length;
+  const published = rows.filter((p) => p.isPublished).length - waiting;
 
   return (
     <AdminPage
@@ -63,7 +67,8 @@ export default function BlogPostsScreen() {
         {() => (
           <section aria-labelledby="blog-post-list-title" className="space-y-3">
             <h2 id="blog-post-list-title" className="text-sm text-muted-foreground">
-              {rows.length} post{rows.length === 1 ? '' : 's'}: {published} published, {rows.length - published} draft{rows.length - published === 1 ? '' : 's'}
+              {rows.length} post{rows.length === 1 ? '' : 's'}: {published} published
+              {waiting > 0 && `, ${waiting} scheduled`}, {rows.length - published - waiting} draft{rows.length - published - waiting === 1 ? '' : 's'}
             </h2>
             <ul className="grid gap-3">
               {rows.map((p) => (
@@ -72,7 +77,11 @@ export default function BlogPostsScreen() {
                     <div className="min-w-0 space-y-1.5">
                       <div className="flex flex-wrap items-center gap-2">
                         <h3 className="min-w-0 break-words text-base font-semibold">{p.title}</h3>
-                        <Badge variant={p.isPublished ? 'success' : 'warning'}>{p.isPublished ? 'Published' : 'Draft'}</Badge>
+                        {scheduled(p) ? (
+                          <Badge variant="secondary">Scheduled</Badge>
+                        ) : (
+                          <Badge variant={p.isPublished ? 'success' : 'warning'}>{p.isPublished ? 'Published' : 'Draft'}</Badge>
+                        )}
                       </div>
                       <p className="break-all font-mono text-sm text-muted-foreground">
                         <span className="sr-only">Address: </span>/blog/{p.slug}
@@ -88,12 +97,12 @@ export default function BlogPostsScreen() {
                         </div>
                         <div className="flex gap-1">
                           <dt className="text-muted-foreground">Date:</dt>
-                          <dd>{dateLabel(p.publishedAt) ?? 'Draft'}</dd>
+                          <dd>{scheduled(p) ? `Goes live ${formatFirmDateTime(p.publishedAt!)}` : (dateLabel(p.publishedAt) ?? 'Draft')}</dd>
                         </div>
                       </dl>
                     </div>
                     <div className="flex shrink-0 flex-wrap gap-2">
-                      {p.isPublished && (
+                      {p.isPublished && !scheduled(p) && (
                         <a href={`/blog/${p.slug}`} target="_blank" rel="noopener" className={buttonClass('outline', 'sm', 'h-10')}>
                           <ExternalLink aria-hidden="true" className="size-4" />
                           View Post<span className="sr-only"> {p.title} (opens in a new tab)</span>
