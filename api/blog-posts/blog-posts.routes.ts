@@ -38,7 +38,23 @@ export function blogPostsRoutes(deps: Pick<Deps, 'database' | 'events' | 'clock'
         async (c) => {
           const post = await service.getPublished(c.req.param('slug'));
           const { id, title, slug, excerpt, content, category, author, publishedAt, createdAt, updatedAt } = post;
-          return c.json({ id, title, slug, excerpt, content, category, author, publishedAt, createdAt, updatedAt });
+          const { seoTitle, seoDescription, featuredImageUrl, featuredImageAlt } = post;
+          return c.json({
+            id,
+            title,
+            slug,
+            excerpt,
+            content,
+            category,
+            author,
+            publishedAt,
+            seoTitle,
+            seoDescription,
+            featuredImageUrl,
+            featuredImageAlt,
+            createdAt,
+            updatedAt,
+          });
         },
       ),
     admin: adminRouter()

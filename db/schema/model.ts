@@ -81,6 +81,12 @@ export const blogPosts = table(
     author: text('author').notNull().default(firm.name),
     isPublished: boolean('is_published').notNull().default(false),
     publishedAt: timestamp('published_at'),
+    /** What search results and link previews show, when it differs from the title and the excerpt. */
+    seoTitle: text('seo_title'),
+    seoDescription: text('seo_description'),
+    /** An https image shown above the article and in link previews, with its alternative text. */
+    featuredImageUrl: text('featured_image_url'),
+    featuredImageAlt: text('featured_image_alt'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -108,7 +108,17 @@ export function breadcrumbJsonLd(pathname: string, name: string, site: URL | und
 
 /** An article: the firm as publisher, and as author when it wrote it (else the person named). */
 export function blogPostingJsonLd(
-  article: { title: string; excerpt: string; publishedAt: string | null; updatedAt: string | null; author: string; section: string },
+  article: {
+    title: string;
+    /** The post's SEO description, or its excerpt. */
+    description: string;
+    publishedAt: string | null;
+    updatedAt: string | null;
+    author: string;
+    section: string;
+    /** Its featured image, or its link-preview card (absolute). */
+    image?: string | undefined;
+  },
   url: string,
   site: URL | undefined,
 ) {
@@ -117,7 +127,8 @@ export function blogPostingJsonLd(
     '@context': 'https://schema.org',
     '@type': 'BlogPosting',
     headline: article.title,
-    description: article.excerpt,
+    description: article.description,
+    ...(article.image ? { image: article.image } : {}),
     ...(article.publishedAt ? { datePublished: article.publishedAt } : {}),
     ...(article.updatedAt ? { dateModified: article.updatedAt } : {}),
     author: article.author === firm.name ? organization : { '@type': 'Person', name: article.author },

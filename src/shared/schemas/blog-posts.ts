@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { blogAuthors, defaultBlogAuthor } from '../../config/firm.ts';
 import { blogCategories } from '../constants.ts';
 import { isSlug } from '../slug.ts';
-import { requiredText } from './fields.ts';
+import { optionalText, requiredText } from './fields.ts';
 
 const MIN_PUBLISH_YEAR = 1900;
 const MAX_PUBLISH_YEAR = 9999;
 
-/** POST and PUT /api/admin/blog-posts (SPEC §7). An empty slug is generated from the title (SPEC §4). */
-export const blogPostInput = z.object({
+/** The fields of POST and PUT /api/admin/blog-posts, before the rules across them (the admin form adds its own). */
+export const blogPostFields = z.object({
   title: requiredText('Title', 200),
   slug: z
     .string({ error: 'Slug must be text' })
@@ -41,7 +41,29 @@ export const blogPostInput = z.object({
       }
       return d;
     }),
+  // What search results and link previews show instead of the title and the excerpt (blank: those).
+  seoTitle: optionalText('SEO title', 70),
+  seoDescription: optionalText('SEO description', 160),
+  // An image on another site (the firm's media library, say), over https: a page served over https
+  // may not show one fetched over http.
+  featuredImageUrl: z
+    .string({ error: 'Featured image must be a web address' })
+    .trim()
+    .max(2048, 'Featured image address must be at most 2048 characters')
+    .nullish()
+    .transform((v) => (v ? v : null))
+    .refine((v) => v === null || (/^https:\/\//i.test(v) && URL.canParse(v)), 'Featured image must be an https:// address'),
+  featuredImageAlt: optionalText('Image description', 200),
 });
+
+/** A picture that says something needs words for those who cannot see it (WCAG 1.1.1). */
+export function describeTheImage(post: { featuredImageUrl: string | null; featuredImageAlt: string | null }, ctx: z.RefinementCtx) {
+  if (post.featuredImageUrl && !post.featuredImageAlt)
+    ctx.addIssue({ code: 'custom', path: ['featuredImageAlt'], message: 'Describe the image for visitors who cannot see it' });
+}
+
+/** POST and PUT /api/admin/blog-posts (SPEC §7). An empty slug is generated from the title (SPEC §4). */
+export const blogPostInput = blogPostFields.superRefine(describeTheImage);
 export type BlogPostInput = z.input<typeof blogPostInput>;
 
 /** The fields of a post in the public list (GET /api/blog-posts), in the order they are sent. */

@@ -30,7 +30,20 @@ import {
 } from './blog-post-form.ts';
 
 const resolver = zodResolver(blogPostFormSchema) as unknown as Resolver<BlogPostFormValues, unknown, BlogPostFormOutput>;
-const fieldNames = ['title', 'slug', 'excerpt', 'content', 'category', 'author', 'isPublished', 'publishDate'] as const;
+const fieldNames = [
+  'title',
+  'slug',
+  'excerpt',
+  'content',
+  'category',
+  'author',
+  'isPublished',
+  'publishDate',
+  'seoTitle',
+  'seoDescription',
+  'featuredImageUrl',
+  'featuredImageAlt',
+] as const;
 
 export const blogPostListKeys = [adminKeys.blogPosts, publicKeys.blogPosts] as const;
 
@@ -192,6 +205,8 @@ function BlogPostForm({ post, onSaved, onDirtyChange }: { post: BlogPost | null;
       lastTitle.current = next;
     },
   });
+  const seoTitleLength = (useWatch({ control: form.control, name: 'seoTitle' }) ?? '').trim().length;
+  const seoDescriptionLength = (useWatch({ control: form.control, name: 'seoDescription' }) ?? '').trim().length;
   const slugMoved = post?.isPublished && isPublished && slug.trim() !== '' && slug.trim() !== post.slug;
 
   return (
@@ -266,6 +281,37 @@ function BlogPostForm({ post, onSaved, onDirtyChange }: { post: BlogPost | null;
           </Select>
         </Field>
       </div>
+      <fieldset className="grid gap-4 rounded-md border border-border p-3 sm:p-4">
+        <legend className="px-1 text-sm font-semibold">Search and sharing</legend>
+        <Field
+          label="SEO Title"
+          error={errors.seoTitle?.message}
+          hint={`What search results and link previews show as the headline (up to 70 characters; ${seoTitleLength} used). Empty: the title.`}
+        >
+          <Input autoComplete="off" {...form.register('seoTitle')} />
+        </Field>
+        <Field
+          label="SEO Description"
+          error={errors.seoDescription?.message}
+          hint={`The summary under it in search results (up to 160 characters; ${seoDescriptionLength} used). Empty: the excerpt.`}
+        >
+          <Textarea rows={2} {...form.register('seoDescription')} />
+        </Field>
+        <Field
+          label="Featured Image"
+          error={errors.featuredImageUrl?.message}
+          hint="The https:// address of an image (1200 × 630 suits link previews). Shown above the article and in link previews; empty: the site's own card."
+        >
+          <Input type="url" inputMode="url" autoComplete="off" spellCheck={false} placeholder="https://" {...form.register('featuredImageUrl')} />
+        </Field>
+        <Field
+          label="Image Description"
+          error={errors.featuredImageAlt?.message}
+          hint="What the image shows, for visitors who cannot see it. Needed with an image."
+        >
+          <Input autoComplete="off" {...form.register('featuredImageAlt')} />
+        </Field>
+      </fieldset>
       <div className="grid items-start gap-4 sm:grid-cols-2">
         <Controller
           control={form.control}

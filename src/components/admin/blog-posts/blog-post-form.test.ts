@@ -23,6 +23,10 @@ const post: BlogPost = {
   isPublished: true,
   // 9:30:45.123 AM in San Diego (PDT, UTC-7)
   publishedAt: '2026-06-01T16:30:45.123Z',
+  seoTitle: null,
+  seoDescription: null,
+  featuredImageUrl: 'https://media.example.com/trusts.jpg',
+  featuredImageAlt: 'A family at a kitchen table reading papers',
   createdAt: '2026-05-30T10:00:00.000Z',
   updatedAt: '2026-05-30T10:00:00.000Z',
 };
@@ -38,6 +42,10 @@ describe('blog post form values', () => {
       author: firm.name,
       isPublished: false,
       publishDate: '',
+      seoTitle: '',
+      seoDescription: '',
+      featuredImageUrl: '',
+      featuredImageAlt: '',
     });
   });
 
@@ -48,6 +56,9 @@ describe('blog post form values', () => {
       author: 'Sarah J. Mitchell',
       isPublished: true,
       publishDate: '2026-06-01T09:30',
+      seoTitle: '',
+      featuredImageUrl: 'https://media.example.com/trusts.jpg',
+      featuredImageAlt: 'A family at a kitchen table reading papers',
     });
   });
 
@@ -111,6 +122,10 @@ describe('the payload (SPEC §4 Blog post on save)', () => {
     author: firm.name as typeof firm.name,
     isPublished: true,
     publishDate: '',
+    seoTitle: null,
+    seoDescription: null,
+    featuredImageUrl: null,
+    featuredImageAlt: null,
   };
 
   it('a draft sends no date, whatever the form holds', () => {
@@ -130,7 +145,32 @@ describe('the payload (SPEC §4 Blog post on save)', () => {
     expect(blogPostPayload({ ...values, publishDate: '2026-06-01T09:31' }, post).publishedAt).toBe('2026-06-01T16:31:00.000Z');
   });
 
-  it('sends every field of SPEC §7 and nothing else', () => {
-    expect(Object.keys(blogPostPayload(values)).sort()).toEqual(['author', 'category', 'content', 'excerpt', 'isPublished', 'publishedAt', 'slug', 'title']);
+  it('sends every field of SPEC §7, the SEO fields and the featured image, and nothing else', () => {
+    expect(Object.keys(blogPostPayload(values)).sort()).toEqual([
+      'author',
+      'category',
+      'content',
+      'excerpt',
+      'featuredImageAlt',
+      'featuredImageUrl',
+      'isPublished',
+      'publishedAt',
+      'seoDescription',
+      'seoTitle',
+      'slug',
+      'title',
+    ]);
+  });
+
+  it('asks for words for a featured image, and only an https address', () => {
+    const form = { ...values, seoTitle: '', seoDescription: '', featuredImageAlt: '' };
+    const missing = blogPostFormSchema.safeParse({ ...form, featuredImageUrl: 'https://media.example.com/a.jpg' });
+    expect(missing.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['featuredImageAlt', 'Describe the image for visitors who cannot see it'],
+    ]);
+    const http = blogPostFormSchema.safeParse({ ...form, featuredImageUrl: 'http://media.example.com/a.jpg', featuredImageAlt: 'A desk' });
+    expect(http.error?.issues.map((i) => i.message)).toEqual(['Featured image must be an https:// address']);
+    expect(blogPostFormSchema.safeParse({ ...form, featuredImageUrl: '' }).success).toBe(true);
+    expect(blogPostFormSchema.safeParse({ ...form, seoTitle: 'x'.repeat(71) }).error?.issues[0]?.message).toBe('SEO title must be at most 70 characters');
   });
 });

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { blogAuthors, defaultBlogAuthor } from '../../../config/firm.ts';
 import { firmInstant, firmWallClock, isFirmDate } from '../../../shared/firm-time.ts';
 import { blogCategories, practiceAreaLabels } from '../../../shared/constants.ts';
-import { blogPostInput, type BlogPostInput } from '../../../shared/schemas/blog-posts.ts';
+import { blogPostFields, describeTheImage, type BlogPostInput } from '../../../shared/schemas/blog-posts.ts';
 import { slugify } from '../../../shared/slug.ts';
 import type { adminQueries, Row } from '../admin-api.ts';
 
@@ -26,13 +26,32 @@ export interface BlogPostFormValues {
   isPublished: boolean;
   /** 'YYYY-MM-DDTHH:MM' in the firm's zone (a datetime-local input), or '' for "when published". */
   publishDate: string;
+  /** '' for none: search results and link previews use the title and the excerpt. */
+  seoTitle: string;
+  seoDescription: string;
+  featuredImageUrl: string;
+  featuredImageAlt: string;
 }
 
 /** SPEC §5: a new post is unpublished, by the firm. An edit starts from the row. */
 export function blogPostFormValues(row?: BlogPost | null): BlogPostFormValues {
-  if (!row) return { title: '', slug: '', excerpt: '', content: '', category: '', author: defaultBlogAuthor, isPublished: false, publishDate: '' };
+  const none = { seoTitle: '', seoDescription: '', featuredImageUrl: '', featuredImageAlt: '' };
+  if (!row) return { title: '', slug: '', excerpt: '', content: '', category: '', author: defaultBlogAuthor, isPublished: false, publishDate: '', ...none };
   const { title, slug, excerpt, content, category, author, isPublished, publishedAt } = row;
-  return { title, slug, excerpt, content, category, author, isPublished, publishDate: toFirmDateTimeInput(publishedAt) };
+  return {
+    title,
+    slug,
+    excerpt,
+    content,
+    category,
+    author,
+    isPublished,
+    publishDate: toFirmDateTimeInput(publishedAt),
+    seoTitle: row.seoTitle ?? '',
+    seoDescription: row.seoDescription ?? '',
+    featuredImageUrl: row.featuredImageUrl ?? '',
+    featuredImageAlt: row.featuredImageAlt ?? '',
+  };
 }
 
 /**
@@ -65,12 +84,15 @@ export function fromFirmDateTimeInput(value: string): Date | null {
 }
 
 /** The form's validation: the server's payload schema, with the publish date as the form holds it. */
-export const blogPostFormSchema = blogPostInput.omit({ publishedAt: true }).extend({
-  publishDate: z
-    .string()
-    .trim()
-    .refine((v) => v === '' || fromFirmDateTimeInput(v) !== null, 'Publish date must be a valid date and time'),
-});
+export const blogPostFormSchema = blogPostFields
+  .omit({ publishedAt: true })
+  .extend({
+    publishDate: z
+      .string()
+      .trim()
+      .refine((v) => v === '' || fromFirmDateTimeInput(v) !== null, 'Publish date must be a valid date and time'),
+  })
+  .superRefine(describeTheImage);
 export type BlogPostFormOutput = z.output<typeof blogPostFormSchema>;
 
 /**
