@@ -44,6 +44,9 @@ export const sampleTestimonials: readonly PublicTestimonial[] = [
 
 const notLegalAdvice = `<p><em>This article is general information about California law, not legal advice, and reading it does not create an attorney-client relationship. If you would like to talk about your own situation, we invite you to schedule a consultation with ${firm.name}.</em></p>`;
 
+/** The samples use their title, excerpt and the site's card for search and sharing. */
+const noSeoFields = { seoTitle: null, seoDescription: null, featuredImageUrl: null, featuredImageAlt: null };
+
 /** Newest first, as the API lists posts. */
 export const sampleArticles: readonly PublicBlogPost[] = [
   {
@@ -54,6 +57,7 @@ export const sampleArticles: readonly PublicBlogPost[] = [
     category: 'probate',
     author: firm.name,
     publishedAt: '2026-02-03T17:00:00.000Z',
+    ...noSeoFields,
     createdAt: '2026-02-03T17:00:00.000Z',
     updatedAt: '2026-02-03T17:00:00.000Z',
     content: `<p>Families are often surprised by how long probate takes. As general information, a straightforward California probate commonly takes 12 to 18 months, and contested or complex estates can take longer. Every estate is different.</p>
@@ -77,6 +81,7 @@ ${notLegalAdvice}`,
     category: 'divorce',
     author: familyLawAttorney.name,
     publishedAt: '2026-01-27T17:00:00.000Z',
+    ...noSeoFields,
     createdAt: '2026-01-27T17:00:00.000Z',
     updatedAt: '2026-01-27T17:00:00.000Z',
     content: `<p>Deciding to end a marriage is personal; the process that follows is legal, with rules and timelines of its own. Thinking through a few questions in advance can make that process more predictable.</p>
@@ -101,6 +106,7 @@ ${notLegalAdvice}`,
     category: 'estate-planning',
     author: estatePlanningAttorney.name,
     publishedAt: '2026-01-20T17:00:00.000Z',
+    ...noSeoFields,
     createdAt: '2026-01-20T17:00:00.000Z',
     updatedAt: '2026-01-20T17:00:00.000Z',
     content: `<p>A will and a revocable living trust can both name the people who inherit your property. The difference lies in what happens afterward: a will generally has to pass through probate, a court-supervised process, while assets held in a properly funded trust can usually be managed and distributed by your successor trustee without court involvement.</p>
