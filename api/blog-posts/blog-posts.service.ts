@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { blogPostInput } from '../../src/shared/schemas/blog-posts.ts';
 import { databaseRefusal } from '../../db/driver-errors.ts';
+import { isSeededSamplePost } from '../../db/seed/sample-content.ts';
 import { slugify } from '../../src/shared/slug.ts';
 import type { BlogPostSummaryField } from '../../src/shared/schemas/blog-posts.ts';
 import type { Deps } from '../deps.ts';
@@ -52,7 +53,8 @@ export function blogPostsService({ database, events, clock }: Pick<Deps, 'databa
       const [posts, total] = await Promise.all([repo.listPublishedPart(query), query.limit === undefined ? null : repo.countPublished()]);
       return { posts, total };
     },
-    listAll: repo.listAll,
+    /** Every post; `isSample`: still the seed's development text (docs/decisions/029). */
+    listAll: async () => (await repo.listAll()).map((row) => ({ ...row, isSample: isSeededSamplePost(row) })),
     /** Every slug getPublished answers: published posts' slugs and the earlier slugs leading to one. */
     async articleSlugs(): Promise<string[]> {
       const [current, earlier] = await Promise.all([repo.publishedSlugs(), repo.redirectsToPublished()]);

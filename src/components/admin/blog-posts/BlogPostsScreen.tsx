@@ -9,6 +9,8 @@ import { api, read } from '../../../lib/api-client.ts';
 import { dateLabel } from '../../../shared/firm-time.ts';
 import { categoryLabel } from '../../blog/format.ts';
 import AdminPage from '../AdminPage.tsx';
+import SamplesNote, { SampleBadge } from '../SamplesNote.tsx';
+import { samplesShownText, seededSamplesText, useSampleContent } from '../sample-content.ts';
 import { adminQueries, useAdminList, useAdminMutation } from '../admin-api.ts';
 import { Button, buttonClass } from '../../ui/button.tsx';
 import { Badge, Card } from '../../ui/card.tsx';
@@ -31,6 +33,10 @@ export default function BlogPostsScreen() {
 
   const rows = list.data ?? [];
   const published = rows.filter((p) => p.isPublished).length;
+  // Issue 19: say plainly when the site shows built-in samples, and which rows the seed wrote.
+  const samples = useSampleContent();
+  const shownText = list.isSuccess ? samplesShownText('articles', samples, published) : null;
+  const seededText = seededSamplesText('articles', rows.filter((row) => row.isSample).length);
 
   return (
     <AdminPage
@@ -43,6 +49,8 @@ export default function BlogPostsScreen() {
         </Button>
       }
     >
+      <SamplesNote text={shownText} />
+      <SamplesNote text={seededText} />
       <ListState
         query={list}
         what="blog posts"
@@ -73,6 +81,7 @@ export default function BlogPostsScreen() {
                       <div className="flex flex-wrap items-center gap-2">
                         <h3 className="min-w-0 break-words text-base font-semibold">{p.title}</h3>
                         <Badge variant={p.isPublished ? 'success' : 'warning'}>{p.isPublished ? 'Published' : 'Draft'}</Badge>
+                        {p.isSample && <SampleBadge />}
                       </div>
                       <p className="break-all font-mono text-sm text-muted-foreground">
                         <span className="sr-only">Address: </span>/blog/{p.slug}

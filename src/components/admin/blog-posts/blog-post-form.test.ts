@@ -25,6 +25,7 @@ const post: BlogPost = {
   publishedAt: '2026-06-01T16:30:45.123Z',
   createdAt: '2026-05-30T10:00:00.000Z',
   updatedAt: '2026-05-30T10:00:00.000Z',
+  isSample: false,
 };
 
 describe('blog post form values', () => {
