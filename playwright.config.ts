@@ -21,7 +21,8 @@ const chromium = {
   args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-gpu', '--no-first-run', '--disable-sync'],
 };
 
-const phoneSpecs = /\/(chrome|home|site|static-pages|blog|booking|manage-booking|contact|calculator|hidden-components|admin-frame|before-hydration)\.spec\.ts$/;
+const phoneSpecs =
+  /\/(chrome|home|site|static-pages|blog|booking|manage-booking|contact|calculator|hidden-components|admin-frame|admin-external-reviews|before-hydration)\.spec\.ts$/;
 
 export default defineConfig({
   testDir: 'tests/e2e',

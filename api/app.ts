@@ -18,6 +18,7 @@ import { contactSubmissionsRoutes } from './contact-submissions/contact-submissi
 import { deliveriesRoutes } from './deliveries/deliveries.routes.ts';
 import type { Deps } from './deps.ts';
 import { emailSettingsRoutes } from './email-settings/email-settings.routes.ts';
+import { externalReviewsRoutes } from './external-reviews/external-reviews.routes.ts';
 import { healthRoutes } from './health/health.routes.ts';
 import { identityRoutes } from './identity/identity.routes.ts';
 import { errorBody, handleError } from './http/errors.ts';
@@ -36,6 +37,7 @@ const features = [
   healthRoutes,
   identityRoutes,
   testimonialsRoutes,
+  externalReviewsRoutes,
   blogPostsRoutes,
   contactSubmissionsRoutes,
   probateCalculationsRoutes,

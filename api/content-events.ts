@@ -7,9 +7,17 @@
  * to the other containers, where it arrives through `deliver` (heard there, never relayed again).
  */
 /** 'site': everything may have changed (a restore, direct database edits): republish it all. */
-export type ContentTopic = 'blog-posts' | 'testimonials' | 'themes' | 'component-visibility' | 'external-articles' | 'site';
+export type ContentTopic = 'blog-posts' | 'testimonials' | 'external-reviews' | 'themes' | 'component-visibility' | 'external-articles' | 'site';
 
-export const contentTopics: readonly ContentTopic[] = ['blog-posts', 'testimonials', 'themes', 'component-visibility', 'external-articles', 'site'];
+export const contentTopics: readonly ContentTopic[] = [
+  'blog-posts',
+  'testimonials',
+  'external-reviews',
+  'themes',
+  'component-visibility',
+  'external-articles',
+  'site',
+];
 
 export interface ContentChange {
   topic: ContentTopic;

@@ -38,6 +38,16 @@ describe('loadEnv: where the embedded identity service may run', () => {
 });
 
 describe('loadEnv', () => {
+  it('seeds sample content where SAMPLE_CONTENT allows it unless SEED_SAMPLE_CONTENT says otherwise (issue 19)', () => {
+    const production = { NODE_ENV: 'production', SITE_URL: 'https://www.example-firm.com', IDENTITY_EMBEDDED: 'true' };
+    expect(loadEnv(production).SEED_SAMPLE_CONTENT).toBe(false);
+    expect(loadEnv({ ...production, SAMPLE_CONTENT: 'true' }).SEED_SAMPLE_CONTENT).toBe(true);
+    expect(loadEnv({ ...production, SEED_SAMPLE_CONTENT: 'true' }).SEED_SAMPLE_CONTENT).toBe(true);
+    expect(loadEnv({ SAMPLE_CONTENT: 'false' }).SEED_SAMPLE_CONTENT).toBe(false);
+    expect(loadEnv({ SAMPLE_CONTENT: 'false', SEED_SAMPLE_CONTENT: 'true' }).SEED_SAMPLE_CONTENT).toBe(true);
+    expect(loadEnv({ NODE_ENV: 'development', SEED_SAMPLE_CONTENT: 'false' }).SEED_SAMPLE_CONTENT).toBe(false);
+  });
+
   it('gives the embedded defaults with nothing set', () => {
     const env = loadEnv({});
     expect(env).toMatchObject({ PORT: 4321, HOST: '127.0.0.1', SQLITE_PATH: 'data/site.db', SEED_SAMPLE_CONTENT: true });

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { CdnPurgeSettings } from './cdn/cdn-purge.ts';
 import { firm } from '../src/config/firm.ts';
+import { sampleContentShown } from '../src/config/sample-content.ts';
 import type { IntegrationSettings, MigrationSettings } from './deps.ts';
 import {
   defaultRateRules,
@@ -57,10 +58,10 @@ const envSchema = z
       .refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), 'must be a postgres:// or postgresql:// URL, or unset to use the embedded SQLite file'),
     SQLITE_PATH: z.string().min(1).default('data/site.db'),
     SITE_URL: z.url().default('http://localhost:4321'),
-    SEED_SAMPLE_CONTENT: z
-      .enum(['true', 'false'])
-      .default('true')
-      .transform((v) => v === 'true'),
+    // Whether a fresh database gets the sample testimonials and posts: unset, as SAMPLE_CONTENT says
+    // (on while developing, off in production), so a production install is never seeded with
+    // invented clients (issue 19). Resolved below.
+    SEED_SAMPLE_CONTENT: z.enum(['true', 'false']).optional(),
     // Whether the public pages may stand in built-in samples for what the firm has none of
     // (src/config/sample-content.ts reads it at render time): unset, on except in production.
     SAMPLE_CONTENT: z.enum(['true', 'false']).optional(),
@@ -190,7 +191,14 @@ const envSchema = z
     }
   });
 
-export type Env = z.output<typeof envSchema>;
+/** The environment as read, SEED_SAMPLE_CONTENT resolved to a yes or no. */
+export type Env = Omit<z.output<typeof envSchema>, 'SEED_SAMPLE_CONTENT'> & { SEED_SAMPLE_CONTENT: boolean };
+
+/** SEED_SAMPLE_CONTENT, or where unset what SAMPLE_CONTENT allows (src/config/sample-content.ts). */
+function resolveSeedSamples(env: z.output<typeof envSchema>): Env {
+  const seed = env.SEED_SAMPLE_CONTENT;
+  return { ...env, SEED_SAMPLE_CONTENT: seed ? seed === 'true' : sampleContentShown({ NODE_ENV: env.NODE_ENV, SAMPLE_CONTENT: env.SAMPLE_CONTENT }) };
+}
 
 const loopbackHosts = new Set(['127.0.0.1', 'localhost', '::1']);
 
@@ -243,7 +251,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   // A variable set to nothing (`FIRM_NOTIFICATION_EMAIL=`, as .env.example lists them) means unset.
   const given = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''));
   const result = envSchema.safeParse(given);
-  if (result.success) return result.data;
+  if (result.success) return resolveSeedSamples(result.data);
   const lines = result.error.issues.map((issue) => {
     const name = String(issue.path[0] ?? '?');
     return `  ${name}: ${issue.message}${hints[name] ? ` (${hints[name]})` : ''}`;

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { blogPostInput } from '../../src/shared/schemas/blog-posts.ts';
 import { databaseRefusal } from '../../db/driver-errors.ts';
+import { isSeededSamplePost } from '../../db/seed/sample-content.ts';
 import { slugify } from '../../src/shared/slug.ts';
 import type { BlogPostSummaryField } from '../../src/shared/schemas/blog-posts.ts';
 import type { Deps } from '../deps.ts';
@@ -53,7 +54,8 @@ export function blogPostsService({ database, events, clock }: Pick<Deps, 'databa
       const [posts, total] = await Promise.all([repo.listPublishedPart({ ...query, now }), query.limit === undefined ? null : repo.countPublished(now)]);
       return { posts, total };
     },
-    listAll: repo.listAll,
+    /** Every post; `isSample`: still the seed's development text (docs/decisions/029). */
+    listAll: async () => (await repo.listAll()).map((row) => ({ ...row, isSample: isSeededSamplePost(row) })),
     /** Every slug getPublished answers: live posts' slugs and the earlier slugs leading to one. */
     async articleSlugs(): Promise<string[]> {
       const now = clock.now();

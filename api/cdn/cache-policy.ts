@@ -49,7 +49,7 @@ export function pageKeys(path: string): string[] {
 function publishedPageKeys(path: string): string[] {
   switch (path) {
     case '/':
-      return [SITE_KEY, 'posts', 'testimonials'];
+      return [SITE_KEY, 'posts', 'testimonials', 'external-reviews'];
     case '/blog':
       return [SITE_KEY, 'posts', 'external-articles'];
     case '/external-articles':
@@ -80,6 +80,8 @@ export function changeKeys(change: ContentChange): string[] {
       return change.keys?.length ? ['posts', ...change.keys.map(postKey)] : ['posts', 'articles'];
     case 'testimonials':
       return ['testimonials'];
+    case 'external-reviews':
+      return ['external-reviews'];
     case 'external-articles':
       return ['external-articles'];
     case 'themes':
@@ -116,6 +118,8 @@ export function changePaths(change: ContentChange): string[] {
         : ['/', '/blog', '/blog/*', '/og/blog/*', '/rss.xml', '/sitemap.xml', '/sitemap-*', '/api/blog-posts*'];
     case 'testimonials':
       return ['/', '/api/testimonials'];
+    case 'external-reviews':
+      return ['/', '/api/external-reviews'];
     case 'external-articles':
       return ['/blog', '/external-articles', '/api/external-blog-articles'];
     case 'themes':

@@ -60,6 +60,7 @@ describe('pathsFor', () => {
       '/og/blog/new.png',
     ]);
     expect(pathsFor({ topic: 'testimonials' })).toEqual(['/']);
+    expect(pathsFor({ topic: 'external-reviews' })).toEqual(['/']);
     expect(pathsFor({ topic: 'external-articles' })).toEqual(['/blog', '/external-articles']);
     expect(pathsFor({ topic: 'themes' })).toEqual([]);
   });

@@ -79,6 +79,7 @@ export function pathsFor(change: ContentChange): string[] {
         ...(change.keys ?? []).flatMap((slug) => [`/blog/${encodeURIComponent(slug)}`, `/og/blog/${encodeURIComponent(slug)}.png`]),
       ];
     case 'testimonials':
+    case 'external-reviews':
       return ['/'];
     case 'external-articles':
       return ['/blog', '/external-articles'];

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { testimonialInput, testimonialUpdate } from '../../src/shared/schemas/testimonials.ts';
+import { isSeededSampleTestimonial } from '../../db/seed/sample-content.ts';
 import type { Deps } from '../deps.ts';
 import { notFound } from '../http/errors.ts';
 import { testimonialsRepository } from './testimonials.repository.ts';
@@ -9,7 +10,8 @@ export function testimonialsService({ database, events }: Pick<Deps, 'database' 
   const changed = () => events.changed({ topic: 'testimonials' });
   return {
     listPublished: repo.listPublished,
-    listAll: repo.listAll,
+    /** Every testimonial; `isSample`: still the seed's development text (docs/decisions/029). */
+    listAll: async () => (await repo.listAll()).map((row) => ({ ...row, isSample: isSeededSampleTestimonial(row) })),
     async create(input: z.output<typeof testimonialInput>) {
       const row = await repo.create(input);
       changed();

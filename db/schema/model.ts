@@ -16,11 +16,13 @@ import {
   calendarProviders,
   defaultAppointmentMinutes,
   emailProviders,
+  reviewPlatformValues,
 } from '../../src/shared/constants.ts';
 import { boolean, identity, integer, isBetween, isOneOf, money as moneyColumn, table, text, timestamp } from './kit.ts';
 
 /** Lists not in src/shared/constants.ts: the services that write these columns type them with the same values. */
-const testimonialRating = { min: 1, max: 5 };
+/** Ratings of testimonials and external reviews (SPEC §9: 1-5). */
+const ratingRange = { min: 1, max: 5 };
 const deliveryChannels = ['email', 'calendar'] as const;
 const deliveryStatuses = ['pending', 'sending', 'sent', 'held', 'failed', 'skipped'] as const;
 /** A delivery still to be sent (or being sent): the runner's queue. */
@@ -66,7 +68,7 @@ export const testimonials = table(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t, { check, index }) => [check('testimonials_rating_range', isBetween(t.rating, testimonialRating)), index('testimonials_created_at_idx').on(t.createdAt)],
+  (t, { check, index }) => [check('testimonials_rating_range', isBetween(t.rating, ratingRange)), index('testimonials_created_at_idx').on(t.createdAt)],
 );
 
 export const blogPosts = table(
@@ -267,6 +269,32 @@ export const externalBlogArticles = table(
     createdAt: createdAt(),
   },
   (t, { unique }) => [unique('external_blog_articles_source_url_unique').on(t.sourceId, t.url)],
+);
+
+/**
+ * Reviews of the firm on other sites (Google, Avvo, ...), recorded by the firm as written there, each
+ * with its page on that site (docs/decisions/029): the home page's external-review section shows the
+ * visible ones, never invented ones. `reviewedOn` is the review's calendar date ('YYYY-MM-DD'), if given.
+ */
+export const externalReviews = table(
+  'external_reviews',
+  {
+    id: id(),
+    reviewerName: text('reviewer_name').notNull(),
+    platform: text('platform').notNull(),
+    rating: integer('rating').notNull(),
+    content: text('content').notNull(),
+    reviewUrl: text('review_url').notNull(),
+    reviewedOn: text('reviewed_on'),
+    isVisible: boolean('is_visible').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t, { check, index }) => [
+    check('external_reviews_platform_values', isOneOf(t.platform, reviewPlatformValues)),
+    check('external_reviews_rating_range', isBetween(t.rating, ratingRange)),
+    index('external_reviews_created_at_idx').on(t.createdAt),
+  ],
 );
 
 /**

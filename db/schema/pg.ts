@@ -70,6 +70,7 @@ export const {
   emailSettings,
   blogSources,
   externalBlogArticles,
+  externalReviews,
   deliveries,
   componentVisibilitySettings,
   migrationRuns,

@@ -67,6 +67,7 @@ export const {
   emailSettings,
   blogSources,
   externalBlogArticles,
+  externalReviews,
   deliveries,
   componentVisibilitySettings,
   migrationRuns,

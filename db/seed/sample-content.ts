@@ -423,3 +423,14 @@ ${calculatorNote()}
 <p><em>This article is general information, not legal advice. Support depends on many individual facts. If you have questions about spousal support in your case, we invite you to schedule a consultation with ${firm.name}.</em></p>`,
   },
 ];
+
+/**
+ * Whether a stored testimonial or post still holds a seeded sample's text (docs/decisions/029): the
+ * seed wrote it for development and nobody has made it the firm's own since. The admin lists mark
+ * such rows "Sample"; editing the text makes a row the firm's. No column: databases seeded before
+ * this are recognised too.
+ */
+const sampleTestimonialTexts = new Set(sampleTestimonials.map((t) => t.content));
+const samplePostTexts = new Set(samplePosts.map((p) => p.content));
+export const isSeededSampleTestimonial = (row: { content: string }) => sampleTestimonialTexts.has(row.content);
+export const isSeededSamplePost = (row: { content: string }) => samplePostTexts.has(row.content);

@@ -1,46 +1,76 @@
 /**
- * The external-review section of the home page (SPEC §9): 4 static reviews, each rated 5, filtered
- * by source (all, Google Reviews, Avvo, Yelp). Written for Cal. RPC 7.1: they describe the client's
- * experience, never a result; the testimonial disclaimer is shown next to them.
+ * The built-in sample external reviews (SPEC §9: 4 static reviews, each rated 5, filtered by source).
+ * Sample content (issue 19, docs/decisions/029): the home page shows them only where the firm has
+ * recorded none of its own and SAMPLE_CONTENT allows (src/config/sample-content.ts), i.e. while
+ * developing. Invented, so they link to no review page. Written for Cal. RPC 7.1: they describe the
+ * client's experience, never a result; the testimonial disclaimer is shown next to them.
  */
-export const reviewSources = ['Google Reviews', 'Avvo', 'Yelp'] as const;
-export type ReviewSource = (typeof reviewSources)[number];
+import { reviewPlatformValues, type ReviewPlatform } from '../shared/constants.ts';
 
-export interface ExternalReview {
+/** A review as the home page shows it: the firm's record (with its page) or a sample (without). */
+export interface ExternalReviewView {
   id: string;
-  source: ReviewSource;
-  reviewer: string;
+  /** One of the platforms of src/shared/constants.ts. */
+  platform: string;
+  reviewerName: string;
   rating: number;
-  text: string;
+  content: string;
+  /** The review's page on its platform; null for a sample. */
+  reviewUrl: string | null;
+  /** 'YYYY-MM-DD', if the firm gave it. */
+  reviewedOn: string | null;
 }
 
-export const externalReviews: readonly ExternalReview[] = [
+export const sampleExternalReviews: readonly ExternalReviewView[] = [
   {
     id: 'review-google-1',
-    source: 'Google Reviews',
-    reviewer: 'Stephanie L.',
+    platform: 'google',
+    reviewerName: 'Stephanie L.',
     rating: 5,
-    text: 'Responsive, patient and clear. They explained my options during my divorce and always returned my calls the same day.',
+    content: 'Responsive, patient and clear. They explained my options during my divorce and always returned my calls the same day.',
+    reviewUrl: null,
+    reviewedOn: null,
   },
   {
     id: 'review-avvo-1',
-    source: 'Avvo',
-    reviewer: 'Mark D.',
+    platform: 'avvo',
+    reviewerName: 'Mark D.',
     rating: 5,
-    text: 'Our estate plan was explained step by step, and the fees were clear from the first meeting. We finally feel organized.',
+    content: 'Our estate plan was explained step by step, and the fees were clear from the first meeting. We finally feel organized.',
+    reviewUrl: null,
+    reviewedOn: null,
   },
   {
     id: 'review-yelp-1',
-    source: 'Yelp',
-    reviewer: 'Rosa M.',
+    platform: 'yelp',
+    reviewerName: 'Rosa M.',
     rating: 5,
-    text: 'Friendly staff and a calm, professional office. They made a stressful custody matter feel manageable.',
+    content: 'Friendly staff and a calm, professional office. They made a stressful custody matter feel manageable.',
+    reviewUrl: null,
+    reviewedOn: null,
   },
   {
     id: 'review-google-2',
-    source: 'Google Reviews',
-    reviewer: 'Alan K.',
+    platform: 'google',
+    reviewerName: 'Alan K.',
     rating: 5,
-    text: 'As a first-time trustee I had many questions. Every one of them got a thoughtful answer, usually within a day.',
+    content: 'As a first-time trustee I had many questions. Every one of them got a thoughtful answer, usually within a day.',
+    reviewUrl: null,
+    reviewedOn: null,
   },
 ];
+
+/**
+ * What the home page's external-review section shows: the firm's visible reviews (at most `limit`);
+ * with none, the samples where they may be shown; otherwise nothing (the section is left out).
+ */
+export function externalReviewsToShow(firmReviews: readonly ExternalReviewView[], samplesShown: boolean, limit: number): readonly ExternalReviewView[] {
+  if (firmReviews.length) return firmReviews.slice(0, limit);
+  return samplesShown ? sampleExternalReviews : [];
+}
+
+/** The filter's choices (SPEC §9: all, then the sources): only platforms some shown review is on, in the platforms' order. */
+export function platformsPresent(reviews: readonly ExternalReviewView[]): ReviewPlatform[] {
+  const present = new Set(reviews.map((r) => r.platform));
+  return reviewPlatformValues.filter((p) => present.has(p));
+}

@@ -36,6 +36,7 @@ export const getPostDates = (url: URL) =>
   >;
 export const getPost = (url: URL, slug: string) => fetchApi(apiOf(url)['blog-posts'][':slug'].$get({ param: { slug: encodeURIComponent(slug) } }, asJson));
 export const getTestimonials = (url: URL) => fetchApi(apiOf(url).testimonials.$get(undefined, asJson));
+export const getExternalReviews = (url: URL) => fetchApi(apiOf(url)['external-reviews'].$get(undefined, asJson));
 export const getExternalArticles = (url: URL) => fetchApi(apiOf(url)['external-blog-articles'].$get(undefined, asJson));
 /** The components an admin hid (SPEC §3 catalogue). */
 export async function getHiddenComponents(url: URL): Promise<Set<string>> {

@@ -59,6 +59,23 @@ export const emailProviderLabel = (provider: string) =>
   Object.hasOwn(emailProviderLabels, provider) ? emailProviderLabels[provider as (typeof emailProviders)[number]] : provider;
 export const blogSourceTypes = ['rss', 'api', 'scraper'] as const;
 
+/**
+ * The review platforms of SPEC §2's Review Platforms tab (Google, Avvo, Yelp, Facebook,
+ * Martindale-Hubbell): where an external review the firm records was written. `filterLabel` is the
+ * home page's source filter (SPEC §9 calls Google's 'Google Reviews').
+ */
+export const reviewPlatforms = [
+  { value: 'google', label: 'Google', filterLabel: 'Google Reviews' },
+  { value: 'avvo', label: 'Avvo', filterLabel: 'Avvo' },
+  { value: 'yelp', label: 'Yelp', filterLabel: 'Yelp' },
+  { value: 'facebook', label: 'Facebook', filterLabel: 'Facebook' },
+  { value: 'martindale', label: 'Martindale-Hubbell', filterLabel: 'Martindale-Hubbell' },
+] as const;
+export type ReviewPlatform = (typeof reviewPlatforms)[number]['value'];
+export const reviewPlatformValues = reviewPlatforms.map((p) => p.value) as [ReviewPlatform, ...ReviewPlatform[]];
+/** A platform's name as people write it (an unknown one as stored). */
+export const reviewPlatformLabel = (platform: string) => reviewPlatforms.find((p) => p.value === platform)?.label ?? platform;
+
 /** SPEC §9 / §3 limits. */
 export const blogSourceDisplayLimit = { min: 1, max: 10, default: 5 } as const;
 export const userRoles = ['admin'] as const;

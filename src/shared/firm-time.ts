@@ -197,6 +197,7 @@ function lazyFormat(options: Intl.DateTimeFormatOptions): (instant: Date) => str
 // are written in the firm's zone.
 const calendarLongDate = lazyFormat({ timeZone: 'UTC', weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' });
 const calendarMonth = lazyFormat({ timeZone: 'UTC', month: 'long', year: 'numeric' });
+const calendarDate = lazyFormat({ timeZone: 'UTC', month: 'long', day: 'numeric', year: 'numeric' });
 const firmDay = lazyFormat({ timeZone: FIRM_TIME_ZONE, month: 'long', day: 'numeric', year: 'numeric' });
 const firmShortDate = lazyFormat({ timeZone: FIRM_TIME_ZONE, weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' });
 const firmClock = lazyFormat({ timeZone: FIRM_TIME_ZONE, hour: 'numeric', minute: '2-digit' });
@@ -218,6 +219,11 @@ export function slotLabel(time: string): string {
 /** 'Monday, June 1, 2026': a firm date, or the firm's day at an instant (booking modal, e-mails). */
 export function longDateLabel(day: FirmDate | Date): string {
   return calendarLongDate(calendarDay(typeof day === 'string' ? day : firmDateOf(day)));
+}
+
+/** 'June 1, 2026': a calendar date as written (a review's date), whatever the reader's zone. */
+export function calendarDateLabel(day: FirmDate): string {
+  return calendarDate(calendarDay(day));
 }
 
 /** 'June 2026' (the date picker's heading). */

@@ -6,6 +6,7 @@
 import type { ApiData, api } from '../lib/api-client.ts';
 
 export type PublicTestimonial = ApiData<typeof api.testimonials.$get>[number];
+export type PublicExternalReview = ApiData<(typeof api)['external-reviews']['$get']>[number];
 export type PublicBlogPostSummary = ApiData<(typeof api)['blog-posts']['$get']>[number];
 export type PublicBlogPost = ApiData<(typeof api)['blog-posts'][':slug']['$get']>;
 export type PublicExternalArticle = ApiData<(typeof api)['external-blog-articles']['$get']>[number];

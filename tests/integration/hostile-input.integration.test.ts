@@ -28,6 +28,7 @@ import {
   calendarProviders,
   consultationTypeValues,
   contactPracticeAreas,
+  reviewPlatformValues,
   testimonialPracticeAreas,
 } from '../../src/shared/constants.ts';
 import { estimateProbate } from '../../src/shared/probate.ts';
@@ -362,6 +363,15 @@ const valid = {
     practiceArea: fc.constantFrom(...testimonialPracticeAreas),
     isPublished: fc.boolean(),
   }),
+  externalReview: fc.record({
+    reviewerName: oddText(100),
+    platform: fc.constantFrom(...reviewPlatformValues),
+    rating: fc.integer({ min: 1, max: 5 }),
+    content: oddText(2000),
+    reviewUrl: fc.constantFrom('https://www.google.com/maps/reviews/abc', 'https://www.yelp.com/biz/firm?hrid=Zoë', 'https://www.avvo.com/x'),
+    reviewedOn: fc.constantFrom(null, '', '2025-06-30', '2024-02-29'),
+    isVisible: fc.boolean(),
+  }),
   blogPost: fc.record({
     title: oddText(200),
     // A slug of its own: one made from a title in a script with no ASCII form would be empty (a 400).
@@ -602,7 +612,16 @@ interface Endpoint {
 }
 
 /** Records made in beforeAll, for requests that aim at an existing row. */
-const existing = { testimonial: '', blogPost: '', appointment: '', manageToken: '', theme: '', calendarSetting: '', componentKey: 'hostile_widget' };
+const existing = {
+  testimonial: '',
+  externalReview: '',
+  blogPost: '',
+  appointment: '',
+  manageToken: '',
+  theme: '',
+  calendarSetting: '',
+  componentKey: 'hostile_widget',
+};
 
 function catalogue(): Endpoint[] {
   const admin = adminAuth;
@@ -651,6 +670,7 @@ function catalogue(): Endpoint[] {
     'reminderSent',
   );
   const testimonialFields = fieldsOf('clientName', 'rating', 'content', 'practiceArea', 'isPublished');
+  const externalReviewFields = fieldsOf('reviewerName', 'platform', 'rating', 'content', 'reviewUrl', 'reviewedOn', 'isVisible');
   const blogPostFields = fieldsOf('title', 'slug', 'excerpt', 'content', 'category', 'author', 'isPublished', 'publishedAt');
   const themeFields = fieldsOf('name', 'displayName', 'description', 'cssVariables', 'isActive', 'isDefault');
   const probateFields = fieldsOf(
@@ -697,6 +717,7 @@ function catalogue(): Endpoint[] {
     { method: 'GET', route: '/api/health', runs: RUNS.none, requests: () => plainRoute('GET', '/api/health') },
     { method: 'GET', route: '/api/identity/config', runs: RUNS.none, requests: () => plainRoute('GET', '/api/identity/config') },
     { method: 'GET', route: '/api/testimonials', runs: RUNS.none, requests: () => plainRoute('GET', '/api/testimonials') },
+    { method: 'GET', route: '/api/external-reviews', runs: RUNS.none, requests: () => plainRoute('GET', '/api/external-reviews') },
     { method: 'GET', route: '/api/blog-posts', runs: RUNS.none, requests: () => plainRoute('GET', '/api/blog-posts') },
     { method: 'GET', route: '/api/internal/article-slugs', runs: RUNS.none, requests: () => plainRoute('GET', '/api/internal/article-slugs') },
     {
@@ -827,6 +848,35 @@ function catalogue(): Endpoint[] {
       route: '/api/admin/testimonials/:id',
       runs: RUNS.param,
       requests: () => plainRoute('DELETE', '/api/admin/testimonials/:id', withParam('/api/admin/testimonials/:id', oddId)),
+    },
+    { method: 'GET', route: '/api/admin/external-reviews', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/external-reviews') },
+    {
+      method: 'POST',
+      route: '/api/admin/external-reviews',
+      runs: RUNS.body,
+      requests: () => jsonRoute('POST', '/api/admin/external-reviews', bodyText(valid.externalReview, externalReviewFields)),
+    },
+    {
+      method: 'PUT',
+      route: '/api/admin/external-reviews/:id',
+      runs: RUNS.body,
+      watch: ['externalReviews'],
+      requests: () =>
+        jsonRoute(
+          'PUT',
+          '/api/admin/external-reviews/:id',
+          bodyText(valid.externalReview, externalReviewFields),
+          withParam(
+            '/api/admin/external-reviews/:id',
+            idOrExisting(() => existing.externalReview),
+          ),
+        ),
+    },
+    {
+      method: 'DELETE',
+      route: '/api/admin/external-reviews/:id',
+      runs: RUNS.param,
+      requests: () => plainRoute('DELETE', '/api/admin/external-reviews/:id', withParam('/api/admin/external-reviews/:id', oddId)),
     },
     { method: 'GET', route: '/api/admin/blog-posts', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/blog-posts') },
     {
@@ -1216,6 +1266,13 @@ forEachDialect(
         original(msg, fields);
       };
       const t = await ctx().admin('POST', '/api/admin/testimonials', { clientName: 'Existing', content: 'A real testimonial.', practiceArea: 'other' });
+      const r = await ctx().admin('POST', '/api/admin/external-reviews', {
+        reviewerName: 'Existing',
+        platform: 'google',
+        rating: 5,
+        content: 'A real review.',
+        reviewUrl: 'https://www.google.com/maps/reviews/existing',
+      });
       const p = await ctx().admin('POST', '/api/admin/blog-posts', {
         title: 'Existing post',
         excerpt: 'Excerpt',
@@ -1235,9 +1292,10 @@ forEachDialect(
         provider: 'calendly',
         config: JSON.stringify({ webhook_signing_key: CALENDLY_KEY }),
       });
-      for (const res of [t, p, a, m, v, cal]) expect(res.status, JSON.stringify(res.body)).toBe(201);
+      for (const res of [t, r, p, a, m, v, cal]) expect(res.status, JSON.stringify(res.body)).toBe(201);
       expect((await ctx().admin('PUT', `/api/admin/calendar-settings/${cal.body.id}/activate`)).status).toBe(200);
       existing.testimonial = t.body.id;
+      existing.externalReview = r.body.id;
       existing.blogPost = p.body.id;
       existing.appointment = a.body.id;
       existing.manageToken = m.body.manageToken;
@@ -1345,7 +1403,9 @@ forEachDialect(
       );
     });
 
-    it('stores unicode testimonials, blog posts, themes, components, blog sources and calendar configs exactly', { timeout: 180_000 }, async () => {
+    it('stores unicode testimonials, external reviews, blog posts, themes, components, blog sources and calendar configs exactly', {
+      timeout: 180_000,
+    }, async () => {
       logged.length = 0;
       let n = 0;
       await fc.assert(
@@ -1354,6 +1414,20 @@ forEachDialect(
           expect(res.status, JSON.stringify(res.body)).toBe(201);
           const row = await stored('testimonials', res.body.id);
           expect([row.clientName, row.content]).toEqual([body.clientName.trim(), body.content.trim()]);
+        }),
+        runs(ODD_RUNS),
+      );
+      await fc.assert(
+        fc.asyncProperty(valid.externalReview, async (body) => {
+          const res = await ctx().admin('POST', '/api/admin/external-reviews', body);
+          expect(res.status, JSON.stringify(res.body)).toBe(201);
+          const row = await stored('externalReviews', res.body.id);
+          expect([row.reviewerName, row.content, row.reviewUrl, row.reviewedOn]).toEqual([
+            body.reviewerName.trim(),
+            body.content.trim(),
+            body.reviewUrl,
+            body.reviewedOn || null,
+          ]);
         }),
         runs(ODD_RUNS),
       );

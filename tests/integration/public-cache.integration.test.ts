@@ -18,6 +18,7 @@ forEachDialect('public API lists kept and named for the CDN', (ctx) => {
     const lists: [string, string[]][] = [
       ['/api/blog-posts', ['site', 'posts']],
       ['/api/testimonials', ['site', 'testimonials']],
+      ['/api/external-reviews', ['site', 'external-reviews']],
       ['/api/external-blog-articles', ['site', 'external-articles']],
       ['/api/themes/active', ['site', 'theme']],
       ['/api/component-visibility', ['site', 'components']],
@@ -118,7 +119,14 @@ describe('kept lists answered by the server before the app (api/server.ts)', () 
     const comparable = (headers: Headers) =>
       Object.fromEntries([...headers].filter(([name]) => !['date', 'x-request-id', 'connection', 'keep-alive'].includes(name)));
     try {
-      for (const path of ['/api/blog-posts', '/api/testimonials', '/api/external-blog-articles', '/api/themes/active', '/api/component-visibility']) {
+      for (const path of [
+        '/api/blog-posts',
+        '/api/testimonials',
+        '/api/external-reviews',
+        '/api/external-blog-articles',
+        '/api/themes/active',
+        '/api/component-visibility',
+      ]) {
         const fromApp = await fetch(server.url + path);
         const kept = await fetch(server.url + path);
         expect(kept.status, path).toBe(200);

@@ -7,6 +7,8 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { operatorAdminToken } from '../../bench/identity.ts';
+import { sampleExternalReviews } from '../../src/content/reviews.ts';
 import { sampleArticles, sampleTestimonials } from '../../src/content/samples.ts';
 import { serverDatabase, startServerProcess, type ServerDatabase, type ServerProcess } from '../support/server-process.ts';
 
@@ -51,6 +53,44 @@ for (const shown of [false, true]) {
         for (const a of sampleArticles) expect(blog.text.includes(a.title.replaceAll('&', '&amp;')), a.title).toBe(shown);
         expect(blog.text.includes('No articles yet')).toBe(!shown);
         expect((await get(`/blog/${sampleArticles[0]!.slug}`)).status).toBe(shown ? 200 : 404);
+      },
+    );
+
+    it(
+      shown
+        ? "the firm's own external review replaces the sample reviews, which come back when it is hidden"
+        : "the firm's own external review is shown; hidden, the home page has no review section at all",
+      async () => {
+        const token = await operatorAdminToken(server.url, database.env);
+        const call = (method: string, path: string, body: unknown) =>
+          fetch(`${server.url}/api/admin/external-reviews${path}`, {
+            method,
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          });
+        const created = await call('POST', '', {
+          reviewerName: 'Olivia O.',
+          platform: 'avvo',
+          rating: 5,
+          content: 'Kind and clear.',
+          reviewUrl: 'https://www.avvo.com/reviews/olivia',
+        });
+        expect(created.status).toBe(201);
+        const { id } = (await created.json()) as { id: string };
+        // Republishing follows the call (decision 007): ask until it shows, for up to 10 s.
+        const until = Date.now() + 10_000;
+        let home = await get('/');
+        while (!home.text.includes('Olivia O.') && Date.now() < until) home = await get('/');
+        expect(home.text).toContain('href="https://www.avvo.com/reviews/olivia"');
+        expect(home.text).toContain('Reviews on Other Sites');
+        for (const r of sampleExternalReviews) expect(home.text).not.toContain(r.reviewerName);
+
+        expect((await call('PUT', `/${id}`, { isVisible: false })).status).toBe(200);
+        while (home.text.includes('Olivia O.') && Date.now() < until + 10_000) home = await get('/');
+        expect(home.text).not.toContain('Olivia O.');
+        expect(home.text.includes('Reviews on Other Sites')).toBe(shown);
+        expect(home.text.includes('Filter reviews by source')).toBe(shown);
+        for (const r of sampleExternalReviews) expect(home.text.includes(r.reviewerName), r.reviewerName).toBe(shown);
       },
     );
   });

@@ -244,6 +244,26 @@ forEachDialect(
       expect(posts.body.map((p: { slug: string }) => p.slug).sort()).toEqual(published.map((p) => p.slug).sort());
       expect((await ctx().call('GET', '/api/admin/blog-posts')).status).toBe(401);
     });
+
+    it('marks the seeded testimonials and posts Sample in the admin lists until their text is made the firm’s own (issue 19)', async () => {
+      const testimonials = await ctx().admin('GET', '/api/admin/testimonials');
+      const posts = await ctx().admin('GET', '/api/admin/blog-posts');
+      expect(testimonials.body.length).toBeGreaterThan(0);
+      expect(testimonials.body.every((t: { isSample: boolean }) => t.isSample)).toBe(true);
+      expect(posts.body.every((p: { isSample: boolean }) => p.isSample)).toBe(true);
+      // Edited text is the firm's: no longer a sample. A row the firm adds never is one.
+      const [first] = testimonials.body;
+      expect((await ctx().admin('PUT', `/api/admin/testimonials/${first.id}`, { content: 'What a real client wrote.' })).status).toBe(200);
+      const added = await ctx().admin('POST', '/api/admin/testimonials', { clientName: 'Real R.', content: 'Clear and kind.', practiceArea: 'other' });
+      const after = await ctx().admin('GET', '/api/admin/testimonials');
+      const sample = (id: string) => after.body.find((t: { id: string }) => t.id === id).isSample;
+      expect([sample(first.id), sample(added.body.id)]).toEqual([false, false]);
+      expect(after.body.filter((t: { isSample: boolean }) => t.isSample)).toHaveLength(testimonials.body.length - 1);
+      const [post] = posts.body;
+      expect((await ctx().admin('PUT', `/api/admin/blog-posts/${post.id}`, { ...post, content: '<p>Rewritten by the firm.</p>' })).status).toBe(200);
+      const postsAfter = await ctx().admin('GET', '/api/admin/blog-posts');
+      expect(postsAfter.body.find((p: { id: string }) => p.id === post.id).isSample).toBe(false);
+    });
   },
   { seed: true },
 );

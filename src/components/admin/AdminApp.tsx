@@ -2,7 +2,8 @@
  * The admin SPA (mounted with client:only by src/pages/admin/[...path].astro, so none of it ships
  * with public pages). Every screen sits behind AdminGuard (SPEC §2 Admin routes); the screen is
  * chosen by path from admin-screens.ts, and an unknown path shows SPEC's not-found screen. One query
- * client per page load, with the SPEC §7 data-fetch defaults.
+ * client per page load, with the SPEC §7 data-fetch defaults. `sampleContent`: the built-in samples
+ * the public site may show (./sample-content.ts), given by the page.
  */
 import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useMemo, useState } from 'react';
@@ -11,9 +12,10 @@ import Toaster from '../ui/Toaster.tsx';
 import AdminGuard from './AdminGuard.tsx';
 import AdminNav from './AdminNav.tsx';
 import { findAdminScreen } from './admin-screens.ts';
+import { SampleContentContext, type SampleCounts } from './sample-content.ts';
 import { LoadingState } from '../ui/states.tsx';
 
-export default function AdminApp() {
+export default function AdminApp({ sampleContent = null }: { sampleContent?: SampleCounts | null }) {
   const pathname = window.location.pathname;
   const screen = findAdminScreen(pathname);
   const Screen = useMemo(() => (screen ? lazy(screen.load) : null), [screen]);
@@ -21,16 +23,18 @@ export default function AdminApp() {
 
   return (
     <QueryClientProvider client={queryClient}>
-      <AdminGuard>
-        <AdminNav pathname={pathname} />
-        {Screen ? (
-          <Suspense fallback={<LoadingState />}>
-            <Screen />
-          </Suspense>
-        ) : (
-          <AdminNotFound />
-        )}
-      </AdminGuard>
+      <SampleContentContext value={sampleContent}>
+        <AdminGuard>
+          <AdminNav pathname={pathname} />
+          {Screen ? (
+            <Suspense fallback={<LoadingState />}>
+              <Screen />
+            </Suspense>
+          ) : (
+            <AdminNotFound />
+          )}
+        </AdminGuard>
+      </SampleContentContext>
       <Toaster />
     </QueryClientProvider>
   );

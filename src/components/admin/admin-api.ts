@@ -15,6 +15,7 @@ export const adminQueries = {
   contactSubmissions: queryOptions({ queryKey: ['/api/admin/contact-submissions'], queryFn: () => read(api.admin['contact-submissions'].$get()) }),
   blogPosts: queryOptions({ queryKey: ['/api/admin/blog-posts'], queryFn: () => read(api.admin['blog-posts'].$get()) }),
   testimonials: queryOptions({ queryKey: ['/api/admin/testimonials'], queryFn: () => read(api.admin.testimonials.$get()) }),
+  externalReviews: queryOptions({ queryKey: ['/api/admin/external-reviews'], queryFn: () => read(api.admin['external-reviews'].$get()) }),
   themes: queryOptions({ queryKey: ['/api/admin/themes'], queryFn: () => read(api.admin.themes.$get()) }),
   appointments: queryOptions({ queryKey: ['/api/admin/appointments'], queryFn: () => read(api.admin.appointments.$get()) }),
   componentVisibility: queryOptions({ queryKey: ['/api/admin/component-visibility'], queryFn: () => read(api.admin['component-visibility'].$get()) }),
@@ -27,6 +28,7 @@ export const adminQueries = {
 export const publicQueries = {
   blogPosts: queryOptions({ queryKey: ['/api/blog-posts'], queryFn: () => read(api['blog-posts'].$get({ query: {} })) }),
   testimonials: queryOptions({ queryKey: ['/api/testimonials'], queryFn: () => read(api.testimonials.$get()) }),
+  externalReviews: queryOptions({ queryKey: ['/api/external-reviews'], queryFn: () => read(api['external-reviews'].$get()) }),
   activeTheme: queryOptions({ queryKey: ['/api/themes/active'], queryFn: () => read(api.themes.active.$get()) }),
   componentVisibility: queryOptions({ queryKey: ['/api/component-visibility'], queryFn: () => read(api['component-visibility'].$get()) }),
 };

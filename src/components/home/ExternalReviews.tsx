@@ -1,17 +1,21 @@
 /**
- * The external-review section of the home page (SPEC §2, §9): 4 static reviews, each rated 5, with a
- * source filter (all, Google Reviews, Avvo, Yelp). Rendered to HTML first; the island only filters.
+ * The external-review section of the home page (SPEC §2, §9; docs/decisions/029): the firm's reviews
+ * on other sites, each linking to its page there, or while developing the built-in samples, with a
+ * source filter (all, then each platform a shown review is on). Rendered to HTML first; the island
+ * only filters.
  */
 import { useState } from 'react';
-import { externalReviews, reviewSources, type ReviewSource } from '../../content/reviews.ts';
+import { platformsPresent, type ExternalReviewView } from '../../content/reviews.ts';
+import { calendarDateLabel } from '../../shared/firm-time.ts';
+import { reviewPlatformLabel, reviewPlatforms } from '../../shared/constants.ts';
 import StarRating from './StarRating.tsx';
 
-type Filter = 'all' | ReviewSource;
-const filters: { value: Filter; label: string }[] = [{ value: 'all', label: 'All' }, ...reviewSources.map((s) => ({ value: s, label: s }))];
+const filterLabel = (platform: string) => reviewPlatforms.find((p) => p.value === platform)?.filterLabel ?? platform;
 
-export default function ExternalReviews() {
-  const [filter, setFilter] = useState<Filter>('all');
-  const visible = filter === 'all' ? externalReviews : externalReviews.filter((r) => r.source === filter);
+export default function ExternalReviews({ reviews }: { reviews: readonly ExternalReviewView[] }) {
+  const [filter, setFilter] = useState<string>('all');
+  const filters = [{ value: 'all', label: 'All' }, ...platformsPresent(reviews).map((p) => ({ value: p, label: filterLabel(p) }))];
+  const visible = filter === 'all' ? reviews : reviews.filter((r) => r.platform === filter);
 
   return (
     <div>
@@ -44,16 +48,36 @@ export default function ExternalReviews() {
       </p>
       <ul className="mt-6 grid gap-6 sm:grid-cols-2">
         {visible.map((review) => (
-          <li key={review.id} className="flex flex-col rounded-lg border border-border bg-card text-card-foreground p-5 shadow-sm">
+          <li
+            key={review.id}
+            className="flex flex-col rounded-lg border border-border bg-card text-card-foreground p-5 shadow-sm"
+            data-testid="external-review"
+          >
             <figure className="flex flex-1 flex-col">
               <StarRating rating={review.rating} />
-              <blockquote className="mt-3 flex-1 text-sm">
-                <p>“{review.text}”</p>
+              <blockquote className="mt-3 flex-1 text-sm" cite={review.reviewUrl ?? undefined}>
+                <p className="whitespace-pre-line break-words">“{review.content}”</p>
               </blockquote>
               <figcaption className="mt-4 text-sm">
-                <span className="font-semibold">{review.reviewer}</span>
-                <span className="text-muted-foreground"> on {review.source}</span>
+                <span className="font-semibold">{review.reviewerName}</span>
+                <span className="text-muted-foreground">{` on ${reviewPlatformLabel(review.platform)}`}</span>
+                {review.reviewedOn && (
+                  <span className="text-muted-foreground">
+                    , <time dateTime={review.reviewedOn}>{calendarDateLabel(review.reviewedOn)}</time>
+                  </span>
+                )}
               </figcaption>
+              {review.reviewUrl && (
+                <a
+                  href={review.reviewUrl}
+                  target="_blank"
+                  rel="noopener noreferrer nofollow"
+                  className="mt-3 inline-flex min-h-11 items-center self-start text-sm font-medium text-primary underline underline-offset-4"
+                >
+                  {`Read on ${reviewPlatformLabel(review.platform)}`}
+                  <span className="sr-only">{`: the review by ${review.reviewerName} (opens in a new tab)`}</span>
+                </a>
+              )}
             </figure>
           </li>
         ))}

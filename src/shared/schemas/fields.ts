@@ -60,6 +60,18 @@ export const optionalHttpUrl = (label: string) =>
     .transform((v) => (v ? v : null))
     .refine((v) => v === null || (/^https?:\/\//i.test(v) && URL.canParse(v)), `${label} must be a valid http(s) URL`);
 
+/** An address a visitor is sent to (a review page): https only, a real host, no credentials. */
+export const httpsUrl = (label: string) =>
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(2048, `${label} must be at most 2048 characters`)
+    .refine((v) => {
+      const url = URL.canParse(v) ? new URL(v) : null;
+      return !!url && /^https:\/\//i.test(v) && url.hostname.includes('.') && !url.username && !url.password;
+    }, `${label} must be an https:// address, e.g. https://www.google.com/maps/...`);
+
 /** A date given as an ISO string or a Date (SPEC §3: "a date or a string converted to a date"). */
 export const dateInput = (label: string) =>
   z.union([z.string().trim().min(1, `${label} is required`), z.date()], { error: `${label} is required` }).transform((v, ctx) => {

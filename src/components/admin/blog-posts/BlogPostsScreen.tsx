@@ -9,6 +9,8 @@ import { api, read } from '../../../lib/api-client.ts';
 import { dateLabel, formatFirmDateTime } from '../../../shared/firm-time.ts';
 import { categoryLabel } from '../../blog/format.ts';
 import AdminPage from '../AdminPage.tsx';
+import SamplesNote, { SampleBadge } from '../SamplesNote.tsx';
+import { samplesShownText, seededSamplesText, useSampleContent } from '../sample-content.ts';
 import { adminQueries, useAdminList, useAdminMutation } from '../admin-api.ts';
 import { Button, buttonClass } from '../../ui/button.tsx';
 import { Badge, Card } from '../../ui/card.tsx';
@@ -30,11 +32,15 @@ export default function BlogPostsScreen() {
   });
 
   const rows = list.data ?? [];
-  // A published post dated later is scheduled: on the site from that moment (api/blog-posts/scheduled-publishing.ts).
+// A published post dated later is scheduled: on the site from that moment (api/blog-posts/scheduled-publishing.ts).
   const now = Date.now();
   const scheduled = (p: { isPublished: boolean; publishedAt: string | null }) => p.isPublished && !!p.publishedAt && Date.parse(p.publishedAt) > now;
   const waiting = rows.filter(scheduled).length;
   const published = rows.filter((p) => p.isPublished).length - waiting;
+  // Issue 19: say plainly when the site shows built-in samples, and which rows the seed wrote.
+  const samples = useSampleContent();
+  const shownText = list.isSuccess ? samplesShownText('articles', samples, published) : null;
+  const seededText = seededSamplesText('articles', rows.filter((row) => row.isSample).length);
 
   return (
     <AdminPage
@@ -47,6 +53,8 @@ export default function BlogPostsScreen() {
         </Button>
       }
     >
+      <SamplesNote text={shownText} />
+      <SamplesNote text={seededText} />
       <ListState
         query={list}
         what="blog posts"
@@ -77,11 +85,12 @@ export default function BlogPostsScreen() {
                     <div className="min-w-0 space-y-1.5">
                       <div className="flex flex-wrap items-center gap-2">
                         <h3 className="min-w-0 break-words text-base font-semibold">{p.title}</h3>
-                        {scheduled(p) ? (
+{scheduled(p) ? (
                           <Badge variant="secondary">Scheduled</Badge>
                         ) : (
                           <Badge variant={p.isPublished ? 'success' : 'warning'}>{p.isPublished ? 'Published' : 'Draft'}</Badge>
                         )}
+                        {p.isSample && <SampleBadge />}
                       </div>
                       <p className="break-all font-mono text-sm text-muted-foreground">
                         <span className="sr-only">Address: </span>/blog/{p.slug}

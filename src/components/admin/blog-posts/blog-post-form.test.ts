@@ -29,6 +29,7 @@ const post: BlogPost = {
   featuredImageAlt: 'A family at a kitchen table reading papers',
   createdAt: '2026-05-30T10:00:00.000Z',
   updatedAt: '2026-05-30T10:00:00.000Z',
+  isSample: false,
 };
 
 describe('blog post form values', () => {

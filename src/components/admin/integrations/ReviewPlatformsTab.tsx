@@ -2,12 +2,14 @@
  * Review Platforms (SPEC §2, §9): a static display of Google, Avvo and Yelp as Active, the Enabled
  * display setting and the 'every 24 hours' auto-refresh badge. Refresh Reviews only shows its
  * success toast and calls nothing; Manage Sources edits the local review sources (nothing is sent).
+ * Below them, the reviews the firm records for the home page (ExternalReviewsSection, issue 19).
  */
 import { RefreshCw, SlidersHorizontal, Star } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from '../../../lib/toast.ts';
 import { Button } from '../../ui/button.tsx';
 import { Badge, Card } from '../../ui/card.tsx';
+import ExternalReviewsSection from './ExternalReviewsSection.tsx';
 import ManageReviewSourcesDialog from './ManageReviewSourcesDialog.tsx';
 import { AUTO_REFRESH_TEXT, connectedPlatforms, type ReviewSources } from './review-sources.ts';
 import SectionHeader from './SectionHeader.tsx';
@@ -78,6 +80,7 @@ export default function ReviewPlatformsTab({ sources, onSave }: { sources: Revie
           </Card>
         </div>
       </div>
+      <ExternalReviewsSection />
     </section>
   );
 }

@@ -5,16 +5,12 @@
  * removed only while its platform has more than one.
  */
 import { firm } from '../../../config/firm.ts';
+import { reviewPlatforms as platforms, type ReviewPlatform } from '../../../shared/constants.ts';
 
-export const reviewPlatforms = [
-  { key: 'google', label: 'Google' },
-  { key: 'avvo', label: 'Avvo' },
-  { key: 'yelp', label: 'Yelp' },
-  { key: 'facebook', label: 'Facebook' },
-  { key: 'martindale', label: 'Martindale-Hubbell' },
-] as const;
+/** The five platforms (the one list, src/shared/constants.ts), keyed as the local sources are. */
+export const reviewPlatforms = platforms.map(({ value, label }) => ({ key: value, label }));
 
-export type ReviewPlatformKey = (typeof reviewPlatforms)[number]['key'];
+export type ReviewPlatformKey = ReviewPlatform;
 
 /** SPEC §2: the static display shows these three as Active, whatever the local settings say. */
 export const connectedPlatforms = ['Google', 'Avvo', 'Yelp'] as const;

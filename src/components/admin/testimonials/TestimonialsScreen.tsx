@@ -8,6 +8,8 @@ import { Eye, EyeOff, MessageSquareQuote, Pencil, Plus, Trash } from 'lucide-rea
 import { api, read } from '../../../lib/api-client.ts';
 import { dateLabel } from '../../../shared/firm-time.ts';
 import AdminPage from '../AdminPage.tsx';
+import SamplesNote, { SampleBadge } from '../SamplesNote.tsx';
+import { samplesShownText, seededSamplesText, useSampleContent } from '../sample-content.ts';
 import { adminQueries, useAdminList, useAdminMutation } from '../admin-api.ts';
 import { Button } from '../../ui/button.tsx';
 import { Badge, Card } from '../../ui/card.tsx';
@@ -37,6 +39,10 @@ export default function TestimonialsScreen() {
 
   const rows = list.data ?? [];
   const published = rows.filter((t) => t.isPublished).length;
+  // Issue 19: say plainly when the site shows built-in samples, and which rows the seed wrote.
+  const samples = useSampleContent();
+  const shownText = list.isSuccess ? samplesShownText('testimonials', samples, published) : null;
+  const seededText = seededSamplesText('testimonials', rows.filter((row) => row.isSample).length);
 
   return (
     <AdminPage
@@ -49,6 +55,8 @@ export default function TestimonialsScreen() {
         </Button>
       }
     >
+      <SamplesNote text={shownText} />
+      <SamplesNote text={seededText} />
       <ListState
         query={list}
         what="testimonials"
@@ -80,6 +88,7 @@ export default function TestimonialsScreen() {
                       <div className="flex flex-wrap items-start justify-between gap-2">
                         <h3 className="min-w-0 break-words text-base font-semibold">{t.clientName}</h3>
                         <Badge variant={t.isPublished ? 'success' : 'warning'}>{t.isPublished ? 'Published' : 'Draft'}</Badge>
+                        {t.isSample && <SampleBadge />}
                       </div>
                       <div className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-muted-foreground">
                         <RatingStars rating={t.rating} />

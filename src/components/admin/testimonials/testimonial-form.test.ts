@@ -17,6 +17,7 @@ describe('testimonial form', () => {
       isPublished: false,
       createdAt: '2026-01-02T03:04:05.000Z',
       updatedAt: '2026-01-02T03:04:05.000Z',
+      isSample: true,
     };
     expect(testimonialFormValues(row)).toEqual({ clientName: 'Ana P.', rating: 3, content: 'Helpful.', practiceArea: 'custody', isPublished: false });
   });

@@ -1,0 +1,16 @@
+CREATE TABLE `external_reviews` (
+	`id` text PRIMARY KEY NOT NULL,
+	`reviewer_name` text NOT NULL,
+	`platform` text NOT NULL,
+	`rating` integer NOT NULL,
+	`content` text NOT NULL,
+	`review_url` text NOT NULL,
+	`reviewed_on` text,
+	`is_visible` integer DEFAULT true NOT NULL,
+	`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	`updated_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	CONSTRAINT "external_reviews_platform_values" CHECK("external_reviews"."platform" in ('google', 'avvo', 'yelp', 'facebook', 'martindale')),
+	CONSTRAINT "external_reviews_rating_range" CHECK("external_reviews"."rating" between 1 and 5)
+);
+--> statement-breakpoint
+CREATE INDEX `external_reviews_created_at_idx` ON `external_reviews` (`created_at`);
