@@ -602,7 +602,16 @@ interface Endpoint {
 }
 
 /** Records made in beforeAll, for requests that aim at an existing row. */
-const existing = { testimonial: '', blogPost: '', appointment: '', manageToken: '', theme: '', calendarSetting: '', componentKey: 'hostile_widget' };
+const existing = {
+  testimonial: '',
+  blogPost: '',
+  appointment: '',
+  manageToken: '',
+  theme: '',
+  calendarSetting: '',
+  componentKey: 'hostile_widget',
+  admins: ['hostile.admin.one', 'hostile.admin.two', 'HOSTILE.ADMIN.ONE'],
+};
 
 function catalogue(): Endpoint[] {
   const admin = adminAuth;
@@ -1103,6 +1112,16 @@ function catalogue(): Endpoint[] {
       requests: () =>
         plainRoute('GET', '/api/admin/deliveries', fc.constant('/api/admin/deliveries'), oddQuery(['channel', 'appointmentId', 'integrationId', 'limit'])),
     },
+    { method: 'GET', route: '/api/admin/admins', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/admins') },
+    {
+      method: 'DELETE',
+      route: '/api/admin/admins/:username',
+      runs: RUNS.param,
+      // Odd names, and the group's members (one is removed, the last is refused).
+      requests: () =>
+        plainRoute('DELETE', '/api/admin/admins/:username', withParam('/api/admin/admins/:username', fc.oneof(oddId, fc.constantFrom(...existing.admins)))),
+      watch: ['identityUsers', 'identitySessions'],
+    },
     { method: 'GET', route: '/api/admin/migration/status', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/migration/status') },
     { method: 'GET', route: '/api/admin/migration/run', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/migration/run') },
     {
@@ -1249,6 +1268,9 @@ forEachDialect(
       });
       expect(theme.status, JSON.stringify(theme.body)).toBe(201);
       existing.theme = theme.body.id;
+      for (const username of existing.admins.slice(0, 2)) {
+        await ctx().embeddedAdmins!.create({ username, email: `${username}@firm.example`, password: 'Harbor-Lantern-Quiet-42' });
+      }
     });
 
     afterAll(async () => {
@@ -1622,5 +1644,5 @@ forEachDialect(
     });
   },
   // Loopback feed URLs are refused up front: a blog source made by a property is never fetched.
-  { integrations: { allowPrivateNetworks: false } },
+  { integrations: { allowPrivateNetworks: false }, embeddedAdmins: true },
 );
