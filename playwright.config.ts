@@ -21,7 +21,7 @@ const chromium = {
   args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-gpu', '--no-first-run', '--disable-sync'],
 };
 
-const phoneSpecs = /\/(chrome|home|site|static-pages|blog|booking|manage-booking|contact|calculator|admin-frame|before-hydration)\.spec\.ts$/;
+const phoneSpecs = /\/(chrome|home|site|static-pages|blog|booking|manage-booking|contact|calculator|admin-frame|admin-admins|before-hydration)\.spec\.ts$/;
 
 export default defineConfig({
   testDir: 'tests/e2e',
