@@ -184,10 +184,12 @@ function Allowlist({ entries }: { entries: string[] }) {
             </p>
             <ul className="space-y-1 text-sm">
               {entries.map((entry) => (
-                <li key={entry} className="flex flex-wrap items-center gap-x-2 gap-y-1">
-                  <ShieldCheck aria-hidden="true" className="size-4 shrink-0 text-primary" />
-                  <span className="min-w-0 break-words">{allowlistEntryLabel(entry)}</span>
-                  <Badge variant="secondary">Configuration</Badge>
+                <li key={entry} className="flex items-start gap-2">
+                  <ShieldCheck aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-primary" />
+                  <span className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1">
+                    <span className="min-w-0 break-words">{allowlistEntryLabel(entry)}</span>
+                    <Badge variant="secondary">Configuration</Badge>
+                  </span>
                 </li>
               ))}
             </ul>
