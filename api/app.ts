@@ -7,6 +7,7 @@ import { Hono } from 'hono';
 import type { MergeSchemaPath } from 'hono/types';
 import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
+import { adminsRoutes } from './admins/admins.routes.ts';
 import { appointmentsRoutes } from './appointments/appointments.routes.ts';
 import { adminGuard } from './auth/admin-guard.ts';
 import { blogPostsRoutes } from './blog-posts/blog-posts.routes.ts';
@@ -49,6 +50,7 @@ const features = [
   emailSettingsRoutes,
   blogSourcesRoutes,
   deliveriesRoutes,
+  adminsRoutes,
   migrationRoutes,
   publishingRoutes,
 ] as const satisfies readonly ((deps: Deps) => FeatureRoutes)[];

@@ -7,6 +7,7 @@
 import type { Database } from '../db/client.ts';
 import type { ActivityEvents } from './activity.ts';
 import type { Clock } from './clock.ts';
+import type { AdminDirectory } from './admins/admin-directory.ts';
 import type { AccessTokenVerifier } from './auth/verifier.ts';
 import type { SecretBox } from './crypto/secret-box.ts';
 import type { EmbeddedIdentity } from './identity/embedded-identity.ts';
@@ -66,6 +67,11 @@ export interface Deps {
   identity: IdentityInfo;
   /** The embedded identity service behind the gateway (docs/decisions/014); unset with a real pool. */
   embeddedIdentity?: EmbeddedIdentity | null;
+  /**
+   * The user pool's admin group, for the Admins screen (api/admins): the embedded service's or a real
+   * Cognito pool's (api/identity/identity.ts makes it). Unset: the screen's calls answer 503.
+   */
+  adminDirectory?: AdminDirectory | null;
   /** Bookings and messages, announced to mail and calendar sync after they are stored. */
   activity: ActivityEvents;
   /** Outbound work (mail, calendar events), delivered and retried by the runner. */

@@ -129,6 +129,7 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean; shutd
     migration: migrationSettings(env),
     identity: identity.info,
     embeddedIdentity: identity.embedded,
+    adminDirectory: identity.admins,
     activity: createActivityEvents((err, activity) => log.error('activity listener failed', { activity: activity.type, err: String(err) })),
     deliveries: createDeliveryQueue({ database, clock: systemClock }),
     outbox,

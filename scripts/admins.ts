@@ -4,18 +4,21 @@
  * database (the same database the server uses: SQLITE_PATH or DATABASE_URL, and the same SECRETS_KEY).
  *
  *   npm run admin:create -- --username <u> --email <e> --password <p>
+ *   npm run admin:add -- --username <u>
  *   npm run admin:list
  *   npm run admin:remove -- --username <u> [--disable]
  *
  * Creating one admin never touches another. Removing one takes it out of the `admin` group and signs
  * it out everywhere: the admin API refuses its tokens at once (embedded) or within a minute (Cognito,
  * whose GetUser refuses signed-out tokens). --disable also stops the account signing in again.
+ * Adding puts an existing account (one removed from the group, or made by sign-up) back in the group.
  */
 import { parseArgs } from 'node:util';
 import {
   AdminAddUserToGroupCommand,
   AdminCreateUserCommand,
   AdminDisableUserCommand,
+  AdminEnableUserCommand,
   AdminRemoveUserFromGroupCommand,
   AdminSetUserPasswordCommand,
   AdminUserGlobalSignOutCommand,
@@ -31,6 +34,7 @@ import { openEmbeddedIdentity } from './open-embedded-identity.ts';
 
 const usage = `Usage:
   npm run admin:create -- --username <u> --email <e> --password <p>
+  npm run admin:add -- --username <u>
   npm run admin:list
   npm run admin:remove -- --username <u> [--disable]`;
 
@@ -75,6 +79,14 @@ async function withCognito(poolId: string, region: string) {
     });
     await client.send(new AdminAddUserToGroupCommand({ UserPoolId: poolId, Username: username, GroupName: 'admin' }));
     console.log(`Admin "${username}" created in user pool ${poolId}. Sign in at /login.`);
+  } else if (command === 'add') {
+    const username = parseUsername();
+    await client.send(new CreateGroupCommand({ UserPoolId: poolId, GroupName: 'admin', Description: 'Firm administrators' })).catch((err: Error) => {
+      if (err.name !== 'GroupExistsException') throw err;
+    });
+    await client.send(new AdminAddUserToGroupCommand({ UserPoolId: poolId, Username: username, GroupName: 'admin' }));
+    await client.send(new AdminEnableUserCommand({ UserPoolId: poolId, Username: username }));
+    console.log(`"${username}" is an admin again in user pool ${poolId}.`);
   } else if (command === 'list') {
     let token: string | undefined;
     do {
@@ -105,6 +117,10 @@ async function withEmbedded() {
       const account = parseCreate();
       await identity.admins.create(account);
       console.log(`Admin "${account.username}" created in the embedded user pool ${identity.userPoolId}. Sign in at /login.`);
+    } else if (command === 'add') {
+      const username = parseUsername();
+      await identity.admins.add(username);
+      console.log(`"${username}" is an admin again. Sign in at /login.`);
     } else if (command === 'list') {
       const users = await identity.admins.list();
       if (!users.length) console.log('No accounts yet: npm run admin:create -- --username <u> --email <e> --password <p>');
@@ -131,7 +147,7 @@ function parseUsername() {
   return values.username;
 }
 
-if (command !== 'create' && command !== 'list' && command !== 'remove') fail(usage);
+if (command !== 'create' && command !== 'add' && command !== 'list' && command !== 'remove') fail(usage);
 try {
   if (env.COGNITO_USER_POOL_ID && env.COGNITO_REGION) await withCognito(env.COGNITO_USER_POOL_ID, env.COGNITO_REGION);
   else await withEmbedded();

@@ -512,10 +512,37 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
       const user = await repo.userByName(keyOf(username));
       if (!user) return fail('UserNotFoundException', `no user named "${username}"`);
       await repo.updateUser(user.id, { isAdmin: false, ...(disable ? { enabled: false } : {}) });
-      await repo.revokeUserSessions(user.id, now());
-      return { stillAdminByEmail: !disable && user.emailVerified && allowlist.allows(user.email) };
+      return signedOut(user);
+    },
+    /** Back into the admin group (an account removed from it, or made by sign-up): `npm run admin:add`. */
+    async add(username: string) {
+      const user = await repo.userByName(keyOf(username));
+      if (!user) return fail('UserNotFoundException', `no user named "${username}"`);
+      if (user.status !== 'CONFIRMED') return fail('UserNotConfirmedException', `"${username}" has not confirmed the account yet`);
+      await repo.updateUser(user.id, { isAdmin: true, enabled: true });
+      return user;
+    },
+    /** The admin group's members, with their last sign-in when known (the admin portal's Admins screen). */
+    members: () => repo.adminMembers(),
+    /**
+     * The Admins screen's removal: what `remove` does, but never of the group's last member who can
+     * sign in (decided in the same statement as the change, so two admins removing each other at once
+     * leave one). 'not-a-member' when the user is not in the group (any more).
+     */
+    async removeFromGroup(username: string): Promise<{ outcome: 'removed'; stillAdminByEmail: boolean } | { outcome: 'not-a-member' | 'last-member' }> {
+      const user = await repo.userByName(keyOf(username));
+      if (!user?.isAdmin) return { outcome: 'not-a-member' };
+      if (await repo.takeOutOfAdminGroupUnlessLast(user.id)) return { outcome: 'removed', ...(await signedOut(user)) };
+      const after = await repo.userByName(user.usernameKey);
+      return { outcome: after?.isAdmin ? 'last-member' : 'not-a-member' };
     },
   };
+  /** Every session of a user taken out of the group ends now: the admin API refuses its tokens at once. */
+  async function signedOut(user: IdentityUser) {
+    await repo.revokeUserSessions(user.id, now());
+    const current = await repo.userByName(user.usernameKey);
+    return { stillAdminByEmail: Boolean(current?.enabled && current.status === 'CONFIRMED' && current.emailVerified && allowlist.allows(current.email)) };
+  }
 
   return {
     userPoolId,

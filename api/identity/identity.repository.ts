@@ -9,7 +9,8 @@ export type IdentityUser = typeof import('../../db/schema/pg.ts').identityUsers.
 export type IdentitySession = typeof import('../../db/schema/pg.ts').identitySessions.$inferSelect;
 export type CodePurpose = 'confirm-sign-up' | 'reset-password';
 
-export function identityRepository({ db, t }: Database) {
+export function identityRepository({ db, t, dialect }: Database) {
+  const users = t.identityUsers;
   return {
     async pool() {
       const [pool] = await db.select().from(t.identityPools).orderBy(asc(t.identityPools.createdAt), asc(t.identityPools.id)).limit(1);
@@ -54,6 +55,44 @@ export function identityRepository({ db, t }: Database) {
       return row ?? null;
     },
     listUsers: () => db.select().from(t.identityUsers).orderBy(asc(t.identityUsers.usernameKey)),
+    /**
+     * The admin group's members, each with the start of its newest session still kept: its last
+     * sign-in, when known (sessions are swept a day after they end, so a long-absent admin's is not).
+     */
+    async adminMembers() {
+      const sessions = t.identitySessions;
+      const rows = await db
+        .select({ user: users, lastSignInAt: sql<Date | null>`max(${sessions.createdAt})`.mapWith(sessions.createdAt) })
+        .from(users)
+        .leftJoin(sessions, eq(sessions.userId, users.id))
+        .where(eq(users.isAdmin, true))
+        .groupBy(users.id)
+        .orderBy(asc(users.usernameKey));
+      return rows.map(({ user, lastSignInAt }) => ({ ...user, lastSignInAt: lastSignInAt ?? null }));
+    },
+    /**
+     * Takes the user out of the admin group unless no other member who can sign in (enabled,
+     * confirmed) would be left, in one statement: two admins removing each other at the same moment
+     * leave one. On PostgreSQL every member's row, the user's own included, is locked first, in id
+     * order, so the second removal waits for the first and then counts what it left (READ COMMITTED
+     * re-reads a locked row that changed); SQLite runs one writer at a time. The row, or
+     * null when nothing changed (not a member, or the last one).
+     */
+    async takeOutOfAdminGroupUnlessLast(userId: string) {
+      const member = sql`${users.isAdmin} and ${users.enabled} and ${users.status} = 'CONFIRMED'`;
+      const others =
+        dialect === 'postgres'
+          ? // Materialized, so the planner cannot push the count's conditions into the locking scan (it
+            // would then lock only the others, and two removals would deadlock).
+            sql`(with admins as materialized (select ${users.id} as id, ${users.enabled} as enabled, ${users.status} as status from ${users} where ${users.isAdmin} order by ${users.id} for update) select count(*) from admins where admins.id <> ${userId} and admins.enabled and admins.status = 'CONFIRMED')`
+          : sql`(select count(*) from ${users} where ${member} and ${users.id} <> ${userId})`;
+      const [row] = await db
+        .update(users)
+        .set({ isAdmin: false })
+        .where(and(eq(users.id, userId), eq(users.isAdmin, true), sql`${others} > 0`))
+        .returning();
+      return row ?? null;
+    },
 
     async putCode(code: { userId: string; purpose: CodePurpose; codeHash: string; expiresAt: Date }) {
       await db

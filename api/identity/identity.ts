@@ -5,6 +5,8 @@
  */
 import { existsSync } from 'node:fs';
 import type { Database } from '../../db/client.ts';
+import { type AdminDirectory, embeddedAdminDirectory } from '../admins/admin-directory.ts';
+import { cognitoAdminDirectory } from '../admins/cognito-admin-directory.ts';
 import { parseAllowlist } from '../auth/admin-allowlist.ts';
 import { cognitoGetUser, createCognitoVerifier } from '../auth/cognito-verifier.ts';
 import type { AccessTokenVerifier } from '../auth/verifier.ts';
@@ -23,6 +25,8 @@ export interface Identity {
   verifier: AccessTokenVerifier;
   /** The embedded service, served by the same-origin gateway; null with a real pool. */
   embedded: EmbeddedIdentity | null;
+  /** Its admin group, for the Admins screen (api/admins). */
+  admins: AdminDirectory;
 }
 
 export interface IdentityContext {
@@ -52,6 +56,8 @@ export async function startIdentity({ env, database, secrets, clock, log, outbox
         getUser: cognitoGetUser(endpoint),
       }),
       embedded: null,
+      // With the server's own AWS credentials (the SDK's chain), asked only when the screen is opened.
+      admins: cognitoAdminDirectory({ region: env.COGNITO_REGION, userPoolId: env.COGNITO_USER_POOL_ID, allowlist }),
     };
   }
   const development = env.NODE_ENV !== 'production';
@@ -88,5 +94,6 @@ export async function startIdentity({ env, database, secrets, clock, log, outbox
     info: { userPoolId: embedded.userPoolId, clientId: embedded.clientId, region: null, embedded: true },
     verifier: embedded.verifier(allowlist),
     embedded,
+    admins: embeddedAdminDirectory(embedded, allowlist),
   };
 }

@@ -621,6 +621,7 @@ const existing = {
   theme: '',
   calendarSetting: '',
   componentKey: 'hostile_widget',
+  admins: ['hostile.admin.one', 'hostile.admin.two', 'HOSTILE.ADMIN.ONE'],
 };
 
 function catalogue(): Endpoint[] {
@@ -1153,6 +1154,16 @@ function catalogue(): Endpoint[] {
       requests: () =>
         plainRoute('GET', '/api/admin/deliveries', fc.constant('/api/admin/deliveries'), oddQuery(['channel', 'appointmentId', 'integrationId', 'limit'])),
     },
+    { method: 'GET', route: '/api/admin/admins', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/admins') },
+    {
+      method: 'DELETE',
+      route: '/api/admin/admins/:username',
+      runs: RUNS.param,
+      // Odd names, and the group's members (one is removed, the last is refused).
+      requests: () =>
+        plainRoute('DELETE', '/api/admin/admins/:username', withParam('/api/admin/admins/:username', fc.oneof(oddId, fc.constantFrom(...existing.admins)))),
+      watch: ['identityUsers', 'identitySessions'],
+    },
     { method: 'GET', route: '/api/admin/migration/status', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/migration/status') },
     { method: 'GET', route: '/api/admin/migration/run', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/migration/run') },
     {
@@ -1307,6 +1318,9 @@ forEachDialect(
       });
       expect(theme.status, JSON.stringify(theme.body)).toBe(201);
       existing.theme = theme.body.id;
+      for (const username of existing.admins.slice(0, 2)) {
+        await ctx().embeddedAdmins!.create({ username, email: `${username}@firm.example`, password: 'Harbor-Lantern-Quiet-42' });
+      }
     });
 
     afterAll(async () => {
@@ -1689,5 +1703,5 @@ forEachDialect(
     });
   },
   // Loopback feed URLs are refused up front: a blog source made by a property is never fetched.
-  { integrations: { allowPrivateNetworks: false } },
+  { integrations: { allowPrivateNetworks: false }, embeddedAdmins: true },
 );

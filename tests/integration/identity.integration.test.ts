@@ -743,7 +743,7 @@ for (const dialect of dialects) {
         }
       });
 
-      it('5. npm run admin:create adds admins without stripping the others; admin:list and admin:remove work', async () => {
+      it('5. npm run admin:create adds admins without stripping the others; admin:list, admin:remove and admin:add work', async () => {
         const dir = mkdtempSync(join(tmpdir(), 'firm-admins-'));
         const keyFile = join(dir, 'secrets.key');
         const sqlitePath = join(dir, 'site.db');
@@ -778,13 +778,15 @@ for (const dialect of dialects) {
           const after = await run('list');
           expect(after.out).toMatch(/first\.admin.*admin: admin group/);
           expect(after.out).toMatch(/second\.admin.*admin: no/);
+          expect((await run('add', '--username', 'second.admin')).code).toBe(0);
+          expect((await run('list')).out).toMatch(/second\.admin.*admin: admin group/);
           expect(list.out + dup.out + after.out).not.toContain(PASSWORD);
           const { statSync } = await import('node:fs');
           expect(statSync(keyFile).mode & 0o777).toBe(0o600);
         } finally {
           rmSync(dir, { recursive: true, force: true });
         }
-      }, 120_000); // seven Node processes, each loading the server's modules
+      }, 150_000); // nine Node processes, each loading the server's modules
     }
   });
 }

@@ -23,10 +23,13 @@ export interface AdminAccount {
 
 const dataDir = process.env.E2E_DATA_DIR!;
 
-/** Runs `npm run admin:create`'s script against the server under test (its database). */
-export function createAdmin(label: string): AdminAccount {
+/**
+ * Runs `npm run admin:create`'s script against the server under test (its database). The address is
+ * on the server's ADMIN_EMAILS unless another `domain` is given (an admin only through the group).
+ */
+export function createAdmin(label: string, { domain = 'e2e.example.com' } = {}): AdminAccount {
   const username = `admin-${label}-${Date.now()}`.toLowerCase();
-  const account = { username, email: `${username}@e2e.example.com`, password: 'Admin-Pass-2026' };
+  const account = { username, email: `${username}@${domain}`, password: 'Admin-Pass-2026' };
   execFileSync(process.execPath, ['scripts/admins.ts', 'create', '--username', account.username, '--email', account.email, '--password', account.password], {
     // The server under test's own database and secrets key: the embedded identity service lives there.
     env: {

@@ -6,12 +6,15 @@ import { afterAll, beforeAll, describe } from 'vitest';
 import type { Dialect } from '../../db/client.ts';
 import { seedDatabase } from '../../db/seed/seed.ts';
 import { createApp, type App } from '../../api/app.ts';
+import { embeddedAdminDirectory } from '../../api/admins/admin-directory.ts';
+import { parseAllowlist } from '../../api/auth/admin-allowlist.ts';
 import type { AccessTokenVerifier } from '../../api/auth/verifier.ts';
+import { startEmbeddedIdentity, type EmbeddedIdentity } from '../../api/identity/embedded-identity.ts';
 import { createContentEvents, type ContentChange } from '../../api/content-events.ts';
 import type { Clock } from '../../api/clock.ts';
 import type { Deps, IntegrationSettings } from '../../api/deps.ts';
 import { startBackgroundWork, type BackgroundWork } from '../../api/composition.ts';
-import { ADMIN_TOKEN, testDeps, testIdentity, testIntegrations, testVerifier } from './test-deps.ts';
+import { ADMIN_TOKEN, testDeps, testIdentity, testIntegrations, testSecrets, testVerifier } from './test-deps.ts';
 
 export { ADMIN_TOKEN, NON_ADMIN_TOKEN, testDeps, testIdentity, testIntegrations, testVerifier } from './test-deps.ts';
 import { createTestDatabase, type TestDatabase } from './test-database.ts';
@@ -39,6 +42,8 @@ export interface TestContext {
     path: string,
     options?: { body?: unknown; rawBody?: string; token?: string; headers?: Record<string, string> },
   ): Promise<CallResult<T>>;
+  /** The embedded identity service's operator commands, with `embeddedAdmins` (to make admins). */
+  embeddedAdmins: EmbeddedIdentity['admins'] | null;
   /** The same, as the admin. */
   admin<T = any>(method: string, path: string, body?: unknown): Promise<CallResult<T>>;
 }
@@ -49,6 +54,11 @@ export interface ContextOptions {
   identity?: Deps['identity'];
   verifier?: AccessTokenVerifier;
   integrations?: Partial<IntegrationSettings>;
+  /**
+   * The Admins screen's calls over the embedded identity service's admin group in this database (its
+   * gateway stays off: the test tokens still sign in). Unset: those calls answer 503.
+   */
+  embeddedAdmins?: boolean;
 }
 
 export async function createTestContext(dialect: Dialect, options: ContextOptions = {}): Promise<TestContext> {
@@ -66,6 +76,9 @@ export async function createTestContext(dialect: Dialect, options: ContextOption
   events.subscribe((change) => {
     changes.push(change);
   });
+  const pool = options.embeddedAdmins
+    ? await startEmbeddedIdentity({ database, secrets: testSecrets, clock, allowlist: parseAllowlist(''), sendCode: () => {} })
+    : null;
   const deps = testDeps(database, {
     clock,
     verifier: options.verifier ?? testVerifier,
@@ -73,6 +86,7 @@ export async function createTestContext(dialect: Dialect, options: ContextOption
     migration: options.migration ?? { awsConfigured: false, awsRegion: null },
     identity: options.identity ?? testIdentity,
     integrations: testIntegrations(options.integrations),
+    adminDirectory: pool ? embeddedAdminDirectory(pool, parseAllowlist('')) : null,
   });
   const app = createApp(deps);
   const background = startBackgroundWork(deps, { schedule: false });
@@ -101,6 +115,7 @@ export async function createTestContext(dialect: Dialect, options: ContextOption
     clock,
     deps,
     background,
+    embeddedAdmins: pool?.admins ?? null,
     call,
     admin: (method, path, body) => call(method, path, { body, token: ADMIN_TOKEN }),
   };

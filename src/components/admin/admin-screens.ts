@@ -32,6 +32,7 @@ export const adminScreens: Readonly<Record<string, AdminScreen>> = {
     load: () => import('./component-visibility/ComponentVisibilityScreen.tsx'),
   },
   '/admin/migration': { title: 'Data Migration', nav: 'Migration', load: () => import('./migration/MigrationScreen.tsx') },
+  '/admin/admins': { title: 'Admins', nav: 'Admins', load: () => import('./admins/AdminsScreen.tsx') },
 };
 
 export function normalizeAdminPath(pathname: string): string {

@@ -32,7 +32,7 @@ export default function BlogPostsScreen() {
   });
 
   const rows = list.data ?? [];
-// A published post dated later is scheduled: on the site from that moment (api/blog-posts/scheduled-publishing.ts).
+  // A published post dated later is scheduled: on the site from that moment (api/blog-posts/scheduled-publishing.ts).
   const now = Date.now();
   const scheduled = (p: { isPublished: boolean; publishedAt: string | null }) => p.isPublished && !!p.publishedAt && Date.parse(p.publishedAt) > now;
   const waiting = rows.filter(scheduled).length;
@@ -85,7 +85,7 @@ export default function BlogPostsScreen() {
                     <div className="min-w-0 space-y-1.5">
                       <div className="flex flex-wrap items-center gap-2">
                         <h3 className="min-w-0 break-words text-base font-semibold">{p.title}</h3>
-{scheduled(p) ? (
+                        {scheduled(p) ? (
                           <Badge variant="secondary">Scheduled</Badge>
                         ) : (
                           <Badge variant={p.isPublished ? 'success' : 'warning'}>{p.isPublished ? 'Published' : 'Draft'}</Badge>
