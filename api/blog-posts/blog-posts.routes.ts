@@ -8,8 +8,9 @@ import { jsonBody, pathParams, queryParams } from '../http/validate.ts';
 import { blogPostsService } from './blog-posts.service.ts';
 import { publicCache } from '../http/public-cache.ts';
 import { postKey } from '../cdn/cache-policy.ts';
+import { PREVIEW_TOKEN_HEADER } from '../../src/shared/blog/preview.ts';
 
-export function blogPostsRoutes(deps: Pick<Deps, 'database' | 'events' | 'clock'>) {
+export function blogPostsRoutes(deps: Pick<Deps, 'database' | 'events' | 'clock' | 'secrets' | 'integrations'>) {
   const service = blogPostsService(deps);
   return {
     public: router()
@@ -30,6 +31,12 @@ export function blogPostsRoutes(deps: Pick<Deps, 'database' | 'events' | 'clock'
       .get('/internal/article-slugs', async (c) => {
         if (!isInternalCall(c.req.raw.headers)) throw notFound('Not found');
         return c.json(await service.articleSlugs());
+      })
+      // A draft's preview (its link's token in a header, never the address: preview-link.ts). Never kept.
+      .get('/blog-post-preview', async (c) => {
+        const { post, expiresAt } = await service.preview(c.req.header(PREVIEW_TOKEN_HEADER));
+        const { title, slug, excerpt, content, category, author, isPublished, publishedAt, featuredImageUrl, featuredImageAlt, updatedAt } = post;
+        return c.json({ title, slug, excerpt, content, category, author, isPublished, publishedAt, featuredImageUrl, featuredImageAlt, updatedAt, expiresAt });
       })
       // Any slug that names no published post is 'Article Not Found' (SPEC §2), so no generic 404 here.
       .get(
@@ -63,6 +70,7 @@ export function blogPostsRoutes(deps: Pick<Deps, 'database' | 'events' | 'clock'
       .put('/blog-posts/:id', pathParams(idParam), jsonBody(blogPostInput), async (c) =>
         c.json(await service.update(c.req.valid('param').id, c.req.valid('json'))),
       )
+      .post('/blog-posts/:id/preview-link', pathParams(idParam), async (c) => c.json(await service.previewLink(c.req.valid('param').id), 201))
       .delete('/blog-posts/:id', pathParams(idParam), async (c) => {
         await service.remove(c.req.valid('param').id);
         return c.body(null, 204);

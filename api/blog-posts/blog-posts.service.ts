@@ -5,7 +5,8 @@ import { isSeededSamplePost } from '../../db/seed/sample-content.ts';
 import { slugify } from '../../src/shared/slug.ts';
 import type { BlogPostSummaryField } from '../../src/shared/schemas/blog-posts.ts';
 import type { Deps } from '../deps.ts';
-import { badRequest, conflict, notFound } from '../http/errors.ts';
+import { badRequest, conflict, HttpError, notFound } from '../http/errors.ts';
+import { checkPreviewToken, PREVIEW_LINK_DAYS, previewToken, previewUrl } from './preview-link.ts';
 import { isStorableText } from '../http/validate.ts';
 import { blogPostsRepository, type BlogPostValues } from './blog-posts.repository.ts';
 
@@ -14,7 +15,7 @@ type BlogPostInput = z.output<typeof blogPostInput>;
 /** Longer than any slug the schema accepts, so it cannot name a post. */
 const MAX_SLUG = 200;
 
-export function blogPostsService({ database, events, clock }: Pick<Deps, 'database' | 'events' | 'clock'>) {
+export function blogPostsService({ database, events, clock, secrets, integrations }: Pick<Deps, 'database' | 'events' | 'clock' | 'secrets' | 'integrations'>) {
   const repo = blogPostsRepository(database);
 
   /** SPEC §4 Blog post, on save: empty slug from the title; published gets a date; unpublished loses it. */
@@ -74,6 +75,23 @@ export function blogPostsService({ database, events, clock }: Pick<Deps, 'databa
       const moved = movedTo ? await repo.findById(movedTo) : null;
       if (moved?.isPublished && moved.publishedAt && moved.publishedAt <= now) return moved;
       throw notFound('Article Not Found');
+    },
+
+    /** A link that shows the post as it is now, published or not, to whoever holds it, for a week. */
+    async previewLink(id: string) {
+      const post = await repo.findById(id);
+      if (!post) throw notFound('Blog post not found');
+      const expiresAt = new Date(clock.now().getTime() + PREVIEW_LINK_DAYS * 24 * 60 * 60 * 1000);
+      return { url: previewUrl(integrations.siteUrl, previewToken(secrets, post.id, expiresAt)), expiresAt };
+    },
+
+    /** The post a preview link opens: as stored now (a later edit shows), whether published or not. */
+    async preview(token: string | undefined) {
+      const check = checkPreviewToken(secrets, token, clock.now());
+      if (check === 'expired') throw new HttpError(410, 'This preview link has expired. Ask for a new one.');
+      const post = check === 'invalid' ? null : await repo.findById(check.postId);
+      if (!post || check === 'invalid') throw notFound('This preview link does not open any post. It may have been mistyped, or the post deleted.');
+      return { post, expiresAt: check.expiresAt };
     },
 
     async create(input: BlogPostInput) {

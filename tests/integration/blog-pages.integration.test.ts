@@ -247,3 +247,43 @@ it('gives each article its own link-preview card, a 1200 x 630 PNG kept with the
   expect(redrawn.res.status).toBe(200);
   expect(redrawn.body.equals(first.body)).toBe(false);
 });
+
+it("puts a post's SEO title and description and its featured image in the page's title, meta, link preview and JSON-LD, and shows the image", async () => {
+  const post = {
+    title: 'Choosing a successor trustee',
+    slug: 'choosing-a-successor-trustee',
+    excerpt: 'Who should manage the trust after you.',
+    content: '<p>Pick someone organised.</p>',
+    category: 'estate-planning',
+    isPublished: true,
+    seoTitle: 'Successor Trustee: How to Choose | San Diego',
+    seoDescription: 'What a successor trustee does in California and how to choose one.',
+    featuredImageUrl: 'https://media.example.com/trustee.jpg',
+    featuredImageAlt: 'Two people reviewing trust papers at a table',
+  };
+  const res = await fetch(`${server.url}/api/admin/blog-posts`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(post),
+  });
+  expect(res.status, await res.clone().text()).toBe(201);
+  const page = await eventually(
+    () => get(`/blog/${post.slug}`),
+    (p) => p.status === 200,
+  );
+  expect(page.text).toContain(`<title>${post.seoTitle}</title>`);
+  expect(page.text).toContain(`<meta name="description" content="${post.seoDescription}">`);
+  expect(page.text).toContain(`<meta property="og:image" content="${post.featuredImageUrl}">`);
+  expect(page.text).toContain(`<meta property="og:image:alt" content="${post.featuredImageAlt}">`);
+  // Its size is not known: none is claimed.
+  expect(page.text).not.toContain('og:image:width');
+  expect(page.text).toMatch(new RegExp(`<img src="${post.featuredImageUrl}" alt="${post.featuredImageAlt}" width="1200" height="630"`));
+  const jsonLd = [...page.text.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/g)].map((m) => JSON.parse(m[1]!) as Record<string, unknown>);
+  expect(jsonLd.find((d) => d['@type'] === 'BlogPosting')).toMatchObject({
+    headline: post.title,
+    description: post.seoDescription,
+    image: post.featuredImageUrl,
+  });
+  // The headline on the page stays the post's title.
+  expect(page.text).toMatch(/<h1[^>]*>Choosing a successor trustee<\/h1>/);
+});

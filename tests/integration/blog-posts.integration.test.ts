@@ -592,4 +592,77 @@ forEachDialect('blog posts', (ctx) => {
     expect(await ctx().background.publishDuePosts()).toEqual([]);
     expect((await ctx().call('GET', `/api/blog-posts/${post.slug}`)).status).toBe(404);
   });
+
+  it('makes a preview link that shows a draft to whoever holds it, for a week, and nothing once altered, expired or deleted', async () => {
+    ctx().clock.set('2026-12-10T17:00:00.000Z');
+    const post = await create(ctx(), draft({ featuredImageUrl: 'https://media.example.com/trust.jpg', featuredImageAlt: 'A signed trust document' }));
+    const made = await ctx().admin('POST', `/api/admin/blog-posts/${post.id}/preview-link`);
+    expect(made.status).toBe(201);
+    expect(made.body.expiresAt).toBe('2026-12-17T17:00:00.000Z');
+    const url = new URL(made.body.url as string);
+    expect(url.pathname).toBe('/blog-preview');
+    const token = decodeURIComponent(url.hash.slice(1));
+    const open = (t: string) => ctx().call('GET', '/api/blog-post-preview', { headers: { 'X-Preview-Token': t } });
+
+    const seen = await open(token);
+    expect(seen.status).toBe(200);
+    expect(seen.body).toMatchObject({
+      title: expect.any(String),
+      isPublished: false,
+      featuredImageAlt: 'A signed trust document',
+      expiresAt: '2026-12-17T17:00:00.000Z',
+    });
+    expect(seen.headers.get('cache-control')).toBe('no-store');
+    // Not a public page meanwhile.
+    expect((await ctx().call('GET', `/api/blog-posts/${post.slug}`)).status).toBe(404);
+    // Altered anywhere (the id, the date, the mac), missing, or made up: nothing.
+    const [id, expires, mac] = token.split('.');
+    for (const bad of [`${id}.${Number(expires) + 86_400}.${mac}`, `${id}.${expires}.${mac!.slice(0, -1)}A`, '', 'x.y.z', `${id}.${expires}`]) {
+      const res = await open(bad);
+      expect(res.status, bad).toBe(404);
+      expect(res.body.error).toMatch(/does not open any post/);
+    }
+    expect((await ctx().call('GET', '/api/blog-post-preview')).status).toBe(404);
+    // A week later: gone, and it says so.
+    ctx().clock.set('2026-12-17T17:00:00.000Z');
+    const late = await open(token);
+    expect(late.status).toBe(410);
+    expect(late.body.error).toBe('This preview link has expired. Ask for a new one.');
+    // A deleted post opens nothing.
+    ctx().clock.set('2026-12-10T18:00:00.000Z');
+    expect((await ctx().admin('DELETE', `/api/admin/blog-posts/${post.id}`)).status).toBe(204);
+    expect((await open(token)).status).toBe(404);
+    expect((await ctx().admin('POST', `/api/admin/blog-posts/${post.id}/preview-link`)).status).toBe(404);
+    expect((await ctx().call('POST', `/api/admin/blog-posts/${post.id}/preview-link`, { token: NON_ADMIN_TOKEN })).status).toBe(403);
+  });
+
+  it('stores the SEO title and description and the featured image, gives them with the article, and refuses them malformed', async () => {
+    const fields = {
+      seoTitle: '  Living trusts in San Diego  ',
+      seoDescription: 'What a trust costs and saves.',
+      featuredImageUrl: 'https://media.example.com/a.jpg',
+      featuredImageAlt: 'A desk',
+    };
+    const post = await create(ctx(), draft({ isPublished: true, ...fields }));
+    expect(await storedPost(ctx(), post.id)).toMatchObject({ ...fields, seoTitle: 'Living trusts in San Diego' });
+    const shown = await ctx().call('GET', `/api/blog-posts/${post.slug}`);
+    expect(shown.body).toMatchObject({ ...fields, seoTitle: 'Living trusts in San Diego' });
+    // Blank: none.
+    const plain = await create(ctx(), draft({ isPublished: true, seoTitle: ' ', seoDescription: '', featuredImageUrl: '', featuredImageAlt: '' }));
+    expect(await storedPost(ctx(), plain.id)).toMatchObject({ seoTitle: null, seoDescription: null, featuredImageUrl: null, featuredImageAlt: null });
+
+    const before = await countRows(ctx(), 'blogPosts');
+    for (const [bad, field, message] of [
+      [{ featuredImageUrl: 'http://media.example.com/a.jpg', featuredImageAlt: 'x' }, 'featuredImageUrl', 'Featured image must be an https:// address'],
+      [{ featuredImageUrl: 'javascript:alert(1)', featuredImageAlt: 'x' }, 'featuredImageUrl', 'Featured image must be an https:// address'],
+      [{ featuredImageUrl: 'https://media.example.com/a.jpg' }, 'featuredImageAlt', 'Describe the image for visitors who cannot see it'],
+      [{ seoTitle: 'x'.repeat(71) }, 'seoTitle', 'SEO title must be at most 70 characters'],
+      [{ seoDescription: 'x'.repeat(161) }, 'seoDescription', 'SEO description must be at most 160 characters'],
+    ] as const) {
+      const res = await ctx().admin('POST', '/api/admin/blog-posts', draft(bad));
+      expect(res.status, field).toBe(400);
+      expect(res.body.fields).toEqual({ [field]: message });
+    }
+    expect(await countRows(ctx(), 'blogPosts')).toBe(before);
+  });
 });

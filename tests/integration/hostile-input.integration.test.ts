@@ -672,7 +672,20 @@ function catalogue(): Endpoint[] {
   );
   const testimonialFields = fieldsOf('clientName', 'rating', 'content', 'practiceArea', 'isPublished');
   const externalReviewFields = fieldsOf('reviewerName', 'platform', 'rating', 'content', 'reviewUrl', 'reviewedOn', 'isVisible');
-  const blogPostFields = fieldsOf('title', 'slug', 'excerpt', 'content', 'category', 'author', 'isPublished', 'publishedAt');
+  const blogPostFields = fieldsOf(
+    'title',
+    'slug',
+    'excerpt',
+    'content',
+    'category',
+    'author',
+    'isPublished',
+    'publishedAt',
+    'seoTitle',
+    'seoDescription',
+    'featuredImageUrl',
+    'featuredImageAlt',
+  );
   const themeFields = fieldsOf('name', 'displayName', 'description', 'cssVariables', 'isActive', 'isDefault');
   const probateFields = fieldsOf(
     'estateValue',
@@ -726,6 +739,19 @@ function catalogue(): Endpoint[] {
       route: '/api/blog-posts/:slug',
       runs: RUNS.param,
       requests: () => plainRoute('GET', '/api/blog-posts/:slug', withParam('/api/blog-posts/:slug', fc.oneof(oddId, slugText))),
+    },
+    // A draft's preview: its link's token in a header (anything printable, or a real one altered); it reads only.
+    {
+      method: 'GET',
+      route: '/api/blog-post-preview',
+      runs: RUNS.query,
+      requests: () =>
+        fc
+          .record({
+            request: plainRoute('GET', '/api/blog-post-preview', fc.constant('/api/blog-post-preview'), oddQuery(['token'])),
+            token: fc.string({ unit: 'grapheme-ascii', maxLength: 300 }),
+          })
+          .map(({ request, token }) => ({ ...request, headers: { ...request.headers, 'X-Preview-Token': token } })),
     },
     { method: 'GET', route: '/api/external-blog-articles', runs: RUNS.none, requests: () => plainRoute('GET', '/api/external-blog-articles') },
     { method: 'GET', route: '/api/themes/active', runs: RUNS.none, requests: () => plainRoute('GET', '/api/themes/active') },
@@ -901,6 +927,12 @@ function catalogue(): Endpoint[] {
             idOrExisting(() => existing.blogPost),
           ),
         ),
+    },
+    {
+      method: 'POST',
+      route: '/api/admin/blog-posts/:id/preview-link',
+      runs: RUNS.param,
+      requests: () => plainRoute('POST', '/api/admin/blog-posts/:id/preview-link', withParam('/api/admin/blog-posts/:id/preview-link', oddId)),
     },
     {
       method: 'DELETE',

@@ -19,6 +19,7 @@ import { EmptyState, ListState } from '../../ui/states.tsx';
 import { useListEditor } from '../../ui/use-list-editor.ts';
 import BlogPostDialog, { blogPostListKeys } from './BlogPostDialog.tsx';
 import type { BlogPost } from './blog-post-form.ts';
+import PreviewLink from './PreviewLink.tsx';
 
 export default function BlogPostsScreen() {
   const list = useAdminList(adminQueries.blogPosts);
@@ -117,6 +118,7 @@ export default function BlogPostsScreen() {
                           View Post<span className="sr-only"> {p.title} (opens in a new tab)</span>
                         </a>
                       )}
+                      {!(p.isPublished && !scheduled(p)) && <PreviewLink post={p} />}
                       <Button variant="outline" size="sm" className="h-10" onClick={() => openEdit(p)}>
                         <Pencil aria-hidden="true" className="size-4" />
                         Edit<span className="sr-only"> {p.title}</span>
