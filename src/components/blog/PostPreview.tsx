@@ -112,6 +112,7 @@ export default function PostPreview() {
           />
         )}
         {/* The content was made safe when it was saved (api/http/sanitize-html.ts), as the article page shows it. */}
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: the API's sanitised article HTML, exactly what /blog/<slug> sets (set:html) */}
         <div className={`mt-8 ${proseClasses}`} dangerouslySetInnerHTML={{ __html: post.content }} />
       </article>
     </>
