@@ -3,8 +3,10 @@
  * nowhere until that moment (the repository's `live`); at that moment every page and feed that lists
  * it is republished, on every container. Each container keeps its own timer for the next such moment
  * and announces the change to itself only (`events.deliver`): the pages it stores and the CDN keys it
- * purges are its own, so there is nothing to elect or claim, and a container that was down catches up
- * when it starts (it renders from the database as it is). The timer is set again whenever posts change.
+ * purges are its own, so there is nothing to elect or claim. The timer is set again whenever posts
+ * change. A container that starts renders from the database as it is, and announces what went live
+ * in the day before it started, so a CDN that kept a page through a moment when every container was
+ * down is purged.
  */
 import type { Deps } from '../deps.ts';
 import { blogPostsRepository } from './blog-posts.repository.ts';
@@ -13,6 +15,8 @@ import { blogPostsRepository } from './blog-posts.repository.ts';
 const LONGEST_WAIT_MS = 60 * 60 * 1000;
 /** After the moment, so the database's clock and this one agree that it has passed. */
 const MARGIN_MS = 250;
+/** How far back a starting container looks for posts that went live while it was not running. */
+const CATCH_UP_MS = 24 * 60 * 60 * 1000;
 
 export interface ScheduledPublishing {
   /** Announces the posts that went live since the last call, and sets the timer for the next. */
@@ -22,7 +26,7 @@ export interface ScheduledPublishing {
 
 export function scheduledPublishing(deps: Pick<Deps, 'database' | 'events' | 'clock' | 'log'>, { timers }: { timers: boolean }): ScheduledPublishing {
   const repo = blogPostsRepository(deps.database);
-  let since = deps.clock.now();
+  let since = new Date(deps.clock.now().getTime() - CATCH_UP_MS);
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
 
@@ -57,7 +61,7 @@ export function scheduledPublishing(deps: Pick<Deps, 'database' | 'events' | 'cl
   const unsubscribe = deps.events.subscribe((change) => {
     if (change.topic === 'blog-posts' || change.topic === 'site') return plan();
   });
-  void plan().catch((err: unknown) => deps.log.error('scheduled publishing failed', { err: String(err) }));
+  if (timers) void publishDue().catch((err: unknown) => deps.log.error('scheduled publishing failed', { err: String(err) }));
 
   return {
     publishDue,
