@@ -353,7 +353,7 @@ test('blog posts, testimonials, a blog source and its articles: nothing runs on 
     await expectNothingRan(page, dialogs, '/admin/blog-posts');
     await page.getByRole('button', { name: `Edit ${posts[0]!.title}` }).click();
     const editPost = page.getByRole('dialog');
-    await expect(editPost.getByLabel('Title')).toHaveValue(posts[0]!.title);
+    await expect(editPost.getByRole('textbox', { name: 'Title', exact: true })).toHaveValue(posts[0]!.title);
     await expectNothingRan(page, dialogs, 'the blog post dialog');
     await page.keyboard.press('Escape');
     await expect(editPost).toHaveCount(0);
