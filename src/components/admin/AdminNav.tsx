@@ -24,8 +24,9 @@ export default function AdminNav({ pathname }: { pathname: string }) {
   }, []);
   return (
     <div className="-mx-4 mb-6 flex items-center gap-2 border-b border-border px-4">
-      <nav ref={strip} aria-label="Admin" className="min-w-0 flex-1 overflow-x-auto">
-        <ul className="relative flex min-w-max gap-1">
+      {/* On a phone one strip that scrolls (the current screen scrolled into view); from lg up, every tab in sight, on two rows if need be. */}
+      <nav ref={strip} aria-label="Admin" className="min-w-0 flex-1 overflow-x-auto lg:overflow-visible">
+        <ul className="relative flex min-w-max gap-1 lg:min-w-0 lg:flex-wrap">
           {Object.entries(adminScreens).map(([path, screen]) => (
             <li key={path}>
               <a
