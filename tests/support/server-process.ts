@@ -304,3 +304,18 @@ export function halfStored({ appointments, claims }: Awaited<ReturnType<typeof s
   }
   return problems;
 }
+
+/**
+ * fetch for a GET, sent again once when the connection it reused was closed by the server as the
+ * request left (a keep-alive race of loaded machines: `other side closed`); a GET changes nothing,
+ * so sending it twice is safe.
+ */
+export async function getOnce(url: string, init: RequestInit = {}): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    const code = (err as { cause?: { code?: string } }).cause?.code;
+    if (code !== 'UND_ERR_SOCKET' && code !== 'ECONNRESET') throw err;
+    return fetch(url, init);
+  }
+}
