@@ -1,5 +1,5 @@
 /**
- * The rules of the /admin/availability screen (decision 032), apart from React so they can be tested
+ * The rules of the /admin/availability screen (the booking-rules feature, decision 032), apart from React so they can be tested
  * alone: the form's draft and the payload made of it, the live summary in the firm's words, a break
  * in a day's hours, the field messages (the payload schema's, src/shared/schemas/booking-rules.ts,
  * keyed as the server keys them) and which closures are past.

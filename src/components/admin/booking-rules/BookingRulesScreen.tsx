@@ -35,14 +35,14 @@ import {
   openDay,
   payloadOf,
   withBreak,
-} from './availability.ts';
+} from './booking-rules.ts';
 
 type Errors = Record<string, string>;
 /** The id of the control a payload field is edited in ('hours.monday.0.start' -> 'availability-hours-monday-0-start'). */
 const fieldId = (path: string) => `availability-${path.replaceAll('.', '-')}`;
 const timeOptions = hoursTimes.map((t) => ({ value: t, label: slotLabel(t) }));
 
-export default function AvailabilityScreen() {
+export default function BookingRulesScreen() {
   const queryClient = useQueryClient();
   const query = useQuery(adminQueries.bookingRules);
   const saved = useMemo(() => (query.data ? draftOf(query.data) : null), [query.data]);

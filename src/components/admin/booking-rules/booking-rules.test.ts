@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultBookingRulesSettings } from '../../../shared/schemas/booking-rules.ts';
-import { availabilitySummary, draftErrors, draftOf, hasChanges, isPastClosure, payloadOf, withBreak } from './availability.ts';
+import { availabilitySummary, draftErrors, draftOf, hasChanges, isPastClosure, payloadOf, withBreak } from './booking-rules.ts';
 
 const today = '2030-06-03';
 const defaults = () => draftOf(defaultBookingRulesSettings);
