@@ -11,6 +11,7 @@ import { adminsRoutes } from './admins/admins.routes.ts';
 import { appointmentsRoutes } from './appointments/appointments.routes.ts';
 import { adminGuard } from './auth/admin-guard.ts';
 import { blogPostsRoutes } from './blog-posts/blog-posts.routes.ts';
+import { bookingRulesRoutes } from './booking-rules/booking-rules.routes.ts';
 import { blogSourcesRoutes } from './blog-sources/blog-sources.routes.ts';
 import { calendarSettingsRoutes } from './calendar-settings/calendar-settings.routes.ts';
 import { calendarSyncRoutes } from './calendar-sync/calendar-sync.routes.ts';
@@ -43,6 +44,7 @@ const features = [
   contactSubmissionsRoutes,
   probateCalculationsRoutes,
   appointmentsRoutes,
+  bookingRulesRoutes,
   themesRoutes,
   componentVisibilityRoutes,
   calendarSettingsRoutes,

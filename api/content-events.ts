@@ -7,7 +7,16 @@
  * to the other containers, where it arrives through `deliver` (heard there, never relayed again).
  */
 /** 'site': everything may have changed (a restore, direct database edits): republish it all. */
-export type ContentTopic = 'blog-posts' | 'testimonials' | 'external-reviews' | 'themes' | 'component-visibility' | 'external-articles' | 'site';
+/** 'booking-rules': the firm's availability (decision 032): every container drops the rules it keeps. */
+export type ContentTopic =
+  | 'blog-posts'
+  | 'testimonials'
+  | 'external-reviews'
+  | 'themes'
+  | 'component-visibility'
+  | 'external-articles'
+  | 'booking-rules'
+  | 'site';
 
 export const contentTopics: readonly ContentTopic[] = [
   'blog-posts',
@@ -16,6 +25,7 @@ export const contentTopics: readonly ContentTopic[] = [
   'themes',
   'component-visibility',
   'external-articles',
+  'booking-rules',
   'site',
 ];
 

@@ -15,8 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { bookingRules } from '../src/config/booking-rules.ts';
-import { dayClosure } from '../src/shared/booking/rules.ts';
+import { dayClosure, defaultBookingRules } from '../src/shared/booking/rules.ts';
 import { addDays, firmInstant, firmToday } from '../src/shared/firm-time.ts';
 import { timeSlots } from '../src/shared/constants.ts';
 
@@ -51,7 +50,7 @@ export interface BookingBenchResult {
 export function futureSlots(count: number, now = new Date()): string[] {
   const slots: string[] = [];
   for (let date = addDays(firmToday(now), 1); slots.length < count; date = addDays(date, 1)) {
-    if (dayClosure(date, new Date(), bookingRules)) continue; // a weekend, a holiday
+    if (dayClosure(date, new Date(), defaultBookingRules)) continue; // a weekend, a holiday
     for (const time of timeSlots) if (slots.length < count) slots.push(firmInstant(date, time).toISOString());
   }
   return slots;

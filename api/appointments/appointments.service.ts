@@ -1,8 +1,7 @@
 import type { z } from 'zod';
-import { bookingRules } from '../../src/config/booking-rules.ts';
 import { isInboundRef } from '../../src/shared/booking/self-service.ts';
 import { bookingMessages, dayAvailability, slotProblem, type DayAvailability } from '../../src/shared/booking/availability.ts';
-import { type BookingRules, dayClosure } from '../../src/shared/booking/rules.ts';
+import { dayClosure } from '../../src/shared/booking/rules.ts';
 import { addDays, firmInstant, whenLabel } from '../../src/shared/firm-time.ts';
 import { consultationMinutes, type AppointmentStatus } from '../../src/shared/constants.ts';
 import type { appointmentInput, availabilityQuery } from '../../src/shared/schemas/appointments.ts';
@@ -10,6 +9,7 @@ import type { Write } from '../../db/transactions.ts';
 import type { AppointmentRow } from '../activity.ts';
 import type { Deps } from '../deps.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
+import { bookingRulesService } from '../booking-rules/booking-rules.service.ts';
 import { appointmentsRepository, CLAIM_MINUTES, claimCells, type AppointmentValues } from './appointments.repository.ts';
 
 /** SPEC §4 Appointment status: completed and cancelled are terminal. */
@@ -25,13 +25,10 @@ export { isInboundRef };
 /** Booked through an external scheduler (a Calendly invitee), which mails the visitor itself. */
 export const bookedExternally = (appointment: Pick<AppointmentRow, 'externalEventId'>) => isInboundRef(appointment.externalEventId);
 
-export function appointmentsService({
-  database,
-  clock,
-  activity,
-  rules = bookingRules,
-}: Pick<Deps, 'database' | 'clock' | 'activity'> & { rules?: BookingRules }) {
+export function appointmentsService({ database, clock, activity, events }: Pick<Deps, 'database' | 'clock' | 'activity' | 'events'>) {
   const repo = appointmentsRepository(database);
+  // The firm's availability as stored (decision 032), kept in memory until an admin changes it.
+  const bookingRules = bookingRulesService({ database, events });
   return {
     listAll: repo.listAll,
     findById: repo.findById,
@@ -49,7 +46,7 @@ export function appointmentsService({
       const now = clock.now();
       // SPEC §9: the duration is set from the chosen type, whatever the client sent.
       const duration = consultationMinutes(input.consultationType);
-      const problem = slotProblem(input.scheduledDate, now, duration, rules);
+      const problem = slotProblem(input.scheduledDate, now, duration, await bookingRules.current());
       if (problem) throw badRequest(problem, { scheduledDate: problem });
       const id = crypto.randomUUID();
       const values = { ...input, duration, id, reminderSent: !getsReminder({ scheduledDate: input.scheduledDate, externalEventId: null }, now) };
@@ -73,6 +70,7 @@ export function appointmentsService({
     async availability({ date, consultationType }: z.output<typeof availabilityQuery>, except?: string): Promise<DayAvailability> {
       const now = clock.now();
       const minutes = consultationMinutes(consultationType);
+      const rules = await bookingRules.current();
       if (dayClosure(date, now, rules)) return dayAvailability({ date, now, minutes, busy: [], rules });
       const cells = await repo.claimedCells(firmInstant(date, '00:00'), firmInstant(addDays(date, 1), '00:00'), except);
       const busy = cells.map((start) => ({ start, end: new Date(start.getTime() + CLAIM_MINUTES * 60_000) }));

@@ -9,15 +9,14 @@
  * consultation that can no longer change (cancelled, taken place, started, booked elsewhere), 400 for
  * a time the rules refuse, 409 for a time taken meanwhile.
  */
-import { bookingRules } from '../../src/config/booking-rules.ts';
 import { bookingMessages, slotProblem, type DayAvailability } from '../../src/shared/booking/availability.ts';
-import type { BookingRules } from '../../src/shared/booking/rules.ts';
 import { bookingReference, selfServiceMessages as messages } from '../../src/shared/booking/self-service.ts';
 import type { ConsultationType } from '../../src/shared/constants.ts';
 import type { FirmDate } from '../../src/shared/firm-time.ts';
 import type { AppointmentRow } from '../activity.ts';
 import type { Deps } from '../deps.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
+import { bookingRulesService } from '../booking-rules/booking-rules.service.ts';
 import { appointmentsRepository, claimCells } from './appointments.repository.ts';
 import { appointmentsService, bookedExternally, getsReminder } from './appointments.service.ts';
 import { appointmentIdOf } from './manage-link.ts';
@@ -35,10 +34,11 @@ export interface ManagedBooking {
   reason?: string;
 }
 
-export function appointmentSelfService(deps: Pick<Deps, 'database' | 'clock' | 'activity' | 'secrets'> & { rules?: BookingRules }) {
-  const { clock, secrets, activity, rules = bookingRules } = deps;
+export function appointmentSelfService(deps: Pick<Deps, 'database' | 'clock' | 'activity' | 'secrets' | 'events'>) {
+  const { clock, secrets, activity } = deps;
   const repo = appointmentsRepository(deps.database);
-  const appointments = appointmentsService({ ...deps, rules });
+  const appointments = appointmentsService(deps);
+  const bookingRules = bookingRulesService(deps);
 
   async function find(token: string | undefined): Promise<AppointmentRow> {
     const id = appointmentIdOf(secrets, token);
@@ -100,7 +100,7 @@ export function appointmentSelfService(deps: Pick<Deps, 'database' | 'clock' | '
       const now = clock.now();
       // Already there (a retry whose first answer was lost): done, nothing is sent again.
       if (to.getTime() === row.scheduledDate.getTime()) return view(row);
-      const problem = slotProblem(to, now, row.duration, rules);
+      const problem = slotProblem(to, now, row.duration, await bookingRules.current());
       if (problem) throw badRequest(problem, { scheduledDate: problem });
       const moved = await repo.reschedule(
         row.id,

@@ -128,7 +128,7 @@ export type CalendlyOutcome = {
 };
 
 /** What the webhook uses. */
-export type CalendlyDeps = Pick<Deps, 'database' | 'clock' | 'activity' | 'secrets' | 'log'>;
+export type CalendlyDeps = Pick<Deps, 'database' | 'clock' | 'activity' | 'events' | 'secrets' | 'log'>;
 
 export function calendlyWebhooks(deps: CalendlyDeps) {
   const settings = calendarSyncRepository(deps.database);

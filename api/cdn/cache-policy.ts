@@ -88,6 +88,8 @@ export function changeKeys(change: ContentChange): string[] {
       return ['theme'];
     case 'component-visibility':
       return [COMPONENTS_KEY];
+    case 'booking-rules':
+      return ['booking-rules'];
     case 'site':
       return [SITE_KEY];
   }
@@ -127,6 +129,9 @@ export function changePaths(change: ContentChange): string[] {
     // Every page may lose or regain a part.
     case 'component-visibility':
       return ['/*'];
+    // No page shows them: the modal reads the public rules (availability answers are never kept).
+    case 'booking-rules':
+      return ['/api/booking-rules'];
     case 'site':
       return ['/*'];
   }

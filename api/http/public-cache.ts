@@ -1,6 +1,6 @@
 /**
  * The public API lists: /api/blog-posts, /api/blog-posts/{slug}, /api/testimonials,
- * /api/external-reviews, /api/external-blog-articles, /api/themes/active, /api/component-visibility. Like the published pages
+ * /api/external-reviews, /api/external-blog-articles, /api/themes/active, /api/component-visibility, /api/booking-rules. Like the published pages
  * (decision 007), an answer is kept ready to send, named by the keys of what it shows (api/cdn/
  * cache-policy.ts), and dropped the moment a content change touches one of its keys, here or, through
  * the content bus, in another container. So an unchanged list costs no database query, carries an

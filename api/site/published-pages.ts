@@ -89,6 +89,9 @@ export function pathsFor(change: ContentChange): string[] {
       return ['/sitemap.xml'];
     case 'themes':
       return [];
+    // The booking modal reads them from the API; no published page shows them.
+    case 'booking-rules':
+      return [];
     case 'site':
       return [];
   }

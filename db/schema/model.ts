@@ -348,6 +348,60 @@ export const componentVisibilitySettings = table('component_visibility_settings'
 });
 
 /**
+ * The firm's availability (docs/decisions/032), edited on /admin/availability: one row of booking
+ * rules (its id is always 'firm'), the consultation hours of each weekday (1 Monday … 5 Friday; none:
+ * closed that day; two around a lunch break), and the firm's own closures (first and last day, both
+ * closed, as firm dates 'YYYY-MM-DD'). Migration 0013 stores the rules that were code until then.
+ */
+export const bookingRules = table(
+  'booking_rules',
+  {
+    id: text('id').primaryKey(),
+    observeHolidays: boolean('observe_holidays').notNull().default(true),
+    minimumNoticeHours: integer('minimum_notice_hours').notNull(),
+    bookingHorizonDays: integer('booking_horizon_days').notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t, { check }) => [
+    check('booking_rules_one_row', sql`${t.id} = 'firm'`),
+    check('booking_rules_notice_range', isBetween(t.minimumNoticeHours, { min: 0, max: 720 })),
+    check('booking_rules_horizon_range', isBetween(t.bookingHorizonDays, { min: 1, max: 730 })),
+  ],
+);
+
+export const bookingHours = table(
+  'booking_hours',
+  {
+    id: id(),
+    weekday: integer('weekday').notNull(),
+    /** Firm wall-clock times, 'HH:MM': start inclusive, end exclusive. */
+    startTime: text('start_time').notNull(),
+    endTime: text('end_time').notNull(),
+  },
+  (t, { check, unique }) => [
+    check('booking_hours_weekday_range', isBetween(t.weekday, { min: 1, max: 5 })),
+    check('booking_hours_start_before_end', sql`${t.startTime} < ${t.endTime}`),
+    unique('booking_hours_weekday_start_unique').on(t.weekday, t.startTime),
+  ],
+);
+
+export const bookingClosures = table(
+  'booking_closures',
+  {
+    id: id(),
+    firstDay: text('first_day').notNull(),
+    lastDay: text('last_day').notNull(),
+    /** What a visitor reads: "We are closed that day (reason)." */
+    reason: text('reason').notNull(),
+    createdAt: createdAt(),
+  },
+  (t, { check, index }) => [
+    check('booking_closures_first_before_last', sql`${t.firstDay} <= ${t.lastDay}`),
+    index('booking_closures_first_day_idx').on(t.firstDay),
+  ],
+);
+
+/**
  * Docs/decisions/011: one row per run of the one-way migration to DynamoDB. `progress` is JSON
  * text: per kind, done and total and the checkpoint (the last id written with every id before it), so
  * a run resumes where it stopped and the wizard's progress bars survive a reload. `owner` and the

@@ -8,10 +8,10 @@
 import type { APIRequestContext, Locator, Page, TestInfo } from '@playwright/test';
 import type { consultationTypes } from '../../src/shared/constants.ts';
 import { clientNotice, weekOf } from '../../src/components/admin/appointments/appointments.ts';
-import { firmDateOf } from '../../src/shared/firm-time.ts';
+import { firmDateOf, firmInstant } from '../../src/shared/firm-time.ts';
 import { expect, openAdminScreen, test } from '../support/admin.ts';
 import { bookInModal, slotLabel, type BookingVisitor, type StoredAppointment } from '../support/booking.ts';
-import { expectNoAxeViolations, expectToastsGone, screenshot, screenshotDialog, toasts, unique, watchConsole } from '../support/e2e.ts';
+import { expectNoAxeViolations, expectNoSideways, expectToastsGone, screenshot, screenshotDialog, toasts, unique, watchConsole } from '../support/e2e.ts';
 
 const SCREEN = '/admin/appointments';
 const FIRM_ZONE = 'America/Los_Angeles';
@@ -473,6 +473,81 @@ test('search and date range: by name, e-mail or reference, between two firm days
   await page.getByRole('button', { name: 'Show All Appointments' }).click();
   await expect(names()).toHaveCount(3);
   await expect(page).toHaveURL(/\/admin\/appointments$/);
+  consoleErrors.expectNone();
+});
+
+test('the day view: one firm day in time order, the day before and after, today; the filters apply; usable at phone width', async ({ page }, info) => {
+  const consoleErrors = watchConsole(page);
+  const day = 86_400_000;
+  const now = Date.now();
+  const inTwoDays = firmDateOf(new Date(now + 2 * day));
+  const at = (date: string, time: string) => firmInstant(date, time).toISOString();
+  const row = (name: string, scheduledDate: string, status: string, id: string) => ({
+    id,
+    firstName: name,
+    lastName: 'Daily',
+    email: `${name.toLowerCase()}@example.com`,
+    phone: null,
+    consultationType: 'estate-planning',
+    scheduledDate,
+    duration: 60,
+    status,
+    notes: null,
+    practiceArea: 'estate-planning',
+    reminderSent: false,
+    externalEventId: null,
+    createdAt: new Date(now - day).toISOString(),
+    updatedAt: new Date(now - day).toISOString(),
+  });
+  // Listed out of order; the day shows them by time.
+  const rows = [
+    row('Afternoon', at(inTwoDays, '14:00'), 'confirmed', 'a0000000-1111-4222-8333-444455556666'),
+    row('Morning', at(inTwoDays, '09:00'), 'scheduled', 'b0000000-1111-4222-8333-444455556666'),
+    row('Noon', at(inTwoDays, '11:00'), 'confirmed', 'c0000000-1111-4222-8333-444455556666'),
+    row('Later', at(firmDateOf(new Date(now + 3 * day)), '10:00'), 'scheduled', 'd0000000-1111-4222-8333-444455556666'),
+  ];
+  await page.route('**/api/admin/appointments', (route) => route.fulfill({ json: rows }));
+  await openAdminScreen(page, SCREEN, 'Appointments');
+  await page.getByRole('button', { name: 'Day', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Day', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  const dayView = page.getByTestId('day-view');
+  const names = () => dayView.getByTestId('day-appointment').locator('p.font-semibold');
+  const today = firmDateOf(new Date(now));
+  await expect(dayView).toHaveAttribute('data-day', today);
+  await expect(dayView.getByRole('heading', { level: 3 })).toContainText('(today)');
+  await dayView.getByRole('button', { name: 'Next Day' }).click();
+  await dayView.getByRole('button', { name: 'Next Day' }).click();
+  await expect(dayView).toHaveAttribute('data-day', inTwoDays);
+  await expect(names()).toHaveText(['Morning Daily', 'Noon Daily', 'Afternoon Daily']);
+  await expect(dayView.getByTestId('day-appointment').first()).toContainText('Estate Planning Review (60 min)');
+  await expectNoAxeViolations(page, { label: 'appointments, day view' });
+  await screenshot(page, info, 'admin-appointments-day');
+  // At phone width (this spec runs on desktop only): the rows stack, nothing is wider than the screen.
+  const desktop = page.viewportSize()!;
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoSideways(page);
+  for (const row of await dayView.getByTestId('day-appointment').all()) {
+    const box = (await row.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+  }
+  await screenshot(page, info, 'admin-appointments-day-390');
+  await page.setViewportSize(desktop);
+  // The status filter applies here too.
+  await statusFilter(page).selectOption('confirmed');
+  await expect(names()).toHaveText(['Noon Daily', 'Afternoon Daily']);
+  await statusFilter(page).selectOption('all');
+  // View Details opens the same dialog.
+  await dayView.getByRole('button', { name: 'View Details for Noon Daily' }).click();
+  await expect(details(page)).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dayView.getByRole('button', { name: 'View Details for Noon Daily' })).toBeFocused();
+  await dayView.getByRole('button', { name: 'Next Day' }).click();
+  await expect(names()).toHaveText(['Later Daily']);
+  await dayView.getByRole('button', { name: 'Previous Day' }).click();
+  await expect(dayView).toHaveAttribute('data-day', inTwoDays);
+  await dayView.getByRole('button', { name: 'Today' }).click();
+  await expect(dayView).toHaveAttribute('data-day', today);
+  await expect(dayView.getByText('No appointments on this day.')).toBeVisible();
   consoleErrors.expectNone();
 });
 

@@ -17,6 +17,7 @@ import { dayState, firstSelectableDay } from '../../src/components/booking/calen
 import { addDays, firmInstant, firmToday, isWeekend, longDateLabel } from '../../src/shared/firm-time.ts';
 import { isBookableDay } from '../support/bookable-days.ts';
 import { holidaysOf } from '../../src/shared/booking/holidays.ts';
+import { defaultBookingRules } from '../../src/shared/booking/rules.ts';
 import { timeSlots } from '../../src/shared/constants.ts';
 import { book } from '../support/appointment-requests.ts';
 import {
@@ -335,7 +336,7 @@ test('keyboard only: open, choose type, date and time, fill in, book and close w
     passed.push(await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? ''));
   }
   expect(passed).toContain('Next month');
-  expect(await focusedDate()).toBe(firstSelectableDay(new Date()));
+  expect(await focusedDate()).toBe(firstSelectableDay(new Date(), defaultBookingRules));
   // PageDown/PageUp by month, Home/End to the week's ends.
   const start = (await focusedDate())!;
   await page.keyboard.press('PageDown');
@@ -681,7 +682,7 @@ test('on a phone-width screen: the side menu opens the modal, which fits and boo
   expect(box.x).toBe(0);
   expect(box.width).toBe(390);
   expect(await dialog(page).evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
-  const dayBox = (await day(page, firstSelectableDay(new Date())).boundingBox())!;
+  const dayBox = (await day(page, firstSelectableDay(new Date(), defaultBookingRules)).boundingBox())!;
   expect(dayBox.width).toBeGreaterThanOrEqual(44);
   expect(dayBox.height).toBeGreaterThanOrEqual(44);
   await shot(page, info, 'phone-step1');
@@ -738,7 +739,7 @@ test.describe('a visitor far from California (Pacific/Kiritimati, UTC+14)', () =
     // The browser's "today" is usually the firm's tomorrow: it is judged by the firm's rule, not as today.
     if (browserDay !== firmToday(now) && (await day(page, browserDay).count())) {
       await expect(day(page, browserDay)).not.toHaveAttribute('aria-current', 'date');
-      if (dayState(browserDay, now).disabled) await expect(day(page, browserDay)).toHaveAttribute('aria-disabled', 'true');
+      if (dayState(browserDay, now, defaultBookingRules).disabled) await expect(day(page, browserDay)).toHaveAttribute('aria-disabled', 'true');
       else await expect(day(page, browserDay)).not.toHaveAttribute('aria-disabled', 'true');
     }
     // The past is the firm's past: yesterday in San Diego cannot be chosen.

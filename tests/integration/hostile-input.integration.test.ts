@@ -20,7 +20,8 @@ import { backgroundFetchesSettled } from '../../api/blog-sources/blog-source-fet
 import { openConfig } from '../../api/crypto/sealed-config.ts';
 import { themeStylesheet } from '../../api/site/theme-css.ts';
 import { blogAuthors } from '../../src/config/firm.ts';
-import { firmInstant } from '../../src/shared/firm-time.ts';
+import { addDays, firmInstant } from '../../src/shared/firm-time.ts';
+import { defaultBookingRulesSettings } from '../../src/shared/schemas/booking-rules.ts';
 import {
   appointmentStatuses,
   blogCategories,
@@ -422,6 +423,25 @@ const valid = {
     displayLimit: fc.integer({ min: 1, max: 10 }),
     config: fc.constantFrom(null, '{"itemsPath":"items"}'),
   }),
+  // The firm's availability: any of it the form allows, with odd closure reasons (restored after its property).
+  bookingRules: fc.record({
+    hours: fc.constantFrom<Json>(
+      defaultBookingRulesSettings.hours as unknown as Json,
+      { ...defaultBookingRulesSettings.hours, friday: [] } as unknown as Json,
+      { ...defaultBookingRulesSettings.hours, monday: [{ start: '09:00', end: '17:00' }], wednesday: [{ start: '10:30', end: '12:00' }] } as unknown as Json,
+    ),
+    observeHolidays: fc.boolean(),
+    minimumNoticeHours: fc.integer({ min: 0, max: 720 }),
+    bookingHorizonDays: fc.integer({ min: 31, max: 730 }),
+    closures: fc.array(
+      fc.record({ from: fc.constantFrom('2029-12-24', '2030-07-04', '2031-02-28'), days: fc.nat(20), reason: oddText(100) }).map(({ from, days, reason }) => ({
+        from,
+        to: addDays(from, days),
+        reason,
+      })),
+      { maxLength: 4 },
+    ),
+  }),
   status: fc.record({ status: fc.constantFrom(...appointmentStatuses) }),
   visibility: fc.record({ isVisible: fc.boolean() }),
   calendly: fc
@@ -609,6 +629,8 @@ interface Endpoint {
   watch?: TableName[];
   /** A 5xx that is the route's designed answer, not a failure (the migration without DynamoDB). */
   designed5xx?: (status: number, error: string) => boolean;
+  /** Puts back what the accepted requests changed, for the tests that follow (the firm's availability). */
+  after?: (ctx: TestContext) => Promise<void>;
 }
 
 /** Records made in beforeAll, for requests that aim at an existing row. */
@@ -1220,6 +1242,47 @@ function catalogue(): Endpoint[] {
       requests: () => plainRoute('POST', '/api/admin/migration/verify'),
     },
     { method: 'POST', route: '/api/admin/publishing/republish', runs: RUNS.none, requests: () => plainRoute('POST', '/api/admin/publishing/republish') },
+    // Last: the rules an accepted change sets would refuse the bookings of the routes above; `after` puts them back.
+    { method: 'GET', route: '/api/booking-rules', runs: RUNS.none, requests: () => plainRoute('GET', '/api/booking-rules') },
+    { method: 'GET', route: '/api/admin/booking-rules', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/booking-rules') },
+    {
+      method: 'PUT',
+      route: '/api/admin/booking-rules',
+      runs: RUNS.body,
+      watch: ['bookingRules', 'bookingHours', 'bookingClosures'],
+      requests: () =>
+        jsonRoute(
+          'PUT',
+          '/api/admin/booking-rules',
+          fc.oneof(
+            {
+              weight: 4,
+              arbitrary: bodyText(valid.bookingRules as fc.Arbitrary<Body>, [
+                ...fieldsOf('hours', 'observeHolidays', 'minimumNoticeHours', 'bookingHorizonDays', 'closures'),
+                ['hours', 'monday'],
+                ['hours', 'friday'],
+                ['hours', 'saturday'],
+              ]),
+            },
+            // Too many closures, and closures nested or shaped wrongly.
+            {
+              weight: 1,
+              arbitrary: fc
+                .constantFrom<Json>(
+                  Array.from({ length: 201 }, () => ({ from: '2031-01-01', to: '2031-01-01', reason: 'Closed' })),
+                  [{ from: '2031-01-01', to: '2031-01-01', reason: { $gt: '' } }],
+                  [[{ from: '2031-01-01' }]],
+                  [{ from: '2031-01-02', to: '2031-01-01', reason: 'Backwards' }],
+                )
+                .map((closures) => JSON.stringify({ ...defaultBookingRulesSettings, closures })),
+            },
+          ),
+        ),
+      after: async (ctx) => {
+        const res = await ctx.admin('PUT', '/api/admin/booking-rules', defaultBookingRulesSettings);
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+      },
+    },
   ];
 }
 
@@ -1382,6 +1445,7 @@ forEachDialect(
           }),
           runs(ep.runs),
         );
+        await ep.after?.(ctx());
         expect(logged).toEqual([]);
       });
     }

@@ -18,6 +18,8 @@ export const adminQueries = {
   externalReviews: queryOptions({ queryKey: ['/api/admin/external-reviews'], queryFn: () => read(api.admin['external-reviews'].$get()) }),
   themes: queryOptions({ queryKey: ['/api/admin/themes'], queryFn: () => read(api.admin.themes.$get()) }),
   appointments: queryOptions({ queryKey: ['/api/admin/appointments'], queryFn: () => read(api.admin.appointments.$get()) }),
+  /** The firm's availability (one object, not a list: read with useQuery). */
+  bookingRules: queryOptions({ queryKey: ['/api/admin/booking-rules'], queryFn: () => read(api.admin['booking-rules'].$get()) }),
   componentVisibility: queryOptions({ queryKey: ['/api/admin/component-visibility'], queryFn: () => read(api.admin['component-visibility'].$get()) }),
   calendarSettings: queryOptions({ queryKey: ['/api/admin/calendar-settings'], queryFn: () => read(api.admin['calendar-settings'].$get()) }),
   blogSources: queryOptions({ queryKey: ['/api/admin/blog-sources'], queryFn: () => read(api.admin['blog-sources'].$get()) }),

@@ -24,6 +24,7 @@ export const adminScreens: Readonly<Record<string, AdminScreen>> = {
     load: () => import('./contact-submissions/ContactSubmissionsScreen.tsx'),
   },
   '/admin/appointments': { title: 'Appointments', nav: 'Appointments', load: () => import('./appointments/AppointmentsScreen.tsx') },
+  '/admin/availability': { title: 'Availability', nav: 'Availability', load: () => import('./booking-rules/BookingRulesScreen.tsx') },
   '/admin/themes': { title: 'Themes', nav: 'Themes', load: () => import('./themes/ThemesScreen.tsx') },
   '/admin/integrations': { title: 'Integrations', nav: 'Integrations', load: () => import('./integrations/IntegrationsScreen.tsx') },
   '/admin/component-visibility': {

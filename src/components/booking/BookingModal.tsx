@@ -38,8 +38,9 @@ import {
 import { calendarRange, firstSelectableDay } from './calendar.ts';
 import DetailsStep from './DetailsStep.tsx';
 import BookingFacts from './BookingFacts.tsx';
-import ScheduleStep from './ScheduleStep.tsx';
+import ScheduleStep, { type CalendarState } from './ScheduleStep.tsx';
 import { useAvailability } from './use-availability.ts';
+import { useBookingRules } from './use-booking-rules.ts';
 
 /** The validation (zod) is fetched as soon as the modal opens, and awaited at the latest on submit. */
 let schemaModule: Promise<typeof import('./booking-form.schema.ts')> | undefined;
@@ -90,14 +91,18 @@ export default function BookingModal({ open, onOpenChange, returnFocus }: Props)
   // Decision 016: booking again after a failure reuses the key, so a booking stored before its answer was lost is not made twice.
   const [submission] = useState(submissionKey);
   const availability = useAvailability(choice.date, choice.consultationType, refresh);
+  // The firm's rules, asked again with the slots (each opening, a retry, a refused time).
+  const bookingRules = useBookingRules(refresh);
 
   // The firm's today and the picker's range, taken afresh at each opening (a page may stay open overnight).
   // biome-ignore lint/correctness/useExhaustiveDependencies: each opening (`open`) takes a new "now"
-  const calendar = useMemo(() => {
+  const calendar = useMemo((): CalendarState => {
+    if (bookingRules.status !== 'ready') return bookingRules;
+    const { rules } = bookingRules;
     const now = new Date();
-    return { now, ...calendarRange(now), initial: firstSelectableDay(now) };
+    return { status: 'ready', now, ...calendarRange(now, rules), initial: firstSelectableDay(now, rules), rules };
     // `open` is not read: each opening takes a new "now".
-  }, [open]);
+  }, [open, bookingRules]);
 
   const stepHeading = useRef<HTMLHeadingElement>(null);
   const timeMessageRef = useRef<HTMLParagraphElement>(null);

@@ -2,11 +2,13 @@
  * The booking modal's date picker (SPEC §5 Booking form): a month grid (WAI-ARIA APG date picker)
  * in firm dates. One day at a time is in the Tab order; arrows move by day and week, Home/End to the
  * week's ends, PageUp/PageDown by month (Shift: by year), Enter or Space picks the day. Days that
- * cannot be booked (past, Saturdays and Sundays, beyond the booking window) stay reachable, so a
+ * cannot be booked (past, Saturdays and Sundays, holidays and the firm's closures, beyond the booking
+ * window: the firm's rules) stay reachable, so a
  * screen reader announces them as unavailable, and are struck through (not told by colour alone).
  */
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import type { BookingRules } from '../../shared/booking/rules.ts';
 import { longDateLabel, monthLabel, type FirmDate } from '../../shared/firm-time.ts';
 import { addMonths, dayState, firstOfMonth, lastOfMonth, monthGrid, monthOf, moveByKey, weekdayNames } from './calendar.ts';
 
@@ -20,11 +22,13 @@ interface Props {
   initial: FirmDate;
   min: FirmDate;
   max: FirmDate;
+  /** The firm's booking rules (GET /api/booking-rules): which days are closed, and why. */
+  rules: BookingRules;
   /** The id of the visible label of the picker ("Date"). */
   labelledBy: string;
 }
 
-export default function DatePicker({ value, onChange, now, today, initial, min, max, labelledBy }: Props) {
+export default function DatePicker({ value, onChange, now, today, initial, min, max, rules, labelledBy }: Props) {
   const headingId = useId();
   const [focused, setFocused] = useState<FirmDate>(value ?? initial);
   const month = monthOf(focused);
@@ -89,7 +93,7 @@ export default function DatePicker({ value, onChange, now, today, initial, min, 
               {week.map((date, i) => {
                 // biome-ignore lint/suspicious/noArrayIndexKey: an empty cell is known by its place in the week
                 if (!date) return <td key={`empty-${i}`} />;
-                const state = dayState(date, now);
+                const state = dayState(date, now, rules);
                 const selected = date === value;
                 const name = state.disabled ? `${longDateLabel(date)}, unavailable (${state.reason})` : longDateLabel(date);
                 return (

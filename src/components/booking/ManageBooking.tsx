@@ -26,8 +26,9 @@ import { buttonClass } from '../ui/button-class.ts';
 import type { BookingChoice } from './booking-form.ts';
 import { calendarRange } from './calendar.ts';
 import BookingFacts from './BookingFacts.tsx';
-import ScheduleStep from './ScheduleStep.tsx';
+import ScheduleStep, { type CalendarState } from './ScheduleStep.tsx';
 import { type FetchDay, useAvailability } from './use-availability.ts';
+import { useBookingRules } from './use-booking-rules.ts';
 
 /** GET /api/appointments/manage's answer (dates as ISO text). */
 type Managed = ApiData<typeof api.appointments.manage.$get>;
@@ -276,12 +277,14 @@ function CancelPanel({ token, booking, onBack, onDone, onStale }: PanelProps) {
 function ReschedulePanel({ token, booking, onBack, onDone, onStale }: PanelProps) {
   const consultationType = booking.consultationType as ConsultationType;
   const currentStart = new Date(booking.scheduledDate).toISOString();
-  const calendar = useMemo(() => {
-    const now = new Date();
-    return { now, ...calendarRange(now), initial: firmDateOf(new Date(booking.scheduledDate)) };
-  }, [booking.scheduledDate]);
   const [choice, setChoice] = useState<BookingChoice>({ consultationType, date: firmDateOf(new Date(booking.scheduledDate)), time: null });
   const [refresh, setRefresh] = useState(0);
+  const bookingRules = useBookingRules(refresh);
+  const calendar = useMemo((): CalendarState => {
+    if (bookingRules.status !== 'ready') return bookingRules;
+    const now = new Date();
+    return { status: 'ready', now, ...calendarRange(now, bookingRules.rules), initial: firmDateOf(new Date(booking.scheduledDate)), rules: bookingRules.rules };
+  }, [booking.scheduledDate, bookingRules]);
   const [timeMessage, setTimeMessage] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   const timeMessageRef = useRef<HTMLParagraphElement>(null);

@@ -5,6 +5,7 @@
  */
 import { CircleAlert, LoaderCircle, RotateCw } from 'lucide-react';
 import { useId, type Ref } from 'react';
+import type { BookingRules } from '../../shared/booking/rules.ts';
 import { FIRM_TIME_ZONE_LABEL, longDateLabel, type FirmDate } from '../../shared/firm-time.ts';
 import type { ConsultationType } from '../../shared/constants.ts';
 import { consultationTypeOptions, type BookingChoice } from './booking-form.ts';
@@ -21,7 +22,8 @@ interface Props {
   /** Why the last attempt could not have its time (the server's 409 or 400 message). */
   timeMessage: string | null;
   timeMessageRef: Ref<HTMLParagraphElement>;
-  calendar: { now: Date; today: FirmDate; initial: FirmDate; min: FirmDate; max: FirmDate };
+  /** The date picker's days, once the firm's rules are in (use-booking-rules.ts); onRetry asks again after a failure. */
+  calendar: CalendarState;
   /** false where the type is already decided (a booking being moved): the choice is not shown. */
   chooseType?: boolean;
   /** A booking being moved: its present start (ISO), shown as such and not offered. */
@@ -29,6 +31,13 @@ interface Props {
   /** The level of the Date and Time headings (the modal's h4; a page's h3). */
   headingLevel?: 'h3' | 'h4';
 }
+
+export type CalendarState =
+  | { status: 'ready'; now: Date; today: FirmDate; initial: FirmDate; min: FirmDate; max: FirmDate; rules: BookingRules }
+  | { status: 'loading' }
+  | { status: 'error' };
+
+const retryButton = 'inline-flex min-h-11 items-center gap-2 rounded-md border border-border px-4 font-medium hover:bg-accent hover:text-accent-foreground';
 
 const option =
   'flex min-h-11 cursor-pointer items-center gap-3 rounded-md border border-border px-3 py-2 text-sm has-[:checked]:border-primary has-[:checked]:bg-accent has-[:checked]:text-accent-foreground has-[:focus-visible]:outline-3 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-ring';
@@ -81,7 +90,22 @@ export default function ScheduleStep({
           </Heading>
           <p className="text-sm text-muted-foreground">Weekdays only.</p>
           <div className="mt-2">
-            <DatePicker value={choice.date} onChange={onDateChange} labelledBy={`${id}-date`} {...calendar} />
+            {calendar.status === 'ready' ? (
+              <DatePicker value={choice.date} onChange={onDateChange} labelledBy={`${id}-date`} {...calendar} />
+            ) : calendar.status === 'error' ? (
+              <div role="alert" className="w-full max-w-sm space-y-3 rounded-md border border-destructive p-3 text-sm">
+                <p className="font-medium text-destructive">The calendar could not be loaded.</p>
+                <button type="button" onClick={onRetry} className={retryButton}>
+                  <RotateCw aria-hidden="true" className="size-4" />
+                  Try Again
+                </button>
+              </div>
+            ) : (
+              <p className="flex w-full max-w-sm items-center gap-2 text-sm text-muted-foreground">
+                <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
+                Loading the calendar...
+              </p>
+            )}
           </div>
         </div>
 
@@ -107,11 +131,7 @@ export default function ScheduleStep({
             ) : availability.status === 'error' ? (
               <div className="space-y-3 rounded-md border border-destructive p-3 text-sm">
                 <p className="font-medium text-destructive">The available times could not be loaded.</p>
-                <button
-                  type="button"
-                  onClick={onRetry}
-                  className="inline-flex min-h-11 items-center gap-2 rounded-md border border-border px-4 font-medium hover:bg-accent hover:text-accent-foreground"
-                >
+                <button type="button" onClick={onRetry} className={retryButton}>
                   <RotateCw aria-hidden="true" className="size-4" />
                   Try Again
                 </button>

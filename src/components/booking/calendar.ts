@@ -5,7 +5,6 @@
  * the firm's days (DOMAIN.md Scheduling). Day-of-week and month lengths come from Date.UTC, which
  * involves no zone.
  */
-import { bookingRules } from '../../config/booking-rules.ts';
 import { closureMessage } from '../../shared/booking/availability.ts';
 import { type BookingRules, dayClosure, firstBookableDay } from '../../shared/booking/rules.ts';
 import { addDays, firmToday, type FirmDate, type FirmMonth } from '../../shared/firm-time.ts';
@@ -66,7 +65,7 @@ export const weekdayNames = [
 ] as const;
 
 /** The days the picker can show and move to: from the first of this month to the end of the window's month. */
-export function calendarRange(now: Date, rules: BookingRules = bookingRules): { today: FirmDate; min: FirmDate; max: FirmDate } {
+export function calendarRange(now: Date, rules: BookingRules): { today: FirmDate; min: FirmDate; max: FirmDate } {
   const today = firmToday(now);
   return { today, min: firstOfMonth(monthOf(today)), max: lastOfMonth(monthOf(addDays(today, rules.windowDays))) };
 }
@@ -78,7 +77,7 @@ export type DayState = { disabled: false } | { disabled: true; reason: string };
  * consultation hours, no holiday or closure, inside the booking window; today only while a slot is far
  * enough ahead), and why not, in a few words for the day's label ('closed for Thanksgiving Day').
  */
-export function dayState(date: FirmDate, now: Date, rules: BookingRules = bookingRules): DayState {
+export function dayState(date: FirmDate, now: Date, rules: BookingRules): DayState {
   const closure = dayClosure(date, now, rules);
   if (!closure) return { disabled: false };
   switch (closure.reason) {
@@ -100,13 +99,13 @@ export function dayState(date: FirmDate, now: Date, rules: BookingRules = bookin
 }
 
 /** Why the day cannot be booked, in a full sentence (shown when such a day is chosen), or null. */
-export function dayMessage(date: FirmDate, now: Date, rules: BookingRules = bookingRules): string | null {
+export function dayMessage(date: FirmDate, now: Date, rules: BookingRules): string | null {
   const closure = dayClosure(date, now, rules);
   return closure && closureMessage(closure, rules);
 }
 
 /** The first day a visitor may pick, where the picker puts its focus when nothing is chosen yet. */
-export function firstSelectableDay(now: Date, rules: BookingRules = bookingRules): FirmDate {
+export function firstSelectableDay(now: Date, rules: BookingRules): FirmDate {
   return firstBookableDay(now, rules);
 }
 

@@ -229,12 +229,25 @@ describe('the booking rules: holidays, closures, minimum notice and consultation
   });
 
   it("closes the firm's own closures with its reason", () => {
-    const rules = { ...defaults, closures: [{ date: '2026-12-02', reason: 'office move' }] };
+    const rules = { ...defaults, closures: [{ from: '2026-12-02', to: '2026-12-02', reason: 'office move' }] };
     const day = dayAvailability({ date: '2026-12-02', now: monday8am, minutes: 30, busy: [], rules });
     expect(day.bookable).toBe(false);
     expect(day.message).toBe('We are closed that day (office move). Please choose another day.');
     expect(slotProblem(at('2026-12-02T09:00:00-08:00'), monday8am, 30, rules)).toBe(day.message);
     expect(slotProblem(at('2026-12-03T09:00:00-08:00'), monday8am, 30, rules)).toBeNull();
+  });
+
+  it('closes every day of a closure that spans several, its first and last included', () => {
+    const rules = { ...defaults, closures: [{ from: '2026-12-07', to: '2026-12-09', reason: 'firm retreat' }] };
+    const bookable = (date: string) => dayAvailability({ date, now: monday8am, minutes: 30, busy: [], rules }).bookable;
+    expect(['2026-12-04', '2026-12-07', '2026-12-08', '2026-12-09', '2026-12-10'].map(bookable)).toEqual([true, false, false, false, true]);
+    expect(slotProblem(at('2026-12-09T16:00:00-08:00'), monday8am, 30, rules)).toBe(bookingMessages.closure('firm retreat'));
+  });
+
+  it('says the booking window in days, one day included, and a year as 12 months', () => {
+    expect(bookingMessages.beyondWindow(365)).toBe('Please choose a date within the next 12 months.');
+    expect(bookingMessages.beyondWindow(60)).toBe('Please choose a date within the next 60 days.');
+    expect(bookingMessages.beyondWindow(1)).toBe('Please choose a date within the next day.');
   });
 
   it('needs the minimum notice: at 8:00, 9:00 and 9:30 are too soon, 10:00 is the first', () => {

@@ -53,7 +53,7 @@ export const bookingMessages = {
   past: 'That time has already passed. Please choose a later time.',
   notice: (minutes: number) => `Please choose a time at least ${noticeLabel(minutes)} from now.`,
   hours: (minutes: number) => `A ${minutes}-minute consultation at that time would run past our consultation hours. Please choose an earlier time.`,
-  beyondWindow: (days: number) => `Please choose a date within the next ${days === 365 ? '12 months' : `${days} days`}.`,
+  beyondWindow: (days: number) => `Please choose a date within the next ${days === 365 ? '12 months' : days === 1 ? 'day' : `${days} days`}.`,
   noneLeft: (minutes: number) => {
     if (minutes === 0) return 'No times are left on this day. Please choose another date.';
     const label = noticeLabel(minutes);

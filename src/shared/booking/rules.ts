@@ -18,13 +18,20 @@ export interface HoursInterval {
   end: string;
 }
 
+/** Days the firm is closed on its own account, `from` to `to` inclusive (firm dates). */
+export interface Closure {
+  from: FirmDate;
+  to: FirmDate;
+  reason: string;
+}
+
 export interface BookingRules {
   /** Consultation hours by weekday, 0 Sunday … 6 Saturday; no interval: closed that day. */
   hours: readonly (readonly HoursInterval[])[];
   /** Closed on the US federal and California court holidays (holidays.ts). */
   observeHolidays: boolean;
-  /** The firm's own closed days (a retreat, a move), each with what a visitor reads. */
-  closures: readonly { date: FirmDate; reason: string }[];
+  /** The firm's own closures (a retreat, a move): first and last day, both closed, and what a visitor reads. */
+  closures: readonly Closure[];
   /** The earliest a consultation may start, in minutes after the booking. */
   minimumNoticeMinutes: number;
   /** How far ahead a visitor may book: days after firm today. */
@@ -44,6 +51,10 @@ export const defaultBookingRules: BookingRules = {
   minimumNoticeMinutes: 120,
   windowDays: 365,
 };
+
+/** The firm's own closure that covers `date`, if any (the first listed, when several do). */
+export const closureOn = (date: FirmDate, rules: Pick<BookingRules, 'closures'>): Closure | undefined =>
+  rules.closures.find((c) => c.from <= date && date <= c.to);
 
 /** Why a whole day cannot be booked. */
 export type DayClosure =
@@ -72,7 +83,7 @@ export function dayClosure(date: FirmDate, now: Date, rules: BookingRules): DayC
   const today = firmToday(now);
   if (date < today) return { reason: 'past' };
   if (date > addDays(today, rules.windowDays)) return { reason: 'beyond' };
-  const own = rules.closures.find((c) => c.date === date);
+  const own = closureOn(date, rules);
   if (own) return { reason: 'closure', name: own.reason };
   const day = weekdayOf(date);
   if ((rules.hours[day] ?? []).length === 0) return { reason: day === 0 || day === 6 ? 'weekend' : 'no-hours' };

@@ -47,8 +47,11 @@ import {
 } from './appointments.ts';
 import FinalStatusDialog, { type FinalStatusTarget } from './FinalStatusDialog.tsx';
 import StatusMenu from './StatusMenu.tsx';
+import DayView from './DayView.tsx';
 import WeekView from './WeekView.tsx';
 import { integrationQueries } from '../integrations/integrations.ts';
+
+const viewLabels = { list: 'List', week: 'Week', day: 'Day' } as const;
 
 const appointmentParam = (id: string) => ({ id: encodeURIComponent(id) });
 
@@ -70,9 +73,9 @@ export default function AppointmentsScreen() {
   const filter = filters.status;
   const update = (changes: Partial<AppointmentFilters>) => setFilters((f) => ({ ...f, ...changes }));
   const [openId, setOpenId] = useState<string | null>(null);
-  // List (upcoming, then past) or Week (issue 19); the week shown, by any of its days.
-  const [view, setView] = useState<'list' | 'week'>('list');
-  const [week, setWeek] = useState(() => firmToday(new Date()));
+  // List (upcoming, then past), Week or Day (issue 19); the day shown, or the week that holds it.
+  const [view, setView] = useState<'list' | 'week' | 'day'>('list');
+  const [shownDay, setShownDay] = useState(() => firmToday(new Date()));
   const [finalTarget, setFinalTarget] = useState<FinalStatusTarget | null>(null);
   const [deleteTarget, setDeleteTarget] = useState<Appointment | null>(null);
   const listHeadingRef = useRef<HTMLHeadingElement>(null);
@@ -253,9 +256,9 @@ export default function AppointmentsScreen() {
           </form>
           <div className="flex w-full flex-wrap items-center justify-between gap-2">
             <div role="group" aria-label="Show as" className="inline-flex rounded-md border border-border p-0.5">
-              {(['list', 'week'] as const).map((v) => (
+              {(['list', 'week', 'day'] as const).map((v) => (
                 <Button key={v} variant={view === v ? 'secondary' : 'ghost'} size="sm" className="h-10" aria-pressed={view === v} onClick={() => setView(v)}>
-                  {v === 'list' ? 'List' : 'Week'}
+                  {viewLabels[v]}
                 </Button>
               ))}
             </div>
@@ -276,7 +279,9 @@ export default function AppointmentsScreen() {
           Appointment list
         </h2>
         {view === 'week' ? (
-          <WeekView rows={shown} week={week} onWeekChange={setWeek} onOpen={openDetails} />
+          <WeekView rows={shown} week={shownDay} onWeekChange={setShownDay} onOpen={openDetails} />
+        ) : view === 'day' ? (
+          <DayView rows={shown} day={shownDay} onDayChange={setShownDay} onOpen={openDetails} />
         ) : shown.length === 0 ? (
           <EmptyState
             icon={CalendarX2}
