@@ -83,10 +83,10 @@ test('greets the admin; the stat cards count what the admin lists hold; Quick Ac
   await expect(traffic).toContainText('vs last month');
   await expect(traffic).toContainText('A fixed sample figure: no analytics service is connected.');
 
-  // Quick Actions: the two create dialogs and two screens.
+  // Quick Actions: the new post's page, the new testimonial's dialog, and two screens.
   const quick = page.getByRole('list').filter({ has: page.getByRole('link', { name: /New Blog Post/ }) });
   await expect(quick.getByRole('link')).toHaveCount(4);
-  await expect(quick.getByRole('link', { name: /New Blog Post/ })).toHaveAttribute('href', '/admin/blog-posts#new');
+  await expect(quick.getByRole('link', { name: /New Blog Post/ })).toHaveAttribute('href', '/admin/blog-posts/new');
   await expect(quick.getByRole('link', { name: /Add Testimonial/ })).toHaveAttribute('href', '/admin/testimonials#new');
   await expect(quick.getByRole('link', { name: /View Submissions/ })).toHaveAttribute('href', '/admin/contact-submissions');
   await expect(quick.getByRole('link', { name: /Manage Themes/ })).toHaveAttribute('href', '/admin/themes');
