@@ -22,7 +22,7 @@ const chromium = {
 };
 
 const phoneSpecs =
-  /\/(chrome|home|site|static-pages|blog|booking|manage-booking|contact|calculator|hidden-components|admin-frame|admin-admins|admin-external-reviews|before-hydration)\.spec\.ts$/;
+  /\/(chrome|home|site|static-pages|blog|booking|manage-booking|contact|calculator|hidden-components|admin-frame|admin-admins|admin-blog-posts|admin-external-reviews|before-hydration)\.spec\.ts$/;
 
 export default defineConfig({
   testDir: 'tests/e2e',

@@ -66,17 +66,24 @@ export default function ArticleEditor({
   const lastEmitted = useRef(value);
   const openLinkPrompt = useRef(() => setLinking(true));
 
+  const [extensions] = useState(articleExtensions);
+  // Options given again on each render: useEditor passes changed ones on (the description, the error state).
+  const attributes: Record<string, string> = {
+    id: `${id}-editor`,
+    role: 'textbox',
+    'aria-multiline': 'true',
+    'aria-labelledby': labelId,
+    class: `${proseClasses} min-h-64 px-3 py-2 text-foreground focus:outline-none`,
+  };
+  if (describedBy) attributes['aria-describedby'] = describedBy;
+  if (error) attributes['aria-invalid'] = 'true';
+  if (required) attributes['aria-required'] = 'true';
+
   const editor = useEditor({
-    extensions: articleExtensions(),
+    extensions,
     content: value,
     editorProps: {
-      attributes: {
-        id: `${id}-editor`,
-        role: 'textbox',
-        'aria-multiline': 'true',
-        'aria-labelledby': labelId,
-        class: `${proseClasses} min-h-64 px-3 py-2 text-foreground focus:outline-none`,
-      },
+      attributes,
       // Room for the sticky toolbar above and the sticky Save bar below the line being typed.
       scrollThreshold: { top: 120, bottom: 96, left: 0, right: 0 },
       scrollMargin: { top: 120, bottom: 96, left: 0, right: 0 },
@@ -103,20 +110,6 @@ export default function ArticleEditor({
     },
     onBlur: () => onBlur?.(),
   });
-
-  // The description and the error state follow the form.
-  useEffect(() => {
-    if (!editor) return;
-    const dom = editor.view.dom;
-    for (const [name, attribute] of [
-      ['aria-describedby', describedBy],
-      ['aria-invalid', error ? 'true' : undefined],
-      ['aria-required', required ? 'true' : undefined],
-    ] as const) {
-      if (attribute) dom.setAttribute(name, attribute);
-      else dom.removeAttribute(name);
-    }
-  }, [editor, describedBy, error, required]);
 
   // A value from elsewhere (a draft restored, the HTML view) goes into the editor.
   useEffect(() => {
@@ -310,6 +303,8 @@ function Toolbar({
           disabled={!enabled}
           tabIndex={index === stop ? 0 : -1}
           onFocus={() => setCurrent(index)}
+          // A click leaves the focus (and the selection) in the editor: what is typed next goes there.
+          onMouseDown={(event) => event.preventDefault()}
           onClick={onClick}
         >
           <Icon aria-hidden="true" className="size-4" />
