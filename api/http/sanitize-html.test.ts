@@ -23,7 +23,7 @@ const both = [
 describe('sanitizeArticleHtml: the rules every article shares', () => {
   it.each(both)('%s: keeps the formatting tags and attributes of the allowlist', (_, sanitize) => {
     const html =
-      '<h2>H</h2><h3>H</h3><h4>H</h4><p>a<br>b</p><hr><ul><li><strong>s</strong> <em>e</em> <b>b</b> <i>i</i> <u>u</u> <s>s</s></li></ul><ol><li>1</li></ol>' +
+      '<h2>H</h2><h3>H</h3><h4>H</h4><p>a<br>b</p><hr><ul><li><strong>s</strong> <em>e</em> <b>b</b> <i>i</i> <u>u</u> <s>s</s></li></ul><ol><li>1</li></ol><ol start="3"><li>3</li></ol>' +
       '<blockquote>q</blockquote><pre><code>c</code></pre><figure><img src="https://cdn.example/i.png" alt="A" title="T" width="10" height="5" loading="lazy"><figcaption>f</figcaption></figure>' +
       '<table><thead><tr><th scope="col" colspan="2" rowspan="1">h</th></tr></thead><tbody><tr><td colspan="2" rowspan="1">d</td></tr></tbody></table>';
     expect(sanitize(html)).toBe(html.replace('loading="lazy">', 'loading="lazy" />').replace('<br>', '<br />').replace('<hr>', '<hr />'));

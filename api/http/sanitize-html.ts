@@ -59,6 +59,8 @@ function policy({ resolveExternalUrl: resolve }: ArticleHtmlOptions): sanitizeHt
     allowedAttributes: {
       a: ['href', 'title', 'target', 'rel'],
       img: ['src', 'alt', 'title', 'width', 'height', 'loading'],
+      // A numbered list that goes on after a paragraph (the post editor writes it).
+      ol: ['start'],
       th: ['scope', 'colspan', 'rowspan'],
       td: ['colspan', 'rowspan'],
     },

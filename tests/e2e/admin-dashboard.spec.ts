@@ -83,10 +83,10 @@ test('greets the admin; the stat cards count what the admin lists hold; Quick Ac
   await expect(traffic).toContainText('vs last month');
   await expect(traffic).toContainText('A fixed sample figure: no analytics service is connected.');
 
-  // Quick Actions: the two create dialogs and two screens.
+  // Quick Actions: the new post's page, the new testimonial's dialog, and two screens.
   const quick = page.getByRole('list').filter({ has: page.getByRole('link', { name: /New Blog Post/ }) });
   await expect(quick.getByRole('link')).toHaveCount(4);
-  await expect(quick.getByRole('link', { name: /New Blog Post/ })).toHaveAttribute('href', '/admin/blog-posts#new');
+  await expect(quick.getByRole('link', { name: /New Blog Post/ })).toHaveAttribute('href', '/admin/blog-posts/new');
   await expect(quick.getByRole('link', { name: /Add Testimonial/ })).toHaveAttribute('href', '/admin/testimonials#new');
   await expect(quick.getByRole('link', { name: /View Submissions/ })).toHaveAttribute('href', '/admin/contact-submissions');
   await expect(quick.getByRole('link', { name: /Manage Themes/ })).toHaveAttribute('href', '/admin/themes');
@@ -134,21 +134,19 @@ test('the counts move when a post, a testimonial and a submission are added thro
   await openDashboard(page);
   const before = await readStats(page);
 
-  // New Blog Post lands on the blog posts screen with the create dialog open.
+  // New Blog Post lands on the new post's page (issue 19: a page of its own); saved, back to the list.
   await page.getByRole('link', { name: /New Blog Post/ }).click();
-  await page.waitForURL('**/admin/blog-posts');
-  const postDialog = page.getByRole('dialog', { name: 'Create Blog Post' });
-  await expect(postDialog).toBeVisible();
+  await page.waitForURL('**/admin/blog-posts/new');
+  const postForm = page.getByRole('main');
+  await expect(postForm.getByRole('heading', { level: 1, name: 'New Blog Post' })).toBeVisible({ timeout: 20_000 });
   const title = unique(info, 'Dashboard Count Post');
-  await postDialog.getByRole('textbox', { name: 'Title', exact: true }).fill(title);
-  await postDialog.getByRole('textbox', { name: 'Excerpt', exact: true }).fill('Counted on the dashboard.');
-  await postDialog.getByRole('textbox', { name: 'Content (HTML)', exact: true }).fill('<p>Counted.</p>');
-  await postDialog.getByRole('combobox', { name: 'Category' }).selectOption('probate');
-  await postDialog.getByRole('button', { name: 'Create Post' }).click();
-  await expect(postDialog).toBeHidden();
+  await postForm.getByRole('textbox', { name: 'Title', exact: true }).fill(title);
+  await postForm.getByRole('textbox', { name: 'Excerpt', exact: true }).fill('Counted on the dashboard.');
+  await postForm.getByRole('textbox', { name: 'Content', exact: true }).fill('Counted.');
+  await postForm.getByRole('combobox', { name: 'Category' }).selectOption('probate');
+  await postForm.getByRole('button', { name: 'Create Post' }).click();
+  await page.waitForURL('**/admin/blog-posts');
   await expect(toasts(page)).toContainText('Blog post created successfully');
-  // Focus lands on the screen's main action (the dialog was opened by the link, not a button here).
-  await expect(page.getByRole('button', { name: 'New Blog Post' })).toBeFocused();
 
   await page.goto('/admin');
   let after = await readStats(page);

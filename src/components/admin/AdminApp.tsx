@@ -11,13 +11,13 @@ import { createQueryClient } from '../../lib/api-client.ts';
 import Toaster from '../ui/Toaster.tsx';
 import AdminGuard from './AdminGuard.tsx';
 import AdminNav from './AdminNav.tsx';
-import { findAdminScreen } from './admin-screens.ts';
+import { findAdminScreen, normalizeAdminPath } from './admin-screens.ts';
 import { SampleContentContext, type SampleCounts } from './sample-content.ts';
 import { LoadingState } from '../ui/states.tsx';
 
 export default function AdminApp({ sampleContent = null }: { sampleContent?: SampleCounts | null }) {
   const pathname = window.location.pathname;
-  const screen = findAdminScreen(pathname);
+  const screen = useMemo(() => findAdminScreen(pathname), [pathname]);
   const Screen = useMemo(() => (screen ? lazy(screen.load) : null), [screen]);
   const [queryClient] = useState(createQueryClient);
 
@@ -25,10 +25,10 @@ export default function AdminApp({ sampleContent = null }: { sampleContent?: Sam
     <QueryClientProvider client={queryClient}>
       <SampleContentContext value={sampleContent}>
         <AdminGuard>
-          <AdminNav pathname={pathname} />
+          <AdminNav current={screen?.section ?? null} within={!!screen && screen.section !== normalizeAdminPath(pathname)} />
           {Screen ? (
             <Suspense fallback={<LoadingState />}>
-              <Screen />
+              <Screen params={screen!.params} />
             </Suspense>
           ) : (
             <AdminNotFound />

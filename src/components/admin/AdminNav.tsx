@@ -6,10 +6,13 @@
  */
 import { useLayoutEffect, useRef } from 'react';
 import SignOutButton from './SignOutButton.tsx';
-import { adminScreens, normalizeAdminPath } from './admin-screens.ts';
+import { adminScreens } from './admin-screens.ts';
 
-export default function AdminNav({ pathname }: { pathname: string }) {
-  const current = normalizeAdminPath(pathname);
+/**
+ * `current`: the screen shown, or the one the page shown belongs to (`within`: a post's editor is
+ * within Blog Posts, marked as the location rather than the page); null for none.
+ */
+export default function AdminNav({ current, within = false }: { current: string | null; within?: boolean }) {
   const strip = useRef<HTMLElement>(null);
   const currentLink = useRef<HTMLAnchorElement>(null);
   // Scrolled just enough to show it whole, with a little of the next tab as a hint that the strip
@@ -32,8 +35,8 @@ export default function AdminNav({ pathname }: { pathname: string }) {
               <a
                 ref={path === current ? currentLink : undefined}
                 href={path}
-                aria-current={path === current ? 'page' : undefined}
-                className="inline-flex h-11 items-center border-b-2 border-transparent px-3 text-sm font-medium lg:px-2 text-muted-foreground hover:text-foreground aria-[current=page]:border-primary aria-[current=page]:text-foreground"
+                aria-current={path === current ? (within ? 'location' : 'page') : undefined}
+                className="inline-flex h-11 items-center border-b-2 border-transparent px-3 text-sm font-medium lg:px-2 text-muted-foreground hover:text-foreground [&[aria-current]]:border-primary [&[aria-current]]:text-foreground"
               >
                 {screen.nav}
               </a>

@@ -1,10 +1,12 @@
 /**
  * /admin/blog-posts (SPEC §2): every post, newest first, with slug, category, author, Draft/Published
- * badge and date ('Draft' when it has no publishedAt, SPEC §4); create and edit in a dialog; View
+ * badge and date ('Draft' when it has no publishedAt, SPEC §4); New Blog Post and Edit open the
+ * post's own page (./BlogPostEditorScreen.tsx, issue 19); View
  * Post (a new tab) for published posts; delete after confirmation (SPEC §5). Empty: 'No blog posts
  * yet' (SPEC §8).
  */
 import { ExternalLink, FileText, Pencil, Plus, Trash } from 'lucide-react';
+import { useRef, useState } from 'react';
 import { api, read } from '../../../lib/api-client.ts';
 import { dateLabel, formatFirmDateTime } from '../../../shared/firm-time.ts';
 import { categoryLabel } from '../../blog/format.ts';
@@ -16,14 +18,25 @@ import { Button, buttonClass } from '../../ui/button.tsx';
 import { Badge, Card } from '../../ui/card.tsx';
 import { ConfirmDialog } from '../../ui/dialog.tsx';
 import { EmptyState, ListState } from '../../ui/states.tsx';
-import { useListEditor } from '../../ui/use-list-editor.ts';
-import BlogPostDialog, { blogPostListKeys } from './BlogPostDialog.tsx';
-import type { BlogPost } from './blog-post-form.ts';
+import { useReturnFocus } from '../../ui/return-focus.ts';
+import { blogPostListKeys, type BlogPost } from './blog-post-form.ts';
 import PreviewLink from './PreviewLink.tsx';
+
+/** A post's own page (admin-screens.ts adminSubpages). */
+const postPage = (id: string) => `/admin/blog-posts/${id}`;
 
 export default function BlogPostsScreen() {
   const list = useAdminList(adminQueries.blogPosts);
-  const { editor, deleting, mainAction, openNew, openEdit, askDelete, setEditorOpen, closeDelete, restoreFocus } = useListEditor<BlogPost>();
+  const [deleting, setDeleting] = useState<BlogPost | null>(null);
+  const mainAction = useRef<HTMLAnchorElement>(null);
+  const focus = useReturnFocus();
+  const askDelete = (p: BlogPost) => {
+    focus.remember();
+    setDeleting(p);
+  };
+  const closeDelete = () => setDeleting(null);
+  // Back to the Delete button, or, its row gone, to New Blog Post.
+  const restoreFocus = (event: Event) => focus.restore(event, () => mainAction.current);
 
   const remove = useAdminMutation({
     mutationFn: (p: BlogPost) => read(api.admin['blog-posts'][':id'].$delete({ param: { id: p.id } })),
@@ -48,10 +61,10 @@ export default function BlogPostsScreen() {
       title="Blog Posts"
       description="Articles for the blog. Drafts stay private; published posts appear on the blog and the home page."
       actions={
-        <Button ref={mainAction} onClick={openNew}>
+        <a ref={mainAction} href={postPage('new')} className={buttonClass()}>
           <Plus aria-hidden="true" className="size-4" />
           New Blog Post
-        </Button>
+        </a>
       }
     >
       <SamplesNote text={shownText} />
@@ -65,10 +78,10 @@ export default function BlogPostsScreen() {
             title="No blog posts yet"
             description="Write the first article; it stays a draft until you publish it."
             action={
-              <Button onClick={openNew}>
+              <a href={postPage('new')} className={buttonClass()}>
                 <Plus aria-hidden="true" className="size-4" />
                 Create Your First Post
-              </Button>
+              </a>
             }
           />
         }
@@ -118,11 +131,11 @@ export default function BlogPostsScreen() {
                           View Post<span className="sr-only"> {p.title} (opens in a new tab)</span>
                         </a>
                       )}
-                      {!(p.isPublished && !scheduled(p)) && <PreviewLink post={p} />}
-                      <Button variant="outline" size="sm" className="h-10" onClick={() => openEdit(p)}>
+{!(p.isPublished && !scheduled(p)) && <PreviewLink post={p} />}
+                      <a href={postPage(p.id)} className={buttonClass('outline', 'sm', 'h-10')}>
                         <Pencil aria-hidden="true" className="size-4" />
                         Edit<span className="sr-only"> {p.title}</span>
-                      </Button>
+                      </a>
                       <Button variant="outline" size="sm" className="h-10 text-destructive" onClick={() => askDelete(p)}>
                         <Trash aria-hidden="true" className="size-4" />
                         Delete<span className="sr-only"> {p.title}</span>
@@ -135,8 +148,6 @@ export default function BlogPostsScreen() {
           </section>
         )}
       </ListState>
-
-      <BlogPostDialog open={editor.open} post={editor.row} onOpenChange={setEditorOpen} onCloseAutoFocus={restoreFocus} />
 
       <ConfirmDialog
         open={deleting !== null}

@@ -10,7 +10,10 @@ import { firmInstant, firmWallClock, isFirmDate } from '../../../shared/firm-tim
 import { blogCategories, practiceAreaLabels } from '../../../shared/constants.ts';
 import { blogPostFields, describeTheImage, type BlogPostInput } from '../../../shared/schemas/blog-posts.ts';
 import { slugify } from '../../../shared/slug.ts';
-import type { adminQueries, Row } from '../admin-api.ts';
+import { adminKeys, publicKeys, type adminQueries, type Row } from '../admin-api.ts';
+
+/** Every list a post's change shows in (SPEC §7: the public list too). */
+export const blogPostListKeys = [adminKeys.blogPosts, publicKeys.blogPosts] as const;
 
 /** A row of GET /api/admin/blog-posts, as the route answers it (dates as ISO strings). */
 export type BlogPost = Row<typeof adminQueries.blogPosts>;

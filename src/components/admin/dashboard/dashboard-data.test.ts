@@ -102,7 +102,7 @@ describe('links', () => {
 
   it('Quick Actions open the create dialogs directly', () => {
     expect(quickActions(adminScreens).map((l) => [l.label, l.href])).toEqual([
-      ['New Blog Post', '/admin/blog-posts#new'],
+      ['New Blog Post', '/admin/blog-posts/new'],
       ['Add Testimonial', '/admin/testimonials#new'],
       ['View Submissions', '/admin/contact-submissions'],
       ['Manage Themes', '/admin/themes'],

@@ -70,10 +70,10 @@ export interface DashboardLink {
 
 type Screens = Readonly<Record<string, AdminScreen>>;
 
-/** Quick Actions: the two create dialogs and the two screens most visited, where they exist. */
+/** Quick Actions: the new post's page, the new testimonial's dialog, and the two screens most visited, where they exist. */
 export function quickActions(screens: Screens): DashboardLink[] {
   const actions = [
-    { screen: '/admin/blog-posts', href: `/admin/blog-posts${NEW_HASH}`, label: 'New Blog Post', description: 'Write an article' },
+    { screen: '/admin/blog-posts', href: '/admin/blog-posts/new', label: 'New Blog Post', description: 'Write an article' },
     { screen: '/admin/testimonials', href: `/admin/testimonials${NEW_HASH}`, label: 'Add Testimonial', description: 'Add what a client said' },
     { screen: '/admin/contact-submissions', href: '/admin/contact-submissions', label: 'View Submissions', description: 'Read and resolve contact requests' },
     { screen: '/admin/themes', href: '/admin/themes', label: 'Manage Themes', description: 'Change the look of the site' },

@@ -1,27 +1,41 @@
 /**
- * Create or edit a blog post (SPEC §2 /admin/blog-posts, §4 Blog post, §5 slug rules and defaults,
- * §7 POST / PUT /api/admin/blog-posts, §8 toasts). The slug follows the title while it is empty or
- * still generated; the publish date is the firm's wall-clock time and only applies to a published
- * post. The server sanitises the HTML and records the old slug when it changes, so old links
- * redirect. The form lives inside the dialog's content: each opening starts fresh. Unsaved work is
- * guarded (issue 19): closing asks first, leaving the page asks the browser to, and a draft is kept
- * on this device until the post is saved, offered back the next time the form opens.
+ * A blog post's own page (issue 19: written on a full page, not in a dialog; usable on a phone):
+ * /admin/blog-posts/new and /admin/blog-posts/{id}, opened from the list's New Blog Post and Edit.
+ * The fields, rules and messages of SPEC §4 Blog post, §5 slug rules and defaults, §7 POST / PUT
+ * /api/admin/blog-posts and §8 toasts; the content in the rich-text editor (./ArticleEditor.tsx),
+ * which only this page loads. The slug follows the title while it is empty or still generated; the
+ * publish date is the firm's wall-clock time and only applies to a published post. The server
+ * sanitises the HTML and records the old slug when it changes, so old links redirect.
+ *
+ * Unsaved work is never lost: it is kept on this device as it is typed and offered back when the
+ * page opens again (./blog-post-draft.ts); a link away asks first, closing the tab asks through the
+ * browser (../leave-guard.ts). Saved, the page goes back to the list (as the dialog closed), where
+ * the success toast shows.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
+import { FileQuestion } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Controller, useForm, useWatch, type Resolver } from 'react-hook-form';
 import { api, read } from '../../../lib/api-client.ts';
+import { toastOnNextPage } from '../../../lib/toast.ts';
 import { FIRM_TIME_ZONE_LABEL, formatFirmDateTime } from '../../../shared/firm-time.ts';
-import { adminKeys, publicKeys, useAdminMutation } from '../admin-api.ts';
-import { Button } from '../../ui/button.tsx';
-import { ConfirmDialog, Dialog, DialogContent, DialogFooter } from '../../ui/dialog.tsx';
+import AdminPage from '../AdminPage.tsx';
+import type { AdminScreenProps } from '../admin-screens.ts';
+import { adminQueries, useAdminList, useAdminMutation } from '../admin-api.ts';
+import { useLeaveGuard } from '../leave-guard.ts';
+import { Button, buttonClass } from '../../ui/button.tsx';
+import { ConfirmDialog } from '../../ui/dialog.tsx';
 import { Field, Input, RequiredFieldsNote, Select, Switch, Textarea } from '../../ui/form.tsx';
-import { showServerFieldErrors } from '../../ui/server-errors.tsx';
+import { SaveFailed, showServerFieldErrors } from '../../ui/server-errors.tsx';
+import { EmptyState, ErrorState, LoadingState } from '../../ui/states.tsx';
+import ArticleEditor from './ArticleEditor.tsx';
+import { clearDraft, draftKey, readDraft, writeDraft } from './blog-post-draft.ts';
 import {
   blogAuthorOptions,
   blogCategoryOptions,
   blogPostFormSchema,
   blogPostFormValues,
+  blogPostListKeys,
   blogPostPayload,
   followTitle,
   type BlogPost,
@@ -29,6 +43,7 @@ import {
   type BlogPostFormValues,
 } from './blog-post-form.ts';
 
+const LIST = '/admin/blog-posts';
 const resolver = zodResolver(blogPostFormSchema) as unknown as Resolver<BlogPostFormValues, unknown, BlogPostFormOutput>;
 const fieldNames = [
   'title',
@@ -45,99 +60,47 @@ const fieldNames = [
   'featuredImageAlt',
 ] as const;
 
-export const blogPostListKeys = [adminKeys.blogPosts, publicKeys.blogPosts] as const;
+export default function BlogPostEditorScreen({ params }: AdminScreenProps) {
+  const isNew = params.id === 'new';
+  // The admin API has the list, not one post: an edit finds its post there (the list is small).
+  const list = useAdminList({ ...adminQueries.blogPosts, enabled: !isNew });
+  const post = isNew ? null : (list.data?.find((p) => p.id === params.id) ?? null);
+  const back = { href: LIST, label: 'Back to Blog Posts' };
 
-export default function BlogPostDialog({
-  open,
-  post,
-  onOpenChange,
-  onCloseAutoFocus,
-}: {
-  open: boolean;
-  /** The post being edited, or null to create one. */
-  post: BlogPost | null;
-  onOpenChange: (open: boolean) => void;
-  /** Where the focus goes on close (ui/return-focus.ts): back to the button that opened the dialog. */
-  onCloseAutoFocus: (event: Event) => void;
-}) {
-  // Unsaved work is never thrown away by a stray Escape, Close or click beside the dialog (issue 19):
-  // closing asks first; the form also keeps a draft on this device (draftKey) until it is saved.
-  const dirty = useRef(false);
-  const [askDiscard, setAskDiscard] = useState(false);
-  const close = () => {
-    dirty.current = false;
-    onOpenChange(false);
-  };
+  if (!isNew && !post) {
+    return (
+      <AdminPage title="Edit Blog Post" back={back}>
+        {list.isPending ? (
+          <LoadingState />
+        ) : list.isError ? (
+          <ErrorState message="The blog post could not be loaded." onRetry={() => void list.refetch()} />
+        ) : (
+          <EmptyState
+            icon={FileQuestion}
+            title="Blog post not found"
+            description="It may have been deleted. The list has every post there is."
+            action={
+              <a href={LIST} className={buttonClass('outline')}>
+                Back to Blog Posts
+              </a>
+            }
+          />
+        )}
+      </AdminPage>
+    );
+  }
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(next) => {
-        if (next) onOpenChange(true);
-        else if (dirty.current) setAskDiscard(true);
-        else close();
-      }}
+    <AdminPage
+      title={post ? 'Edit Blog Post' : 'New Blog Post'}
+      back={back}
+      description={post ? 'Changes to a published post show on the site as soon as you save.' : 'A new post is a draft until you switch on Published.'}
     >
-      <DialogContent
-        wide
-        onCloseAutoFocus={onCloseAutoFocus}
-        onInteractOutside={(event) => {
-          if (dirty.current) event.preventDefault();
-        }}
-        title={post ? 'Edit Blog Post' : 'Create Blog Post'}
-        description={post ? `Changes to a published post show on the site as soon as you save.` : 'A new post is a draft until you switch on Published.'}
-      >
-        <BlogPostForm
-          key={post?.id ?? 'new'}
-          post={post}
-          onDirtyChange={(value) => {
-            dirty.current = value;
-          }}
-          onSaved={close}
-        />
-        <ConfirmDialog
-          open={askDiscard}
-          onOpenChange={setAskDiscard}
-          title="Discard your changes?"
-          description="What you changed since the post was last saved is lost if you close without saving."
-          confirmLabel="Discard Changes"
-          cancelLabel="Keep Editing"
-          onConfirm={() => {
-            clearDraft(draftKey(post));
-            setAskDiscard(false);
-            close();
-          }}
-        />
-      </DialogContent>
-    </Dialog>
+      <BlogPostForm key={post?.id ?? 'new'} post={post} />
+    </AdminPage>
   );
 }
 
-/** Where the form keeps its unsaved work on this device: per post, and one for a new post. */
-export const draftKey = (post: Pick<BlogPost, 'id'> | null) => `firm-admin:blog-post-draft:${post?.id ?? 'new'}`;
-
-interface KeptDraft {
-  values: BlogPostFormValues;
-  savedAt: string;
-}
-
-function readDraft(key: string): KeptDraft | null {
-  try {
-    const kept = JSON.parse(localStorage.getItem(key) ?? 'null') as KeptDraft | null;
-    return kept && typeof kept.values?.title === 'string' && typeof kept.savedAt === 'string' ? kept : null;
-  } catch {
-    return null;
-  }
-}
-
-function clearDraft(key: string) {
-  try {
-    localStorage.removeItem(key);
-  } catch {
-    // Storage refused (private mode): nothing was kept either.
-  }
-}
-
-function BlogPostForm({ post, onSaved, onDirtyChange }: { post: BlogPost | null; onSaved: () => void; onDirtyChange: (dirty: boolean) => void }) {
+function BlogPostForm({ post }: { post: BlogPost | null }) {
   const defaults = blogPostFormValues(post);
   const form = useForm<BlogPostFormValues, unknown, BlogPostFormOutput>({ resolver, defaultValues: defaults });
   const errors = form.formState.errors;
@@ -148,28 +111,19 @@ function BlogPostForm({ post, onSaved, onDirtyChange }: { post: BlogPost | null;
   const [kept, setKept] = useState(() => readDraft(key));
   const { isDirty } = form.formState;
   const values = useWatch({ control: form.control });
+  const guard = useLeaveGuard(isDirty);
 
-  useEffect(() => onDirtyChange(isDirty), [isDirty, onDirtyChange]);
   // Kept on this device as it is typed (half a second after the last keystroke), while it differs from what is saved.
   // biome-ignore lint/correctness/useExhaustiveDependencies: `values` is the trigger (each change restarts the wait); the effect reads them through getValues
   useEffect(() => {
     if (!isDirty) return;
-    const timer = setTimeout(() => {
-      try {
-        localStorage.setItem(key, JSON.stringify({ values: form.getValues(), savedAt: new Date().toISOString() } satisfies KeptDraft));
-      } catch {
-        // Storage full or refused: the unsaved-changes prompt still guards the work.
-      }
-    }, 500);
+    const timer = setTimeout(() => writeDraft(key, form.getValues()), 500);
     return () => clearTimeout(timer);
   }, [values, isDirty, key, form]);
-  // Leaving the page (reload, closing the tab) with unsaved work: the browser asks first.
+  // A new post starts at its title, as the dialog did.
   useEffect(() => {
-    if (!isDirty) return;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [isDirty]);
+    if (!post) form.setFocus('title');
+  }, [post, form]);
 
   const failure = post ? 'Failed to update blog post' : 'Failed to create blog post';
   const save = useAdminMutation({
@@ -178,12 +132,13 @@ function BlogPostForm({ post, onSaved, onDirtyChange }: { post: BlogPost | null;
       return post ? read(api.admin['blog-posts'][':id'].$put({ param: { id: post.id }, json })) : read(api.admin['blog-posts'].$post({ json }));
     },
     invalidates: blogPostListKeys,
-    success: post ? 'Blog post updated successfully' : 'Blog post created successfully',
-    failure,
     onSuccess: () => {
       clearDraft(key);
-      onSaved();
+      // SPEC §8's toast, shown by the list this page returns to (the dialog closed on success).
+      toastOnNextPage({ title: 'Success', description: post ? 'Blog post updated successfully' : 'Blog post created successfully' });
+      guard.go(LIST);
     },
+    failure,
   });
 
   const onSubmit = form.handleSubmit(async (values) => {
@@ -259,14 +214,22 @@ function BlogPostForm({ post, onSaved, onDirtyChange }: { post: BlogPost | null;
       <Field label="Excerpt" required error={errors.excerpt?.message} hint="A sentence or two shown in article lists.">
         <Textarea rows={2} {...form.register('excerpt')} />
       </Field>
-      <Field
-        label="Content (HTML)"
-        required
-        error={errors.content?.message}
-        hint="HTML is allowed: headings, paragraphs, lists, links, images and tables. Scripts and other unsupported markup are removed when you save."
-      >
-        <Textarea rows={10} spellCheck={false} className="font-mono" {...form.register('content')} />
-      </Field>
+      <Controller
+        control={form.control}
+        name="content"
+        render={({ field }) => (
+          <ArticleEditor
+            label="Content"
+            required
+            error={errors.content?.message}
+            hint="Written as it will read. HTML shows the source, where images and tables can be added too. Scripts and other unsupported markup are removed when you save."
+            value={field.value}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            handle={field.ref}
+          />
+        )}
+      />
       <div className="grid gap-4 sm:grid-cols-2">
         <Field label="Category" required error={errors.category?.message}>
           <Select placeholder="Select a category" options={blogCategoryOptions} {...form.register('category')} />
@@ -340,7 +303,30 @@ function BlogPostForm({ post, onSaved, onDirtyChange }: { post: BlogPost | null;
           </Field>
         )}
       </div>
-      <DialogFooter action={post ? 'Save Changes' : 'Create Post'} pending={save.isPending} error={save.error} failure={failure} />
+      {/* Save stays in reach: at the bottom of the screen however long the article (and above a phone's keyboard). */}
+      <div className="sticky bottom-0 z-20 -mx-4 grid gap-2 border-t border-border bg-background px-4 py-3 sm:mx-0 sm:px-0">
+        <SaveFailed error={save.error} message={failure} />
+        <div className="flex flex-wrap justify-end gap-2">
+          <a href={LIST} className={buttonClass('outline')}>
+            Cancel
+          </a>
+          <Button type="submit" disabled={save.isPending} aria-busy={save.isPending || undefined}>
+            {save.isPending ? 'Saving...' : post ? 'Save Changes' : 'Create Post'}
+          </Button>
+        </div>
+      </div>
+      <ConfirmDialog
+        open={guard.leaving !== null}
+        onOpenChange={(open) => !open && guard.stay()}
+        title="Discard your changes?"
+        description="What you changed since the post was last saved is lost if you leave without saving."
+        confirmLabel="Discard Changes"
+        cancelLabel="Keep Editing"
+        onConfirm={() => {
+          clearDraft(key);
+          guard.go(guard.leaving ?? LIST);
+        }}
+      />
     </form>
   );
 }
