@@ -1,25 +1,30 @@
 /**
  * The create-custom-theme dialog (SPEC §2), also used to review an imported file before saving it
- * (SPEC §4 Theme import). Validation is the payload schema of POST /api/admin/themes (themeInput),
- * the server's own; every problem with the variables is listed at once. The name follows the display
- * name while it is empty or still the generated one (SPEC §5). A saved theme is installed inactive.
- * The preview and the contrast warnings (WCAG 2.2 AA, DOMAIN.md) help; they do not block saving.
+ * (SPEC §4 Theme import) and to edit an installed theme. Validation is the payload schema of POST
+ * /api/admin/themes (themeInput), the server's own; every problem with the variables is listed at
+ * once. The name follows the display name while it is empty or still the generated one (SPEC §5). A
+ * saved theme is installed inactive. The colours are edited with pickers per variant or as JSON, one
+ * value behind both (ColourEditor); the real home page wears them live in the preview, for the admin
+ * only (HomePreview, decision 031). The contrast warnings (WCAG 2.2 AA, DOMAIN.md) help; they do not
+ * block saving.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { AlertTriangle } from 'lucide-react';
-import { useId, useRef } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import type { z } from 'zod';
 import { ApiError, api, read } from '../../../lib/api-client.ts';
 import { themeInput } from '../../../shared/schemas/themes.ts';
 import { slugify } from '../../../shared/slug.ts';
 import { themeColorKeys, themeTemplates } from '../../../shared/theme-templates.ts';
+import type { ThemeVariant } from '../../../shared/theme-variables.ts';
+import { themeLabels } from '../../chrome/theme-store.ts';
 import { adminKeys, publicKeys, useAdminMutation } from '../admin-api.ts';
 import { Dialog, DialogContent, DialogFooter } from '../../ui/dialog.tsx';
 import { Field, Input, Select, Textarea } from '../../ui/form.tsx';
-import { RadiusPreview, Swatches } from './Swatches.tsx';
-import { colourSwatches, contrastWarnings, cssColour, missingVariables, variableProblems } from './theme-checks.ts';
-import { formatVariables, parseVariables, type ThemeDraft } from './theme-file.ts';
+import { ColourEditor } from './ColourEditor.tsx';
+import { HomePreview } from './HomePreview.tsx';
+import { missingVariables, variableProblems, variantsOf } from './theme-checks.ts';
+import { formatVariables, parseVariables, type ThemeDraft, type VariablesObject } from './theme-file.ts';
 
 export type ThemeDialogMode = 'create' | 'import' | 'edit';
 
@@ -81,6 +86,8 @@ function ThemeForm({
   const { errors, isSubmitted } = form.formState;
   const lastDisplayName = useRef(draft.displayName);
   const [name, variablesText] = useWatch({ control: form.control, name: ['name', 'cssVariables'] });
+  const [variant, setVariant] = useState<ThemeVariant>('light');
+  const setVariables = (text: string) => form.setValue('cssVariables', text, { shouldDirty: true, shouldValidate: isSubmitted });
 
   const create = useAdminMutation({
     mutationFn: ({ input }: { input: ThemeOutput; mode: ThemeDialogMode }) => read(api.admin.themes.$post({ json: input })),
@@ -160,6 +167,8 @@ function ThemeForm({
         <Textarea rows={2} {...form.register('description')} />
       </Field>
 
+      <ColourEditor text={variablesText} variables={variables} onChange={setVariables} variant={variant} onVariantChange={setVariant} />
+
       <div className="space-y-1.5">
         <div className="flex flex-wrap items-end justify-between gap-2">
           <label htmlFor={`${id}-vars`} className="block text-sm font-medium">
@@ -174,7 +183,7 @@ function ThemeForm({
             value=""
             onChange={(e) => {
               const template = themeTemplates.find((t) => t.name === e.target.value);
-              if (template) form.setValue('cssVariables', formatVariables(template.cssVariables), { shouldDirty: true, shouldValidate: isSubmitted });
+              if (template) setVariables(formatVariables(template.cssVariables));
             }}
           >
             <option value="">Copy variables from...</option>
@@ -196,7 +205,8 @@ function ThemeForm({
           {...form.register('cssVariables')}
         />
         <p id={`${id}-vars-hint`} className="text-xs text-muted-foreground">
-          Colours are HSL triplets such as "222 47% 11%"; radius from 0.125rem to 0.875rem. Variables: {themeColorKeys.join(', ')}, radius.
+          Colours are HSL triplets such as "222 47% 11%"; radius from 0.125rem to 0.875rem. Variables: {themeColorKeys.join(', ')}, radius; "dark" and "warm"
+          hold the colours of those variants.
         </p>
         {variablesError.length > 0 && (
           <div id={`${id}-vars-error`} className="text-sm font-medium text-destructive">
@@ -213,69 +223,26 @@ function ThemeForm({
         )}
       </div>
 
-      {variables && <ThemePreview variables={variables} />}
+      {variables && <ThemePreview variables={variables} variant={variant} />}
 
       <DialogFooter action={editing ? 'Save Changes' : 'Save Theme'} pending={create.isPending || update.isPending} />
     </form>
   );
 }
 
-/** The theme as it will look, its colours by name, what it leaves unset and contrast below AA. */
-function ThemePreview({ variables }: { variables: Record<string, string> }) {
-  const colour = (name: string) => cssColour(variables[name]);
+/** The real home page wearing the form's colours, in the variant being edited (or light, when the theme has no such variant). */
+function ThemePreview({ variables, variant }: { variables: VariablesObject; variant: ThemeVariant }) {
   const missing = missingVariables(variables);
-  const warnings = contrastWarnings(variables);
-  const radius = variables.radius && /^[\d.]+rem$/.test(variables.radius) ? variables.radius : undefined;
+  const shown = variantsOf(variables).includes(variant) ? variant : 'light';
   return (
-    <section aria-label="Preview" className="space-y-3 rounded-lg border border-border p-3 sm:p-4">
+    <section aria-label="Preview" className="space-y-2 rounded-lg border border-border p-3 sm:p-4">
       <h3 className="text-sm font-semibold">Preview</h3>
-      <div
-        className="space-y-2 border p-4"
-        style={{ background: colour('background'), color: colour('foreground'), borderColor: colour('border'), borderRadius: radius }}
-      >
-        <p className="font-semibold">Estate planning for San Diego families</p>
-        <p className="text-sm" style={{ color: colour('muted-foreground') }}>
-          Muted text on the page background.
-        </p>
-        <div className="flex flex-wrap gap-2">
-          <span
-            className="inline-flex h-9 items-center px-3 text-sm font-medium"
-            style={{ background: colour('primary'), color: colour('primary-foreground'), borderRadius: radius }}
-          >
-            Primary
-          </span>
-          <span
-            className="inline-flex h-9 items-center px-3 text-sm font-medium"
-            style={{ background: colour('secondary'), color: colour('secondary-foreground'), borderRadius: radius }}
-          >
-            Secondary
-          </span>
-          <span
-            className="inline-flex h-9 items-center px-3 text-sm font-medium"
-            style={{ background: colour('accent'), color: colour('accent-foreground'), borderRadius: radius }}
-          >
-            Accent
-          </span>
-        </div>
-      </div>
-      <Swatches swatches={colourSwatches(variables, themeColorKeys.length)} label="All colours" columns={3} />
-      <RadiusPreview radius={variables.radius} />
+      <p className="text-sm text-muted-foreground">
+        The home page in these {themeLabels[shown].toLowerCase()} colours, as it changes. Only you see this: visitors keep the active theme until you save and
+        activate.
+      </p>
+      <HomePreview variables={variables} variant={shown} />
       {missing.length > 0 && <p className="text-xs text-muted-foreground">Not set, so the site keeps its own value: {missing.join(', ')}.</p>}
-      {warnings.length > 0 && (
-        <div className="flex gap-2 rounded-md border border-border bg-muted p-3 text-sm">
-          <AlertTriangle aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-          <div>
-            <p className="font-medium">Warning: low contrast (below WCAG 2.2 AA)</p>
-            <ul className="mt-1 list-disc pl-5">
-              {warnings.map((w) => (
-                <li key={`${w.text}-${w.surface}`}>
-                  {w.text} on {w.surface}: {w.ratio}:1, needs {w.minimum}:1
-                </li>
-              ))}
-            </ul>
-          </div>
-        </div>
-      )}
     </section>
   );
 }
