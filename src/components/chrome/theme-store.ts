@@ -56,10 +56,11 @@ export function rememberOffered(offered: readonly Theme[]) {
   }
 }
 
+/** Shows `theme` on <html>, touching the class only where it differs (no needless style recalculation). */
 export function applyThemeClass(theme: Theme) {
-  const root = document.documentElement;
-  root.classList.remove('dark', 'warm');
-  if (theme !== 'light') root.classList.add(theme);
+  const root = document.documentElement.classList;
+  root.toggle('dark', theme === 'dark');
+  root.toggle('warm', theme === 'warm');
 }
 
 /** The page is the admin's preview of a theme (theme-preview.ts): a choice there is not the visitor's and is not saved. */

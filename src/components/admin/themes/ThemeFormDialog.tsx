@@ -60,7 +60,7 @@ export default function ThemeFormDialog({
   return (
     <Dialog open={state !== null} onOpenChange={(open) => !open && onClose()}>
       {state && (
-        <DialogContent wide onCloseAutoFocus={onCloseAutoFocus} title={dialogText[state.mode].title} description={dialogText[state.mode].description}>
+        <DialogContent wide="editor" onCloseAutoFocus={onCloseAutoFocus} title={dialogText[state.mode].title} description={dialogText[state.mode].description}>
           <ThemeForm mode={state.mode} draft={state.draft} themeId={state.themeId} installedNames={installedNames} onSaved={onClose} />
         </DialogContent>
       )}
@@ -145,87 +145,96 @@ function ThemeForm({
   });
 
   return (
-    <form noValidate onSubmit={onSubmit} className="grid gap-4">
-      <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Display name" required error={errors.displayName?.message}>
-          <Input autoComplete="off" {...displayName} />
-        </Field>
-        <Field
-          label="Name"
-          required
-          hint={
-            editing
-              ? 'A theme’s name stays: exported files and links name it.'
-              : 'URL-friendly: lowercase letters, digits and hyphens. Follows the display name until you change it.'
-          }
-          error={errors.name?.message ?? (nameTaken ? NAME_TAKEN : undefined)}
-        >
-          <Input autoComplete="off" spellCheck={false} className="font-mono" readOnly={editing} {...form.register('name')} />
-        </Field>
-      </div>
-      <Field label="Description" error={errors.description?.message}>
-        <Textarea rows={2} {...form.register('description')} />
-      </Field>
-
-      <ColourEditor text={variablesText} variables={variables} onChange={setVariables} variant={variant} onVariantChange={setVariant} />
-
-      <div className="space-y-1.5">
-        <div className="flex flex-wrap items-end justify-between gap-2">
-          <label htmlFor={`${id}-vars`} className="block text-sm font-medium">
-            CSS variables (JSON)
-            <span aria-hidden="true" className="ml-0.5 text-destructive">
-              *
-            </span>
-          </label>
-          <Select
-            aria-label="Copy variables from a template"
-            className="w-full sm:w-60"
-            value=""
-            onChange={(e) => {
-              const template = themeTemplates.find((t) => t.name === e.target.value);
-              if (template) setVariables(formatVariables(template.cssVariables));
-            }}
+    <form noValidate onSubmit={onSubmit} className="grid gap-4 xl:grid-cols-2 xl:items-start">
+      <div className="grid min-w-0 gap-4">
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field label="Display name" required error={errors.displayName?.message}>
+            <Input autoComplete="off" {...displayName} />
+          </Field>
+          <Field
+            label="Name"
+            required
+            hint={
+              editing
+                ? 'A theme’s name stays: exported files and links name it.'
+                : 'URL-friendly: lowercase letters, digits and hyphens. Follows the display name until you change it.'
+            }
+            error={errors.name?.message ?? (nameTaken ? NAME_TAKEN : undefined)}
           >
-            <option value="">Copy variables from...</option>
-            {themeTemplates.map((t) => (
-              <option key={t.name} value={t.name}>
-                {t.displayName}
-              </option>
-            ))}
-          </Select>
+            <Input autoComplete="off" spellCheck={false} className="font-mono" readOnly={editing} {...form.register('name')} />
+          </Field>
         </div>
-        <Textarea
-          id={`${id}-vars`}
-          rows={12}
-          spellCheck={false}
-          aria-required
-          aria-invalid={variablesError.length > 0 || undefined}
-          aria-describedby={`${id}-vars-hint${variablesError.length ? ` ${id}-vars-error` : ''}`}
-          className="font-mono text-xs sm:text-xs"
-          {...form.register('cssVariables')}
-        />
-        <p id={`${id}-vars-hint`} className="text-xs text-muted-foreground">
-          Colours are HSL triplets such as "222 47% 11%"; radius from 0.125rem to 0.875rem. Variables: {themeColorKeys.join(', ')}, radius; "dark" and "warm"
-          hold the colours of those variants.
-        </p>
-        {variablesError.length > 0 && (
-          <div id={`${id}-vars-error`} className="text-sm font-medium text-destructive">
-            {variablesError.length === 1 ? (
-              <p>{variablesError[0]}</p>
-            ) : (
-              <ul className="list-disc space-y-0.5 pl-5">
-                {variablesError.map((p) => (
-                  <li key={p}>{p}</li>
-                ))}
-              </ul>
-            )}
+        <Field label="Description" error={errors.description?.message}>
+          <Textarea rows={2} {...form.register('description')} />
+        </Field>
+
+        <ColourEditor text={variablesText} variables={variables} onChange={setVariables} variant={variant} onVariantChange={setVariant} />
+
+        <div className="space-y-1.5">
+          <div className="flex flex-wrap items-end justify-between gap-2">
+            <label htmlFor={`${id}-vars`} className="block text-sm font-medium">
+              CSS variables (JSON)
+              <span aria-hidden="true" className="ml-0.5 text-destructive">
+                *
+              </span>
+            </label>
+            <Select
+              aria-label="Copy variables from a template"
+              className="w-full sm:w-60"
+              value=""
+              onChange={(e) => {
+                const template = themeTemplates.find((t) => t.name === e.target.value);
+                if (template) setVariables(formatVariables(template.cssVariables));
+              }}
+            >
+              <option value="">Copy variables from...</option>
+              {themeTemplates.map((t) => (
+                <option key={t.name} value={t.name}>
+                  {t.displayName}
+                </option>
+              ))}
+            </Select>
           </div>
-        )}
+          <Textarea
+            id={`${id}-vars`}
+            rows={12}
+            spellCheck={false}
+            aria-required
+            aria-invalid={variablesError.length > 0 || undefined}
+            aria-describedby={`${id}-vars-hint${variablesError.length ? ` ${id}-vars-error` : ''}`}
+            className="font-mono text-xs sm:text-xs"
+            {...form.register('cssVariables')}
+          />
+          <p id={`${id}-vars-hint`} className="text-xs text-muted-foreground">
+            Colours are HSL triplets such as "222 47% 11%"; radius from 0.125rem to 0.875rem. Variables: {themeColorKeys.join(', ')}, radius; "dark" and "warm"
+            hold the colours of those variants.
+          </p>
+          {variablesError.length > 0 && (
+            <div id={`${id}-vars-error`} className="text-sm font-medium text-destructive">
+              {variablesError.length === 1 ? (
+                <p>{variablesError[0]}</p>
+              ) : (
+                <ul className="list-disc space-y-0.5 pl-5">
+                  {variablesError.map((p) => (
+                    <li key={p}>{p}</li>
+                  ))}
+                </ul>
+              )}
+            </div>
+          )}
+        </div>
       </div>
 
-      {variables && <ThemePreview variables={variables} variant={variant} />}
+      {/* Beside the colours on a wide screen, and kept in view while they scroll, so each change is seen as it is made. */}
+      {variables && (
+        <div className="min-w-0 xl:sticky xl:top-0">
+          <ThemePreview variables={variables} variant={variant} />
+        </div>
+      )}
 
-      <DialogFooter action={editing ? 'Save Changes' : 'Save Theme'} pending={create.isPending || update.isPending} />
+      <div className="xl:col-span-2">
+        <DialogFooter action={editing ? 'Save Changes' : 'Save Theme'} pending={create.isPending || update.isPending} />
+      </div>
     </form>
   );
 }
