@@ -38,6 +38,8 @@ export type ThemeColorKey = (typeof themeColorKeys)[number];
 /** The visitor's choices (SPEC §4 Theme): light is the theme's top-level palette, the others nest under their name. */
 export const themeVariants = ['light', 'dark', 'warm'] as const;
 export type ThemeVariant = (typeof themeVariants)[number];
+/** SPEC §2 theme control: the menu's words for each. */
+export const themeVariantLabels: Record<ThemeVariant, string> = { light: 'Light', dark: 'Dark', warm: 'Warm' };
 /** The variants a theme may add to its light palette, as keys of `cssVariables`. */
 export const extraVariants = ['dark', 'warm'] as const;
 export type ExtraVariant = (typeof extraVariants)[number];

@@ -7,7 +7,6 @@
  * only its known colours with plain values are used (themePalettes, the /theme.css rule).
  */
 import { definedVariants, paletteStylesheet, PREVIEW_READY, PREVIEW_SHOW, themePalettes, type ThemeVariant } from '../../shared/theme-variables.ts';
-import { applyThemeClass } from './theme-store.ts';
 
 function framedByAdmin(): boolean {
   try {
@@ -36,7 +35,9 @@ if (framedByAdmin()) {
       document.head.append(style);
     }
     style.textContent = paletteStylesheet(palettes);
-    applyThemeClass(variant);
+    // As theme-store.ts's applyThemeClass (not imported: the module the page runs then stays one file).
+    root.classList.toggle('dark', variant === 'dark');
+    root.classList.toggle('warm', variant === 'warm');
   });
   window.parent.postMessage({ type: PREVIEW_READY }, location.origin);
 }

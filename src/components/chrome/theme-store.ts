@@ -18,8 +18,6 @@ export const themes = ['light', 'dark', 'warm'] as const;
 export type Theme = (typeof themes)[number];
 export const defaultTheme: Theme = 'light';
 
-export const themeLabels: Record<Theme, string> = { light: 'Light', dark: 'Dark', warm: 'Warm' };
-
 export function isTheme(value: unknown): value is Theme {
   return typeof value === 'string' && (themes as readonly string[]).includes(value);
 }

@@ -7,8 +7,7 @@
  */
 import { AlertTriangle, Plus, Trash2 } from 'lucide-react';
 import { useId } from 'react';
-import { extraVariants, hexToHsl, hslToHex, themeColorKeys, type ThemeVariant } from '../../../shared/theme-variables.ts';
-import { themeLabels } from '../../chrome/theme-store.ts';
+import { extraVariants, hexToHsl, hslToHex, themeColorKeys, type ThemeVariant, themeVariantLabels } from '../../../shared/theme-variables.ts';
 import { Button } from '../../ui/button.tsx';
 import { Input } from '../../ui/form.tsx';
 import { VariantSwitch } from './HomePreview.tsx';
@@ -49,7 +48,7 @@ export function ColourEditor({
   const isDefined = defined.includes(variant);
   const own = variant === 'light' ? variables : variables[variant];
   const shown = variantColours(variables, variant);
-  const label = themeLabels[variant];
+  const label = themeVariantLabels[variant];
 
   return (
     <fieldset className="space-y-3 rounded-lg border border-border p-3 sm:p-4" aria-describedby={`${id}-help`}>
@@ -138,7 +137,7 @@ export function ColourEditor({
 /** SPEC §3 / DOMAIN.md: text pairs under 4.5:1 (and the ring and field borders under 3:1), per variant the theme defines. */
 function ContrastWarnings({ variables }: { variables: VariablesObject }) {
   const warnings = variantsOf(variables).flatMap((variant) =>
-    contrastWarnings(variantColours(variables, variant)).map((w) => ({ ...w, variant: themeLabels[variant] })),
+    contrastWarnings(variantColours(variables, variant)).map((w) => ({ ...w, variant: themeVariantLabels[variant] })),
   );
   if (!warnings.length) return null;
   return (

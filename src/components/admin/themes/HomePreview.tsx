@@ -6,8 +6,7 @@
  * VariantSwitch, as a visitor chooses them in the site's theme menu.
  */
 import { useEffect, useRef } from 'react';
-import { PREVIEW_READY, PREVIEW_SHOW, type PreviewMessage, type ThemeVariant } from '../../../shared/theme-variables.ts';
-import { themeLabels } from '../../chrome/theme-store.ts';
+import { PREVIEW_READY, PREVIEW_SHOW, type PreviewMessage, type ThemeVariant, themeVariantLabels } from '../../../shared/theme-variables.ts';
 import type { VariablesObject } from './theme-file.ts';
 
 /** Sends the frame the theme to wear, once its page listens (theme-preview.ts checks it again). */
@@ -70,7 +69,7 @@ export function VariantSwitch({
           onClick={() => onChange(variant)}
           className="min-h-10 rounded-sm px-3 text-sm font-medium text-foreground hover:bg-accent hover:text-accent-foreground aria-pressed:bg-background aria-pressed:font-semibold aria-pressed:shadow-sm focus-visible:outline-2 focus-visible:outline-ring"
         >
-          {themeLabels[variant]}
+          {themeVariantLabels[variant]}
         </button>
       ))}
     </div>

@@ -2,8 +2,8 @@
  * Colour previews of a theme (SPEC §9): each swatch carries the variable's name in words, so nothing
  * is told by colour alone; the radius is shown as a value beside a shape drawn with it.
  */
-import { themeLabels } from '../../chrome/theme-store.ts';
 import { cssColour, lightVariables, variantsOf, type Swatch } from './theme-checks.ts';
+import { themeVariantLabels } from '../../../shared/theme-variables.ts';
 import type { VariablesObject } from './theme-file.ts';
 
 export function Swatches({ swatches, label, columns = 2 }: { swatches: Swatch[]; label: string; columns?: 2 | 3 }) {
@@ -45,7 +45,7 @@ export function VariantsNote({ variables }: { variables: VariablesObject }) {
     <p className="text-xs text-muted-foreground">
       Visitors can choose:{' '}
       {variantsOf(variables)
-        .map((v) => themeLabels[v])
+        .map((v) => themeVariantLabels[v])
         .join(', ')}
     </p>
   );

@@ -16,8 +16,7 @@ import { ApiError, api, read } from '../../../lib/api-client.ts';
 import { themeInput } from '../../../shared/schemas/themes.ts';
 import { slugify } from '../../../shared/slug.ts';
 import { themeColorKeys, themeTemplates } from '../../../shared/theme-templates.ts';
-import type { ThemeVariant } from '../../../shared/theme-variables.ts';
-import { themeLabels } from '../../chrome/theme-store.ts';
+import { themeVariantLabels, type ThemeVariant } from '../../../shared/theme-variables.ts';
 import { adminKeys, publicKeys, useAdminMutation } from '../admin-api.ts';
 import { Dialog, DialogContent, DialogFooter } from '../../ui/dialog.tsx';
 import { Field, Input, Select, Textarea } from '../../ui/form.tsx';
@@ -247,8 +246,8 @@ function ThemePreview({ variables, variant }: { variables: VariablesObject; vari
     <section aria-label="Preview" className="space-y-2 rounded-lg border border-border p-3 sm:p-4">
       <h3 className="text-sm font-semibold">Preview</h3>
       <p className="text-sm text-muted-foreground">
-        The home page in these {themeLabels[shown].toLowerCase()} colours, as it changes. Only you see this: visitors keep the active theme until you save and
-        activate.
+        The home page in these {themeVariantLabels[shown].toLowerCase()} colours, as it changes. Only you see this: visitors keep the active theme until you
+        save and activate.
       </p>
       <HomePreview variables={variables} variant={shown} />
       {missing.length > 0 && <p className="text-xs text-muted-foreground">Not set, so the site keeps its own value: {missing.join(', ')}.</p>}

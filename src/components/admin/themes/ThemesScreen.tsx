@@ -19,7 +19,7 @@ import TemplateGallery from './TemplateGallery.tsx';
 import ThemeFormDialog, { type ThemeDialogMode } from './ThemeFormDialog.tsx';
 import ThemePreviewDialog from './ThemePreviewDialog.tsx';
 import { useReturnFocus } from '../../ui/return-focus.ts';
-import { themeLabels } from '../../chrome/theme-store.ts';
+import { themeVariantLabels } from '../../../shared/theme-variables.ts';
 import { storedVariables, variantsOf } from './theme-checks.ts';
 import {
   downloadThemeFile,
@@ -203,7 +203,7 @@ export default function ThemesScreen() {
 function visitorsSee(theme: ActiveTheme): string {
   const extra = variantsOf(storedVariables(theme.cssVariables)).filter((v) => v !== 'light');
   if (!extra.length) return 'Visitors see this theme on every public page, in its light colours: the site’s theme menu offers only Light.';
-  const names = extra.map((v) => themeLabels[v]);
+  const names = extra.map((v) => themeVariantLabels[v]);
   return `Visitors see this theme on every public page: its light colours, or its ${names.map((n) => n.toLowerCase()).join(' or ')} ones when they choose ${names.join(' or ')} in the site’s theme menu.`;
 }
 
