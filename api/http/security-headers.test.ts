@@ -16,7 +16,8 @@ describe('pagePolicy', () => {
     expect(csp.get('script-src')).toEqual(["'self'", ...hashes]);
     expect(pagePolicy(http, hashes)).not.toMatch(/unsafe-eval|script-src[^;]*unsafe-inline/);
     expect(csp.get('object-src')).toEqual(["'none'"]);
-    expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
+    // The admin's theme preview frames the home page (decision 031): this origin only.
+    expect(csp.get('frame-ancestors')).toEqual(["'self'"]);
     expect(csp.get('base-uri')).toEqual(["'self'"]);
     expect(csp.get('form-action')).toEqual(["'self'"]);
   });
@@ -83,7 +84,7 @@ describe('applySecurityHeaders', () => {
       expect(res.status).toBe(status);
       expect(res.headers.get('content-security-policy')).toBe(pagePolicy(http, hashes));
       expect(res.headers.get('content-type')).toBe('text/html');
-      expect(res.headers.get('x-frame-options')).toBe('DENY');
+      expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN');
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
       expect(res.headers.get('strict-transport-security')).toBeNull();
       expect(res.headers.get('x-powered-by')).toBeNull();

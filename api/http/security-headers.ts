@@ -59,7 +59,9 @@ export function pagePolicy(settings: SecuritySettings, scriptHashes: string[]): 
     ['object-src', "'none'"],
     ['base-uri', "'self'"],
     ['form-action', "'self'"],
-    ['frame-ancestors', "'none'"],
+    // This origin only: the admin's Themes screen frames the home page to preview a theme (decision
+    // 031); no other site may frame a page (clickjacking).
+    ['frame-ancestors', "'self'"],
     ...(https ? ([['upgrade-insecure-requests']] as [string][]) : []),
   ];
   return directives.map((d) => d.join(' ')).join('; ');
@@ -107,7 +109,7 @@ export const COMMON_HEADERS: Readonly<Record<string, string>> = {
   // learn that a visitor came from a family-law firm's pages.
   'Referrer-Policy': 'same-origin',
   'Permissions-Policy': PERMISSIONS_POLICY,
-  // frame-ancestors 'none' says it to current browsers; this says it to old ones.
+  // frame-ancestors says it to current browsers; this says it to old ones (the site's own: SAMEORIGIN).
   'X-Frame-Options': 'DENY',
   'Cross-Origin-Opener-Policy': 'same-origin',
 };
@@ -129,8 +131,9 @@ export function headerSet(policy: string, extra: Record<string, string> = {}): H
 /** The API's: it answers JSON to this site's pages only, so other origins may not even embed it. */
 export const API_HEADERS = headerSet(API_POLICY, { 'Cross-Origin-Resource-Policy': 'same-origin' });
 
-/** The site's, for every page, stored page, static file and error it sends. */
-export const siteHeaders = (settings: SecuritySettings, scriptHashes: string[]) => headerSet(pagePolicy(settings, scriptHashes));
+/** The site's, for every page, stored page, static file and error it sends: framed by this origin only (decision 031). */
+export const siteHeaders = (settings: SecuritySettings, scriptHashes: string[]) =>
+  headerSet(pagePolicy(settings, scriptHashes), { 'X-Frame-Options': 'SAMEORIGIN' });
 
 /**
  * Whether the request reached the visitor over HTTPS: a TLS socket here, or, when SITE_URL says the

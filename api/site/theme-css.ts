@@ -1,23 +1,20 @@
 /**
- * /theme.css: the admin's active site theme (its variables, for light mode; dark and warm keep their
- * own palettes), as one small stylesheet every public page links. Prerendered pages thus follow the
- * admin's choice without a rebuild. Regenerated on change. (Hidden components are not hidden here but
- * cut from the HTML: visible-pages.ts.)
+ * /theme.css: the admin's active site theme as one small stylesheet every public page links, so
+ * prerendered pages follow the admin's choice without a rebuild; regenerated on change. It holds the
+ * theme's light palette on `:root` and each variant the theme defines on `:root.dark` / `:root.warm`,
+ * so the visitor's Light, Dark and Warm choice picks among the firm theme's own palettes, and
+ * `--site-theme-variants` tells the theme menu which to offer (decision 031). (Hidden components are
+ * not hidden here but cut from the HTML: visible-pages.ts.)
  */
-import { themeColorKeys } from '../../src/shared/theme-templates.ts';
-
-const safeValue = /^[0-9.\s%a-z-]+$/i;
+import { paletteStylesheet, themePalettes } from '../../src/shared/theme-variables.ts';
 
 export function themeStylesheet(cssVariables: string): string {
-  let vars: Record<string, string> = {};
+  let vars: unknown = {};
   try {
-    vars = JSON.parse(cssVariables) as Record<string, string>;
+    vars = JSON.parse(cssVariables);
   } catch {
     vars = {};
   }
-  // Only known variables with plain values: a stored theme can never inject other CSS.
-  const declarations = [...themeColorKeys, 'radius']
-    .filter((key) => typeof vars[key] === 'string' && safeValue.test(vars[key]!))
-    .map((key) => `--${key}:${vars[key]}`);
-  return declarations.length ? `:root{${declarations.join(';')}}\n` : '\n';
+  // Only known variables with plain values (themePalettes): a stored theme can never inject other CSS.
+  return paletteStylesheet(themePalettes(vars));
 }

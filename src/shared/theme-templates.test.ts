@@ -7,8 +7,17 @@ import {
   themeCategories,
   themeColorKeys,
   themeTemplates,
+  type FullPalette,
   type ThemeColorKey,
+  type ThemeTemplate,
 } from './theme-templates.ts';
+import { extraVariants } from './theme-variables.ts';
+
+/** A template's palettes: its light one, then each variant it defines. */
+const palettesOf = (t: ThemeTemplate): [string, FullPalette][] => [
+  ['light', t.cssVariables],
+  ...extraVariants.flatMap((v) => (t.cssVariables[v] ? [[v, t.cssVariables[v]] as [string, FullPalette]] : [])),
+];
 
 /*
  * Reference WCAG 2.x contrast computation, written independently of the module's helper (classic
@@ -88,11 +97,11 @@ describe('contrast helpers', () => {
   });
 
   it('module helper agrees with the reference implementation', () => {
-    for (const t of themeTemplates) {
+    for (const [variant, palette] of themeTemplates.flatMap(palettesOf)) {
       for (const [fg, bg] of contrastPairs) {
-        const a = t.cssVariables[fg];
-        const b = t.cssVariables[bg];
-        expect(contrastRatio(a, b), `${t.name}: ${fg} on ${bg}`).toBeCloseTo(refContrast(a, b), 6);
+        const a = palette[fg];
+        const b = palette[bg];
+        expect(contrastRatio(a, b), `${variant}: ${fg} on ${bg}`).toBeCloseTo(refContrast(a, b), 6);
       }
     }
   });
@@ -134,16 +143,22 @@ describe('themeTemplates', () => {
     }
   });
 
-  it('has every colour key then radius, in themeColorKeys order', () => {
+  it('has every colour key then radius, in themeColorKeys order, then its variants with every colour key', () => {
     for (const t of themeTemplates) {
-      expect(Object.keys(t.cssVariables), t.name).toEqual([...themeColorKeys, 'radius']);
+      const variants = extraVariants.filter((v) => t.cssVariables[v]);
+      expect(Object.keys(t.cssVariables), t.name).toEqual([...themeColorKeys, 'radius', ...variants]);
+      for (const v of variants) expect(Object.keys(t.cssVariables[v]!), `${t.name} ${v}`).toEqual([...themeColorKeys]);
     }
+  });
+
+  it('gives every light template a dark variant, and the Dark ones (dark already) none; Professional Blue keeps the warm one', () => {
+    for (const t of themeTemplates) expect(Boolean(t.cssVariables.dark), t.name).toBe(t.category !== 'Dark');
+    expect(themeTemplates.filter((t) => t.cssVariables.warm).map((t) => t.name)).toEqual(['professional-blue']);
   });
 
   it('uses valid HSL triplets (hue 0-360, saturation and lightness 0-100%)', () => {
     for (const t of themeTemplates) {
-      for (const key of themeColorKeys) {
-        const value = t.cssVariables[key];
+      for (const [key, value] of palettesOf(t).flatMap(([, palette]) => themeColorKeys.map((k) => [k, palette[k]] as const))) {
         const where = `${t.name}.${key} = "${value}"`;
         expect(value, where).toMatch(HSL_TRIPLET);
         const [h, s, l] = refParse(value);
@@ -176,23 +191,26 @@ describe('themeTemplates', () => {
     }
   });
 
-  it('gives Dark templates dark backgrounds and the others light ones', () => {
+  it('gives Dark templates and dark variants dark backgrounds and the others light ones', () => {
     for (const t of themeTemplates) {
-      const bg = refLuminance(t.cssVariables.background);
-      const fg = refLuminance(t.cssVariables.foreground);
-      if (t.category === 'Dark') expect(bg, `${t.name} background`).toBeLessThan(fg);
-      else expect(bg, `${t.name} background`).toBeGreaterThan(fg);
+      for (const [variant, palette] of palettesOf(t)) {
+        const bg = refLuminance(palette.background);
+        const fg = refLuminance(palette.foreground);
+        if (t.category === 'Dark' || variant === 'dark') expect(bg, `${t.name} ${variant} background`).toBeLessThan(fg);
+        else expect(bg, `${t.name} ${variant} background`).toBeGreaterThan(fg);
+      }
     }
   });
 
-  describe.each(themeTemplates.map((t) => [t.name, t] as const))('%s meets WCAG 2.2 AA contrast', (name, t) => {
-    it.each(contrastPairs)('%s on %s >= %d', (fg, bg, min) => {
-      const ratio = refContrast(t.cssVariables[fg], t.cssVariables[bg]);
-      expect(ratio, `${name}: ${fg} (${t.cssVariables[fg]}) on ${bg} (${t.cssVariables[bg]}) is ${ratio.toFixed(2)}:1, needs ${min}:1`).toBeGreaterThanOrEqual(
-        min,
-      );
-    });
-  });
+  describe.each(themeTemplates.flatMap((t) => palettesOf(t).map(([variant, palette]) => [`${t.name} (${variant})`, palette] as const)))(
+    '%s meets WCAG 2.2 AA contrast',
+    (name, palette) => {
+      it.each(contrastPairs)('%s on %s >= %d', (fg, bg, min) => {
+        const ratio = refContrast(palette[fg], palette[bg]);
+        expect(ratio, `${name}: ${fg} (${palette[fg]}) on ${bg} (${palette[bg]}) is ${ratio.toFixed(2)}:1, needs ${min}:1`).toBeGreaterThanOrEqual(min);
+      });
+    },
+  );
 });
 
 describe('default theme and lookup', () => {

@@ -1,40 +1,33 @@
 /**
- * Built-in theme templates (SPEC §3). Browser-safe: the public site, the admin theme editor, the API
- * and the seed all read them from here.
+ * Built-in theme templates (SPEC §3). Browser-safe: the admin theme editor, the API and the seed read
+ * them from here (the public pages read only theme-variables.ts, without the templates).
  *
  * Colour values are shadcn/ui-style HSL triplets without the `hsl()` wrapper ('222.2 47.4% 11.2%'),
  * used in CSS as `hsl(var(--primary))`. The key order of `cssVariables` follows `themeColorKeys`, with
- * `radius` last. Every template meets WCAG 2.2 AA contrast for its text pairs (4.5:1) and its focus ring
- * (3:1); `theme-templates.test.ts` checks this with `contrastRatio` below.
+ * `radius` after them, then the variants the template defines (`dark`, `warm`: decision 031). The
+ * templates of the Dark category are dark already and define no dark variant. Every palette meets
+ * WCAG 2.2 AA contrast for its text pairs (4.5:1) and its focus ring (3:1); `theme-templates.test.ts`
+ * checks this with `contrastRatio`.
  */
+import type { ThemeColorKey } from './theme-variables.ts';
+
+export {
+  contrastRatio,
+  maxRadiusRem,
+  minRadiusRem,
+  parseHsl,
+  relativeLuminance,
+  themeColorKeys,
+  type ThemeColorKey,
+} from './theme-variables.ts';
 
 export const themeCategories = ['Professional', 'Premium', 'Warm', 'Nature', 'Elegant', 'Modern', 'Dark', 'Traditional', 'Minimal'] as const;
 export type ThemeCategory = (typeof themeCategories)[number];
 
-export const themeColorKeys = [
-  'background',
-  'foreground',
-  'card',
-  'card-foreground',
-  'popover',
-  'popover-foreground',
-  'primary',
-  'primary-foreground',
-  'secondary',
-  'secondary-foreground',
-  'muted',
-  'muted-foreground',
-  'accent',
-  'accent-foreground',
-  'destructive',
-  'destructive-foreground',
-  'border',
-  'input',
-  'ring',
-] as const;
-export type ThemeColorKey = (typeof themeColorKeys)[number];
-
-export type ThemeVariables = Record<ThemeColorKey, string> & { radius: string };
+/** A whole palette: every colour variable. */
+export type FullPalette = Record<ThemeColorKey, string>;
+/** A template's variables: its light palette and radius, and the variants it defines. */
+export type ThemeVariables = FullPalette & { radius: string; dark?: FullPalette; warm?: FullPalette };
 
 export interface ThemeTemplate {
   /** URL-friendly identifier: lowercase words joined by hyphens, unique. */
@@ -46,10 +39,6 @@ export interface ThemeTemplate {
   typography?: { heading: string; body: string };
   cssVariables: ThemeVariables;
 }
-
-/** SPEC §3 radius range, in rem. */
-export const minRadiusRem = 0.125;
-export const maxRadiusRem = 0.875;
 
 const serifStack = 'Georgia, Cambria, "Times New Roman", Times, serif';
 const bookSerifStack = '"Iowan Old Style", "Palatino Linotype", Palatino, "Book Antiqua", Georgia, serif';
@@ -84,6 +73,48 @@ export const themeTemplates: readonly ThemeTemplate[] = [
       input: '214 32% 60%',
       ring: '217 71% 40%',
       radius: '0.5rem',
+      dark: {
+        background: '222 47% 8%',
+        foreground: '210 40% 96%',
+        card: '222 40% 12%',
+        'card-foreground': '210 40% 96%',
+        popover: '222 40% 12%',
+        'popover-foreground': '210 40% 96%',
+        primary: '213 90% 70%',
+        'primary-foreground': '222 47% 9%',
+        secondary: '217 30% 20%',
+        'secondary-foreground': '210 40% 96%',
+        muted: '217 33% 15%',
+        'muted-foreground': '215 25% 74%',
+        accent: '217 33% 22%',
+        'accent-foreground': '210 40% 98%',
+        destructive: '0 85% 70%',
+        'destructive-foreground': '222 47% 9%',
+        border: '217 25% 24%',
+        input: '215 18% 52%',
+        ring: '213 90% 70%',
+      },
+      warm: {
+        background: '38 45% 95%',
+        foreground: '24 38% 13%',
+        card: '40 55% 98%',
+        'card-foreground': '24 38% 13%',
+        popover: '40 55% 98%',
+        'popover-foreground': '24 38% 13%',
+        primary: '18 62% 32%',
+        'primary-foreground': '40 60% 98%',
+        secondary: '34 38% 87%',
+        'secondary-foreground': '24 38% 15%',
+        muted: '36 36% 90%',
+        'muted-foreground': '24 24% 30%',
+        accent: '28 58% 87%',
+        'accent-foreground': '18 62% 24%',
+        destructive: '0 68% 40%',
+        'destructive-foreground': '0 0% 100%',
+        border: '32 28% 80%',
+        input: '28 18% 44%',
+        ring: '18 62% 32%',
+      },
     },
   },
   {
@@ -113,6 +144,27 @@ export const themeTemplates: readonly ThemeTemplate[] = [
       input: '214 18% 58%',
       ring: '210 40% 42%',
       radius: '0.375rem',
+      dark: {
+        background: '210 18% 8%',
+        foreground: '210 18% 95%',
+        card: '210 18% 11%',
+        'card-foreground': '210 18% 95%',
+        popover: '210 18% 11%',
+        'popover-foreground': '210 18% 95%',
+        primary: '210 50% 72%',
+        'primary-foreground': '210 18% 8%',
+        secondary: '210 14% 19%',
+        'secondary-foreground': '210 18% 95%',
+        muted: '210 14% 15%',
+        'muted-foreground': '210 15% 72%',
+        accent: '210 14% 22%',
+        'accent-foreground': '210 18% 96%',
+        destructive: '0 80% 70%',
+        'destructive-foreground': '210 18% 8%',
+        border: '210 12% 22%',
+        input: '210 15% 50%',
+        ring: '210 50% 68%',
+      },
     },
   },
   {
@@ -142,6 +194,27 @@ export const themeTemplates: readonly ThemeTemplate[] = [
       input: '40 20% 52%',
       ring: '38 70% 34%',
       radius: '0.25rem',
+      dark: {
+        background: '224 40% 8%',
+        foreground: '224 20% 95%',
+        card: '224 40% 11%',
+        'card-foreground': '224 20% 95%',
+        popover: '224 40% 11%',
+        'popover-foreground': '224 20% 95%',
+        primary: '42 70% 62%',
+        'primary-foreground': '224 40% 8%',
+        secondary: '224 32% 19%',
+        'secondary-foreground': '224 20% 95%',
+        muted: '224 32% 15%',
+        'muted-foreground': '224 15% 72%',
+        accent: '224 32% 22%',
+        'accent-foreground': '224 20% 96%',
+        destructive: '0 80% 70%',
+        'destructive-foreground': '224 40% 8%',
+        border: '224 28% 22%',
+        input: '224 15% 50%',
+        ring: '42 70% 58%',
+      },
     },
   },
   {
@@ -171,6 +244,27 @@ export const themeTemplates: readonly ThemeTemplate[] = [
       input: '220 12% 57%',
       ring: '220 13% 36%',
       radius: '0.625rem',
+      dark: {
+        background: '220 10% 8%',
+        foreground: '220 10% 95%',
+        card: '220 10% 11%',
+        'card-foreground': '220 10% 95%',
+        popover: '220 10% 11%',
+        'popover-foreground': '220 10% 95%',
+        primary: '40 35% 80%',
+        'primary-foreground': '220 10% 8%',
+        secondary: '220 8% 19%',
+        'secondary-foreground': '220 10% 95%',
+        muted: '220 8% 15%',
+        'muted-foreground': '220 10% 72%',
+        accent: '220 8% 22%',
+        'accent-foreground': '220 10% 96%',
+        destructive: '0 80% 70%',
+        'destructive-foreground': '220 10% 8%',
+        border: '220 7% 22%',
+        input: '220 10% 50%',
+        ring: '40 35% 76%',
+      },
     },
   },
   {
@@ -200,6 +294,27 @@ export const themeTemplates: readonly ThemeTemplate[] = [
       input: '32 25% 53%',
       ring: '25 45% 38%',
       radius: '0.75rem',
+      dark: {
+        background: '25 18% 8%',
+        foreground: '25 18% 95%',
+        card: '25 18% 11%',
+        'card-foreground': '25 18% 95%',
+        popover: '25 18% 11%',
+        'popover-foreground': '25 18% 95%',
+        primary: '30 55% 70%',
+        'primary-foreground': '25 18% 8%',
+        secondary: '25 14% 19%',
+        'secondary-foreground': '25 18% 95%',
+        muted: '25 14% 15%',
+        'muted-foreground': '25 15% 72%',
+        accent: '25 14% 22%',
+        'accent-foreground': '25 18% 96%',
+        destructive: '0 80% 70%',
+        'destructive-foreground': '25 18% 8%',
+        border: '25 13% 22%',
+        input: '25 15% 50%',
+        ring: '30 55% 66%',
+      },
     },
   },
   {
@@ -229,6 +344,27 @@ export const themeTemplates: readonly ThemeTemplate[] = [
       input: '25 22% 56%',
       ring: '14 60% 40%',
       radius: '0.5rem',
+      dark: {
+        background: '15 20% 8%',
+        foreground: '15 20% 95%',
+        card: '15 20% 11%',
+        'card-foreground': '15 20% 95%',
+        popover: '15 20% 11%',
+        'popover-foreground': '15 20% 95%',
+        primary: '16 70% 68%',
+        'primary-foreground': '15 20% 8%',
+        secondary: '15 16% 19%',
+        'secondary-foreground': '15 20% 95%',
+        muted: '15 16% 15%',
+        'muted-foreground': '15 15% 72%',
+        accent: '15 16% 22%',
+        'accent-foreground': '15 20% 96%',
+        destructive: '0 80% 70%',
+        'destructive-foreground': '15 20% 8%',
+        border: '15 14% 22%',
+        input: '15 15% 50%',
+        ring: '16 70% 64%',
+      },
     },
   },
   {
@@ -258,6 +394,27 @@ export const themeTemplates: readonly ThemeTemplate[] = [
       input: '100 12% 52%',
       ring: '150 30% 34%',
       radius: '0.75rem',
+      dark: {
+        background: '150 15% 8%',
+        foreground: '150 15% 95%',
+        card: '150 15% 11%',
+        'card-foreground': '150 15% 95%',
+        popover: '150 15% 11%',
+        'popover-foreground': '150 15% 95%',
+        primary: '150 45% 72%',
+        'primary-foreground': '150 15% 8%',
+        secondary: '150 12% 19%',
+        'secondary-foreground': '150 15% 95%',
+        muted: '150 12% 15%',
+        'muted-foreground': '150 15% 72%',
+        accent: '150 12% 22%',
+        'accent-foreground': '150 15% 96%',
+        destructive: '0 80% 70%',
+        'destructive-foreground': '150 15% 8%',
+        border: '150 11% 22%',
+        input: '150 15% 50%',
+        ring: '150 45% 68%',
+      },
     },
   },
   {
@@ -287,6 +444,27 @@ export const themeTemplates: readonly ThemeTemplate[] = [
       input: '150 12% 53%',
       ring: '158 50% 30%',
       radius: '0.375rem',
+      dark: {
+        background: '158 28% 8%',
+        foreground: '158 20% 95%',
+        card: '158 28% 11%',
+        'card-foreground': '158 20% 95%',
+        popover: '158 28% 11%',
+        'popover-foreground': '158 20% 95%',
+        primary: '158 55% 72%',
+        'primary-foreground': '158 28% 8%',
+        secondary: '158 22% 19%',
+        'secondary-foreground': '158 20% 95%',
+        muted: '158 22% 15%',
+        'muted-foreground': '158 15% 72%',
+        accent: '158 22% 22%',
+        'accent-foreground': '158 20% 96%',
+        destructive: '0 80% 70%',
+        'destructive-foreground': '158 28% 8%',
+        border: '158 19% 22%',
+        input: '158 15% 50%',
+        ring: '158 55% 68%',
+      },
     },
   },
   {
@@ -316,6 +494,27 @@ export const themeTemplates: readonly ThemeTemplate[] = [
       input: '340 12% 58%',
       ring: '345 50% 36%',
       radius: '0.25rem',
+      dark: {
+        background: '345 28% 8%',
+        foreground: '345 20% 95%',
+        card: '345 28% 11%',
+        'card-foreground': '345 20% 95%',
+        popover: '345 28% 11%',
+        'popover-foreground': '345 20% 95%',
+        primary: '345 55% 72%',
+        'primary-foreground': '345 28% 8%',
+        secondary: '345 22% 19%',
+        'secondary-foreground': '345 20% 95%',
+        muted: '345 22% 15%',
+        'muted-foreground': '345 15% 72%',
+        accent: '345 22% 22%',
+        'accent-foreground': '345 20% 96%',
+        destructive: '0 80% 70%',
+        'destructive-foreground': '345 28% 8%',
+        border: '345 19% 22%',
+        input: '345 15% 50%',
+        ring: '345 55% 68%',
+      },
     },
   },
   {
@@ -345,6 +544,27 @@ export const themeTemplates: readonly ThemeTemplate[] = [
       input: '270 12% 59%',
       ring: '275 40% 40%',
       radius: '0.5rem',
+      dark: {
+        background: '275 20% 8%',
+        foreground: '275 20% 95%',
+        card: '275 20% 11%',
+        'card-foreground': '275 20% 95%',
+        popover: '275 20% 11%',
+        'popover-foreground': '275 20% 95%',
+        primary: '275 45% 72%',
+        'primary-foreground': '275 20% 8%',
+        secondary: '275 16% 19%',
+        'secondary-foreground': '275 20% 95%',
+        muted: '275 16% 15%',
+        'muted-foreground': '275 15% 72%',
+        accent: '275 16% 22%',
+        'accent-foreground': '275 20% 96%',
+        destructive: '0 80% 70%',
+        'destructive-foreground': '275 20% 8%',
+        border: '275 14% 22%',
+        input: '275 15% 50%',
+        ring: '275 45% 68%',
+      },
     },
   },
   {
@@ -374,6 +594,27 @@ export const themeTemplates: readonly ThemeTemplate[] = [
       input: '190 16% 55%',
       ring: '186 80% 30%',
       radius: '0.875rem',
+      dark: {
+        background: '186 30% 8%',
+        foreground: '186 20% 95%',
+        card: '186 30% 11%',
+        'card-foreground': '186 20% 95%',
+        popover: '186 30% 11%',
+        'popover-foreground': '186 20% 95%',
+        primary: '186 75% 72%',
+        'primary-foreground': '186 30% 8%',
+        secondary: '186 24% 19%',
+        'secondary-foreground': '186 20% 95%',
+        muted: '186 24% 15%',
+        'muted-foreground': '186 15% 72%',
+        accent: '186 24% 22%',
+        'accent-foreground': '186 20% 96%',
+        destructive: '0 80% 70%',
+        'destructive-foreground': '186 30% 8%',
+        border: '186 21% 22%',
+        input: '186 15% 50%',
+        ring: '186 75% 68%',
+      },
     },
   },
   {
@@ -461,6 +702,27 @@ export const themeTemplates: readonly ThemeTemplate[] = [
       input: '38 25% 51%',
       ring: '5 55% 36%',
       radius: '0.125rem',
+      dark: {
+        background: '20 18% 8%',
+        foreground: '20 18% 95%',
+        card: '20 18% 11%',
+        'card-foreground': '20 18% 95%',
+        popover: '20 18% 11%',
+        'popover-foreground': '20 18% 95%',
+        primary: '8 60% 72%',
+        'primary-foreground': '20 18% 8%',
+        secondary: '20 14% 19%',
+        'secondary-foreground': '20 18% 95%',
+        muted: '20 14% 15%',
+        'muted-foreground': '20 15% 72%',
+        accent: '20 14% 22%',
+        'accent-foreground': '20 18% 96%',
+        destructive: '0 80% 70%',
+        'destructive-foreground': '20 18% 8%',
+        border: '20 13% 22%',
+        input: '20 15% 50%',
+        ring: '8 60% 68%',
+      },
     },
   },
   {
@@ -490,6 +752,27 @@ export const themeTemplates: readonly ThemeTemplate[] = [
       input: '0 0% 57%',
       ring: '0 0% 40%',
       radius: '0.125rem',
+      dark: {
+        background: '0 0% 8%',
+        foreground: '0 0% 95%',
+        card: '0 0% 11%',
+        'card-foreground': '0 0% 95%',
+        popover: '0 0% 11%',
+        'popover-foreground': '0 0% 95%',
+        primary: '0 0% 92%',
+        'primary-foreground': '0 0% 8%',
+        secondary: '0 0% 19%',
+        'secondary-foreground': '0 0% 95%',
+        muted: '0 0% 15%',
+        'muted-foreground': '0 0% 72%',
+        accent: '0 0% 22%',
+        'accent-foreground': '0 0% 96%',
+        destructive: '0 80% 70%',
+        'destructive-foreground': '0 0% 8%',
+        border: '0 0% 22%',
+        input: '0 0% 50%',
+        ring: '0 0% 88%',
+      },
     },
   },
 ];
@@ -518,42 +801,4 @@ export const themeContrastPairs: ReadonlyArray<readonly [ThemeColorKey, ThemeCol
 
 export function findThemeTemplate(name: string): ThemeTemplate | undefined {
   return themeTemplates.find((t) => t.name === name);
-}
-
-/** Parses an HSL triplet such as '222.2 47.4% 11.2%'; undefined if it is not one (or out of range). */
-export function parseHsl(value: string): { h: number; s: number; l: number } | undefined {
-  const m = /^\s*(\d+(?:\.\d+)?)\s+(\d+(?:\.\d+)?)%\s+(\d+(?:\.\d+)?)%\s*$/.exec(value);
-  if (!m) return undefined;
-  const h = Number(m[1]);
-  const s = Number(m[2]);
-  const l = Number(m[3]);
-  if (h > 360 || s > 100 || l > 100) return undefined;
-  return { h, s, l };
-}
-
-/** HSL triplet -> sRGB channels in 0..1 (CSS Color 4 hsl-to-rgb). */
-function hslToRgb(h: number, s: number, l: number): [number, number, number] {
-  const sat = s / 100;
-  const light = l / 100;
-  const f = (n: number): number => {
-    const k = (n + h / 30) % 12;
-    const a = sat * Math.min(light, 1 - light);
-    return light - a * Math.max(-1, Math.min(k - 3, 9 - k, 1));
-  };
-  return [f(0), f(8), f(4)];
-}
-
-/** WCAG 2.x relative luminance of an HSL triplet. */
-export function relativeLuminance(hsl: string): number {
-  const parsed = parseHsl(hsl);
-  if (!parsed) throw new Error(`Not an HSL triplet: "${hsl}"`);
-  const [r, g, b] = hslToRgb(parsed.h, parsed.s, parsed.l).map((c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4)) as [number, number, number];
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-}
-
-/** WCAG 2.x contrast ratio (1..21) between two HSL triplets. */
-export function contrastRatio(hslA: string, hslB: string): number {
-  const a = relativeLuminance(hslA);
-  const b = relativeLuminance(hslB);
-  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
 }

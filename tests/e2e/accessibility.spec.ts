@@ -86,31 +86,49 @@ for (const [width, use] of [
   });
 }
 
-// The firm's theme sets the light palette only (/theme.css sets :root; dark and warm keep their own,
-// api/site/theme-css.ts), and only its colours bear on WCAG: each built-in theme is put on the pages
-// that show every kind of component (as /theme.css would: the root's variables, set in place, so no
-// other spec sees it) and judged for colour contrast, in light mode at desktop width.
+// The firm's theme sets the palettes visitors choose among (/theme.css: its light colours on :root,
+// its dark and warm ones on :root.dark / :root.warm, decision 031), and only its colours bear on
+// WCAG: each built-in theme's every palette is put on the pages that show every kind of component (as
+// /theme.css would: the root's variables, set in place with the variant's class, so no other spec sees
+// it) and judged for colour contrast, at desktop width.
 test.describe('each built-in firm theme', () => {
+  const palettes = themeTemplates.flatMap((template) => {
+    const { dark, warm, ...light } = template.cssVariables;
+    const all: [Theme, Record<string, string>][] = [['light', light]];
+    if (dark) all.push(['dark', { ...light, ...dark }]);
+    if (warm) all.push(['warm', { ...light, ...warm }]);
+    // Professional Blue's palettes are the site's own, judged by the crawl above in every mode.
+    return template.name === defaultThemeName ? [] : all.map(([mode, variables]) => ({ template, mode, variables }));
+  });
   // Between them these show every kind of component a theme colours (the blog's cards are on the home page too).
   for (const path of ['/', '/contact', '/login']) {
-    test(`${path} has no colour-contrast violation in any built-in theme`, async ({ page }, info) => {
+    test(`${path} has no colour-contrast violation in any built-in theme, in any of its variants`, async ({ page }, info) => {
       test.skip(info.project.name !== 'desktop', 'colours do not depend on the width');
-      test.setTimeout(300_000); // one contrast run per theme
+      test.setTimeout(600_000); // one contrast run per palette
       await page.goto(path);
       await settled(page);
-      for (const template of themeTemplates.filter((t) => t.name !== defaultThemeName)) {
-        const [worn, meant] = await page.evaluate((variables) => {
-          for (const [key, value] of Object.entries(variables)) document.documentElement.style.setProperty(`--${key}`, value);
-          const probe = document.createElement('div');
-          probe.style.backgroundColor = `hsl(${variables.background})`;
-          document.body.append(probe);
-          const colours = [getComputedStyle(document.body).backgroundColor, getComputedStyle(probe).backgroundColor];
-          probe.remove();
-          return colours;
-        }, template.cssVariables);
-        expect(worn, `the page wears ${template.displayName}`).toBe(meant);
-        await expectNoAxeViolations(page, { label: `${path} in ${template.displayName}`, fromTop: true, rules: ['color-contrast'], htmlcs: true });
-        await screenshot(page, info, `${path.slice(1) || 'home'}-${template.name}`, { fromTop: true, blur: true, unhover: true });
+      for (const { template, mode, variables } of palettes) {
+        const label = `${template.displayName}${mode === 'light' ? '' : ` (${mode})`}`;
+        const [worn, meant] = await page.evaluate(
+          ({ variables, mode }) => {
+            document.documentElement.className = mode === 'light' ? '' : mode;
+            for (const [key, value] of Object.entries(variables)) document.documentElement.style.setProperty(`--${key}`, value);
+            const probe = document.createElement('div');
+            probe.style.backgroundColor = `hsl(${variables.background})`;
+            document.body.append(probe);
+            const colours = [getComputedStyle(document.body).backgroundColor, getComputedStyle(probe).backgroundColor];
+            probe.remove();
+            return colours;
+          },
+          { variables, mode },
+        );
+        expect(worn, `the page wears ${label}`).toBe(meant);
+        await expectNoAxeViolations(page, { label: `${path} in ${label}`, fromTop: true, rules: ['color-contrast'], htmlcs: true });
+        await screenshot(page, info, `${path.slice(1) || 'home'}-${template.name}${mode === 'light' ? '' : `-${mode}`}`, {
+          fromTop: true,
+          blur: true,
+          unhover: true,
+        });
       }
     });
   }

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
 import type { AdminTheme } from '../../src/components/admin/themes/theme-file.ts';
 import { findThemeTemplate, themeTemplates } from '../../src/shared/theme-templates.ts';
+import { hexToHsl, hslToHex } from '../../src/shared/theme-variables.ts';
 import { expect, openAdminScreen, test } from '../support/admin.ts';
 import { expectNoAxeViolations, expectToast, screenshot, screenshotDialog, watchConsole } from '../support/e2e.ts';
 
@@ -450,4 +451,218 @@ test("failures: activate, delete and a missing template say so; the custom theme
   await page.unrouteAll();
   await removeTheme(adminApi, name);
   console.expectOnly(/status of (500|404)/, /Failed to (activate|delete) theme/, /Template not found/);
+});
+
+/** Installs a template (if it is not yet) and returns its id. */
+async function installed(api: APIRequestContext, name: string): Promise<string> {
+  const found = (await listThemes(api)).find((t) => t.name === name);
+  if (found) return found.id;
+  const template = findThemeTemplate(name)!;
+  const { displayName, description, cssVariables } = template;
+  const res = await api.post('/api/admin/themes', { data: { name, displayName, description, cssVariables: JSON.stringify(cssVariables) } });
+  expect(res.status()).toBe(201);
+  return ((await res.json()) as AdminTheme).id;
+}
+
+/** A CSS colour as the browser computes it (rgb(...)), for comparing with a computed style. */
+const computedColour = (page: Page, hsl: string) =>
+  page.evaluate((value) => {
+    const probe = document.createElement('div');
+    probe.style.color = `hsl(${value})`;
+    document.body.append(probe);
+    const colour = getComputedStyle(probe).color;
+    probe.remove();
+    return colour;
+  }, hsl);
+const rootVariable = (page: Page, name: string) => page.evaluate((n) => getComputedStyle(document.documentElement).getPropertyValue(`--${n}`).trim(), name);
+const themeMenuItems = (page: Page) => page.locator('[data-theme-menu] [role="menuitemradio"]:not([hidden])');
+
+test("visitors choose among the firm theme's own variants: Dark shows its dark colours; a theme without one offers no Dark", async ({
+  page,
+  adminApi,
+}, info) => {
+  test.skip(info.project.name !== 'desktop', 'the theme menu is the same at every width (chrome.spec.ts covers the phone)');
+  const console = watchConsole(page);
+  const burgundy = findThemeTemplate('elegant-burgundy')!;
+  const navy = findThemeTemplate('midnight-navy')!;
+  expect(burgundy.cssVariables.dark).toBeDefined();
+  expect(navy.cssVariables.dark).toBeUndefined();
+  // Every change of the class of <html>, and whether <body> existed yet (painted or not).
+  await page.addInitScript(() => {
+    const trace: string[] = [];
+    (window as unknown as { __themeTrace: string[] }).__themeTrace = trace;
+    new MutationObserver(() => trace.push(`${document.documentElement.className}${document.body ? ' (after body)' : ''}`)).observe(document, {
+      subtree: true,
+      attributes: true,
+      attributeFilter: ['class'],
+    });
+  });
+  const trace = () => page.evaluate(() => (window as unknown as { __themeTrace: string[] }).__themeTrace);
+  const menuReady = () => expect(page.locator('[data-theme-menu][data-ready]')).toBeAttached();
+
+  expect((await adminApi.put(`/api/admin/themes/${await installed(adminApi, burgundy.name)}/activate`)).status()).toBe(200);
+  await expect.poll(async () => (await page.request.get('/theme.css')).text(), { timeout: 3000 }).toContain(`--primary:${burgundy.cssVariables.primary}`);
+  await page.goto('/about');
+  await menuReady();
+  await page.getByRole('button', { name: 'Toggle theme' }).click();
+  await expect(themeMenuItems(page)).toHaveText(['Light', 'Dark']);
+  await page.getByRole('menuitemradio', { name: 'Dark' }).click();
+  expect(await page.evaluate(() => document.documentElement.className)).toBe('dark');
+  // The theme's own dark colours, not the site's built-in dark palette.
+  const dark = burgundy.cssVariables.dark!;
+  expect(await rootVariable(page, 'background')).toBe(dark.background);
+  expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(await computedColour(page, dark.background));
+  expect(await rootVariable(page, 'primary')).toBe(dark.primary);
+  expect(await page.evaluate(() => getComputedStyle(document.documentElement).colorScheme)).toBe('dark');
+  await screenshot(page, info, 'themes-visitor-burgundy-dark', { fullPage: false });
+  // The next page is dark from the first paint.
+  await page.goto('/attorneys');
+  await menuReady();
+  expect(await trace()).toEqual(['dark']);
+
+  // The firm changes to a theme with no dark variant: the stored Dark shows as Light, in that theme's colours.
+  expect((await adminApi.put(`/api/admin/themes/${await installed(adminApi, navy.name)}/activate`)).status()).toBe(200);
+  await expect.poll(async () => (await page.request.get('/theme.css')).text(), { timeout: 3000 }).toContain(`--primary:${navy.cssVariables.primary}`);
+  await page.goto('/about');
+  await menuReady();
+  // The first page after the change: the remembered list still had Dark, so the class came and went,
+  // but the colours were the theme's own all along (/theme.css beats the built-in dark palette).
+  expect(await page.evaluate(() => document.documentElement.className)).toBe('');
+  expect(await rootVariable(page, 'background')).toBe(navy.cssVariables.background);
+  expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(await computedColour(page, navy.cssVariables.background));
+  await page.getByRole('button', { name: 'Toggle theme' }).click();
+  await expect(themeMenuItems(page)).toHaveText(['Light']);
+  await expect(page.getByRole('menuitemradio', { name: 'Light' })).toHaveAttribute('aria-checked', 'true');
+  await expect(page.getByRole('menuitemradio', { name: 'Dark' })).toBeHidden();
+  await page.keyboard.press('Escape');
+  await screenshot(page, info, 'themes-visitor-navy-light-only', { fullPage: false });
+  // From the next page on, no dark class at all, not even before the first paint; the choice itself is kept.
+  await page.goto('/attorneys');
+  await menuReady();
+  expect(await trace()).toEqual([]);
+  expect(await page.evaluate(() => localStorage.getItem('vite-ui-theme'))).toBe('dark');
+
+  // Back to a theme with Dark: the visitor's choice applies again.
+  expect((await adminApi.put(`/api/admin/themes/${await installed(adminApi, burgundy.name)}/activate`)).status()).toBe(200);
+  await expect.poll(async () => (await page.request.get('/theme.css')).text(), { timeout: 3000 }).toContain(':root.dark{');
+  await page.goto('/about');
+  await menuReady();
+  expect(await page.evaluate(() => document.documentElement.className)).toBe('dark');
+  expect(await rootVariable(page, 'background')).toBe(dark.background);
+  console.expectNone();
+});
+
+test('colour pickers per variant change the live preview of the real home page; nothing changes for visitors until activated', async ({
+  page,
+  adminApi,
+}, info) => {
+  const console = watchConsole(page);
+  const evergreen = findThemeTemplate('evergreen')!;
+  const stamp = Date.now();
+  const displayName = `E2E Pickers ${info.project.name} ${stamp}`;
+  const name = `e2e-pickers-${info.project.name}-${stamp}`;
+  const cssBefore = await (await page.request.get('/theme.css')).text();
+  const activeBefore = await (await page.request.get('/api/themes/active')).json();
+  await openThemes(page);
+
+  await page.getByRole('button', { name: 'Create Custom Theme' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create Custom Theme' });
+  await dialog.getByLabel('Display name').fill(displayName);
+  await dialog.getByLabel('Copy variables from a template').selectOption({ label: evergreen.displayName });
+  const colours = dialog.getByRole('group', { name: 'Colours of' });
+  await expect(colours.getByRole('button', { name: 'Light' })).toHaveAttribute('aria-pressed', 'true');
+  // Each colour: its picker and its HSL triplet side by side.
+  await expect(dialog.getByLabel('primary', { exact: true })).toHaveValue(evergreen.cssVariables.primary);
+  await expect(dialog.getByLabel('Pick primary', { exact: true })).toHaveValue(hslToHex(evergreen.cssVariables.primary)!);
+
+  // The preview is the real home page in a frame, wearing the form's colours.
+  const frame = page.frameLocator('[data-testid="home-preview"]');
+  const previewRoot = frame.locator('html');
+  await expect(frame.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 15_000 });
+  await expect(previewRoot).toHaveAttribute('data-theme-preview', '');
+  const previewVariable = (key: string) => previewRoot.evaluate((el, k) => getComputedStyle(el).getPropertyValue(`--${k}`).trim(), key);
+  await expect.poll(() => previewVariable('primary')).toBe(evergreen.cssVariables.primary);
+
+  // A picked colour becomes the triplet, the JSON and the preview at once.
+  await dialog.getByLabel('Pick primary', { exact: true }).fill('#aa2200');
+  const picked = hexToHsl('#aa2200')!;
+  await expect(dialog.getByLabel('primary', { exact: true })).toHaveValue(picked);
+  expect(JSON.parse(await dialog.getByLabel('CSS variables (JSON)').inputValue()).primary).toBe(picked);
+  await expect.poll(() => previewVariable('primary')).toBe(picked);
+  // Typed as a triplet: the picker follows.
+  await dialog.getByLabel('background', { exact: true }).fill('45 30% 97%');
+  await expect(dialog.getByLabel('Pick background', { exact: true })).toHaveValue(hslToHex('45 30% 97%')!);
+  await expect.poll(() => previewVariable('background')).toBe('45 30% 97%');
+  // A pair under 4.5:1 is named as a warning.
+  await dialog.getByLabel('Pick foreground', { exact: true }).fill('#cccccc');
+  await expect(dialog.getByText('Warning: low contrast (below WCAG 2.2 AA)')).toBeVisible();
+  await expect(dialog.getByText(/^Light: foreground on background: [\d.]+:1, needs 4.5:1$/)).toBeVisible();
+  await dialog.getByLabel('Pick foreground', { exact: true }).fill(hslToHex(evergreen.cssVariables.foreground)!);
+  await expect(dialog.getByText('Warning: low contrast (below WCAG 2.2 AA)')).toHaveCount(0);
+
+  // The dark variant: its own colours, and the preview shows the page in Dark.
+  await colours.getByRole('button', { name: 'Dark' }).click();
+  await expect(previewRoot).toHaveClass('dark');
+  await expect.poll(() => previewVariable('background')).toBe(evergreen.cssVariables.dark!.background);
+  await dialog.getByLabel('Pick background', { exact: true }).fill('#0a1f17');
+  await expect.poll(() => previewVariable('background')).toBe(hexToHsl('#0a1f17'));
+  // Warm is not defined: added from the light colours, then shown.
+  await colours.getByRole('button', { name: 'Warm' }).click();
+  await expect(dialog).toContainText('This theme has no warm colours, so the site’s theme menu does not offer Warm.');
+  await expect(previewRoot).toHaveClass('');
+  await dialog.getByRole('button', { name: 'Add Warm colours' }).click();
+  await expect(previewRoot).toHaveClass('warm');
+  await dialog.getByLabel('Pick background', { exact: true }).fill('#f6efe3');
+  await expect.poll(() => previewVariable('background')).toBe(hexToHsl('#f6efe3'));
+  await screenshotDialog(dialog, info, 'admin-themes-pickers');
+  // At a phone's 390 px (the phone project does not run this spec): one column, every row inside the dialog.
+  const own = page.viewportSize()!;
+  await page.setViewportSize({ width: 390, height: 844 });
+  const overflow = await dialog.evaluate((box) => {
+    const right = box.getBoundingClientRect().right;
+    return [...box.querySelectorAll<HTMLElement>('*')]
+      .filter((el) => el.getBoundingClientRect().right > right + 0.5)
+      .map((el) => `${el.tagName.toLowerCase()} ${el.getAttribute('aria-label') ?? el.textContent?.slice(0, 30)}`)
+      .concat(box.scrollWidth > box.clientWidth ? ['the dialog scrolls sideways'] : []);
+  });
+  expect(overflow).toEqual([]);
+  await expect(dialog.getByLabel('Pick primary', { exact: true })).toBeVisible();
+  await screenshotDialog(dialog, info, 'admin-themes-pickers-390');
+  await page.setViewportSize(own);
+  await expectNoAxeViolations(page, { label: 'Create Custom Theme with pickers' });
+
+  // Nothing of it reached visitors.
+  expect(await (await page.request.get('/theme.css')).text()).toBe(cssBefore);
+  expect(await (await page.request.get('/api/themes/active')).json()).toEqual(activeBefore);
+
+  await dialog.getByRole('button', { name: 'Save Theme' }).click();
+  await expectToast(page, 'Success', 'Theme created successfully');
+  const created = (await listThemes(adminApi)).find((t) => t.name === name)!;
+  const stored = JSON.parse(created.cssVariables);
+  expect(stored).toMatchObject({ primary: picked, background: '45 30% 97%' });
+  expect(stored.dark.background).toBe(hexToHsl('#0a1f17'));
+  expect(stored.warm.background).toBe(hexToHsl('#f6efe3'));
+  expect(await (await page.request.get('/theme.css')).text()).toBe(cssBefore);
+
+  // Preview from the installed theme's card: each variant it defines, before activating it.
+  const item = installedItem(page, name);
+  await expect(item).toContainText('Visitors can choose: Light, Dark, Warm');
+  const previewButton = item.getByRole('button', { name: `Preview ${displayName}` });
+  await previewButton.click();
+  const preview = page.getByRole('dialog', { name: `Preview: ${displayName}` });
+  const previewFrame = preview.frameLocator('[data-testid="home-preview"]').locator('html');
+  await expect.poll(() => previewFrame.evaluate((el) => getComputedStyle(el).getPropertyValue('--primary').trim()), { timeout: 15_000 }).toBe(picked);
+  await preview.getByRole('group', { name: 'Show the home page in' }).getByRole('button', { name: 'Dark' }).click();
+  await expect(previewFrame).toHaveClass('dark');
+  await expect.poll(() => previewFrame.evaluate((el) => getComputedStyle(el).getPropertyValue('--background').trim())).toBe(hexToHsl('#0a1f17'));
+  await screenshotDialog(preview, info, 'admin-themes-preview-dialog');
+  expect(await (await page.request.get('/theme.css')).text()).toBe(cssBefore);
+  await preview.getByRole('button', { name: 'Close' }).first().click();
+  await expect(preview).toHaveCount(0);
+  await expect(previewButton).toBeFocused();
+  // The admin's own choice on the public site was not touched by the preview.
+  expect(await page.evaluate(() => localStorage.getItem('vite-ui-theme'))).toBeNull();
+
+  await removeTheme(adminApi, name);
+  console.expectNone();
 });

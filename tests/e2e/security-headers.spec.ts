@@ -28,12 +28,15 @@ function directives(policy: string): Map<string, string[]> {
   );
 }
 
-/** What every response must carry, whatever it is (decision 012). */
-function expectHardened(res: APIResponse, label: string) {
+/**
+ * What every response must carry, whatever it is (decision 012). The site's own responses may be
+ * framed by this origin (the admin's theme preview, decision 031); the API's by nothing.
+ */
+function expectHardened(res: APIResponse, label: string, { framedBy = "'none'" }: { framedBy?: "'none'" | "'self'" } = {}) {
   const h = res.headers();
   expect(h['x-content-type-options'], label).toBe('nosniff');
   expect(h['referrer-policy'], label).toBe('same-origin');
-  expect(h['x-frame-options'], label).toBe('DENY');
+  expect(h['x-frame-options'], label).toBe(framedBy === "'self'" ? 'SAMEORIGIN' : 'DENY');
   expect(h['cross-origin-opener-policy'], label).toBe('same-origin');
   for (const feature of ['camera', 'microphone', 'geolocation', 'payment', 'usb', 'browsing-topics'])
     expect(h['permissions-policy'], label).toContain(`${feature}=()`);
@@ -42,14 +45,14 @@ function expectHardened(res: APIResponse, label: string) {
   // Plain http here: HSTS only ever goes out over HTTPS.
   expect(h['strict-transport-security'], label).toBeUndefined();
   const csp = directives(h['content-security-policy'] ?? '');
-  expect(csp.get('frame-ancestors'), label).toEqual(["'none'"]);
+  expect(csp.get('frame-ancestors'), label).toEqual([framedBy]);
   expect(csp.get('object-src') ?? csp.get('default-src'), label).toEqual(["'none'"]);
   return csp;
 }
 
 /** A page's policy: scripts from this origin and by hash only, the theme script's hash among them. */
 function expectPagePolicy(res: APIResponse, label: string) {
-  const csp = expectHardened(res, label);
+  const csp = expectHardened(res, label, { framedBy: "'self'" });
   expect(csp.get('default-src'), label).toEqual(["'self'"]);
   const scripts = csp.get('script-src') ?? [];
   expect(scripts[0], label).toBe("'self'");

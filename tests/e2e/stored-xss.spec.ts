@@ -14,11 +14,12 @@
  * Desktop only: the rendering is the same at phone width, and both projects share one database.
  */
 import type { APIRequestContext, APIResponse, Page } from '@playwright/test';
-import { findThemeTemplate, themeColorKeys } from '../../src/shared/theme-templates.ts';
+import { findThemeTemplate } from '../../src/shared/theme-templates.ts';
 import { expect, openAdminScreen, test } from '../support/admin.ts';
 import { book, freeSlot } from '../support/appointment-requests.ts';
 import { expectToast, watchConsole } from '../support/e2e.ts';
 import { feedPaths, startFeedServer, type FeedServer } from '../support/feed-server.ts';
+import { confinedThemeCss } from '../support/theme-css.ts';
 
 // Desktop only (playwright.config.ts): the same rendering at phone width.
 test.describe.configure({ mode: 'serial' });
@@ -452,9 +453,6 @@ test('contact messages and bookings from the public: nothing runs on the dashboa
   consoleErrors.expectNone();
 });
 
-/** /theme.css holds only `:root{--known:plain}`. */
-const confinedThemeCss = new RegExp(String.raw`^(:root\{(--(${[...themeColorKeys, 'radius'].join('|')}):[0-9.\s%a-z-]+;?)+\}\n)?\n?$`);
-
 test('themes: hostile names are text in the admin, hostile theme files are refused or stored inertly, /theme.css stays confined', async ({
   page,
   adminApi,
@@ -554,6 +552,9 @@ test('themes: hostile names are text in the admin, hostile theme files are refus
     expect(css).toBe(cssBefore);
     expect(css).toMatch(confinedThemeCss);
     expect(css).not.toMatch(/script|javascript|url\(|expression|body/i);
+    expect(css, 'the default theme offers its dark and warm variants').toMatch(
+      /^:root\{[^}]*--site-theme-variants:light dark warm[^}]*\}\n:root\.dark\{[^}]+\}\n:root\.warm\{[^}]+\}\n$/,
+    );
   } finally {
     await removeAll(adminApi, cleanup);
   }

@@ -33,7 +33,8 @@ import {
   testimonialPracticeAreas,
 } from '../../src/shared/constants.ts';
 import { estimateProbate } from '../../src/shared/probate.ts';
-import { findThemeTemplate, themeColorKeys } from '../../src/shared/theme-templates.ts';
+import { findThemeTemplate } from '../../src/shared/theme-templates.ts';
+import { confinedThemeCss } from '../support/theme-css.ts';
 import { NOW } from '../support/appointment-requests.ts';
 import { nthBookableDay } from '../support/bookable-days.ts';
 import { ADMIN_TOKEN, forEachDialect, NON_ADMIN_TOKEN, type TestContext } from '../support/test-app.ts';
@@ -743,6 +744,8 @@ function catalogue(): Endpoint[] {
       '{"background":"0 0% 100%","foreground":"0 0% 0%","primary":"0 0% 0%","primary-foreground":"0 0% 100%","x;}*{display:none":"1"}',
       '{"background":"0 0% 100%","foreground":"0 0% 0%","primary":"0 0% 0%","primary-foreground":"0 0% 100%","radius":"1rem;}body{display:none"}',
       '{"background":"999 0% 100%","foreground":"0 0% 0%","primary":"0 0% 0%","primary-foreground":"0 0% 100%"}',
+      '{"background":"0 0% 100%","foreground":"0 0% 0%","primary":"0 0% 0%","primary-foreground":"0 0% 100%","dark":{"background":"0 0% 0%;}*{display:none","foreground":"0 0% 100%","primary":"0 0% 100%","primary-foreground":"0 0% 0%"}}',
+      '{"background":"0 0% 100%","foreground":"0 0% 0%","primary":"0 0% 0%","primary-foreground":"0 0% 100%","warm":["</style><script>window.__pwned(1)</script>"]}',
       arrayBomb(4_000),
       '"just a string"',
     )
@@ -1736,8 +1739,8 @@ forEachDialect(
       const theme = await ctx().call('GET', '/api/themes/active');
       return themeStylesheet(theme.body.cssVariables);
     }
-    /** Only `:root{--known-key:plain value;...}`. */
-    const confined = new RegExp(String.raw`^(:root\{(--(${[...themeColorKeys, 'radius'].join('|')}):[0-9.\s%a-z-]+;?)+\}\n)?\n?$`);
+    /** Only `:root{…}`, `:root.dark{…}`, `:root.warm{…}` of known keys with plain values (tests/support/theme-css.ts). */
+    const confined = confinedThemeCss;
 
     it('refuses hostile theme variables, stores hostile theme names inertly, and /theme.css stays confined', async () => {
       const base = { name: 'hostile-theme', displayName: 'x', cssVariables: themeVariables };
@@ -1746,6 +1749,11 @@ forEachDialect(
         '{"background":"</style><script>window.__pwned(1)</script>","foreground":"0 0% 0%","primary":"0 0% 0%","primary-foreground":"0 0% 100%"}',
         '{"background":"0 0% 100%","foreground":"0 0% 0%","primary":"0 0% 0%","primary-foreground":"0 0% 100%","x;}*{display:none":"1"}',
         '{"background":"0 0% 100%","foreground":"0 0% 0%","primary":"0 0% 0%","primary-foreground":"0 0% 100%","radius":"0.5rem;}body{display:none"}',
+        // The variants are held to the same rules (decision 031).
+        '{"background":"0 0% 100%","foreground":"0 0% 0%","primary":"0 0% 0%","primary-foreground":"0 0% 100%","dark":{"background":"0 0% 0%;}body{display:none","foreground":"0 0% 100%","primary":"0 0% 100%","primary-foreground":"0 0% 0%"}}',
+        '{"background":"0 0% 100%","foreground":"0 0% 0%","primary":"0 0% 0%","primary-foreground":"0 0% 100%","warm":{"background":"40 40% 95%","foreground":"0 0% 0%","primary":"0 0% 0%","primary-foreground":"0 0% 100%","x}*{":"1"}}',
+        '{"background":"0 0% 100%","foreground":"0 0% 0%","primary":"0 0% 0%","primary-foreground":"0 0% 100%","dark":"</style><script>window.__pwned(1)</script>"}',
+        '{"background":"0 0% 100%","foreground":"0 0% 0%","primary":"0 0% 0%","primary-foreground":"0 0% 100%","dark}:root{":{"background":"0 0% 0%"}}',
         'not json',
         arrayBomb(4_000),
       ];
@@ -1781,6 +1789,9 @@ forEachDialect(
             'primary-foreground': 'expression(alert(1))',
             '}*{display:none;': '1',
             radius: '0.5rem\n}\nbody{display:none}',
+            dark: { background: '0 0% 0%}body{display:none', 'x}{': '1', ring: '0 0% 50%' },
+            warm: '</style><script>window.__pwned(1)</script>',
+            'dark}body{': { primary: '0 0% 0%' },
           }),
         })
         .returning();
@@ -1788,7 +1799,7 @@ forEachDialect(
       // Of the stored variables only the one plain value is kept.
       const restored = await themeCss();
       expect(restored).toMatch(confined);
-      expect(restored).toBe(':root{--primary:222 47% 11%}\n');
+      expect(restored).toBe(':root{--site-theme-variants:light dark;--primary:222 47% 11%}\n:root.dark{--ring:0 0% 50%}\n');
       expect(restored).not.toMatch(/script|javascript|url\(|body|expression|\*/);
     });
 

@@ -12,6 +12,7 @@ import { firm } from '../../src/config/firm.ts';
 import { blogPostInput } from '../../src/shared/schemas/blog-posts.ts';
 import { testimonialInput } from '../../src/shared/schemas/testimonials.ts';
 import { isSlug } from '../../src/shared/slug.ts';
+import { findThemeTemplate } from '../../src/shared/theme-templates.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/test-database.ts';
 import { forEachDialect } from '../support/test-app.ts';
 
@@ -100,6 +101,35 @@ for (const dialect of dialects) {
       const variables = JSON.parse(themes[0]!.cssVariables) as Record<string, string>;
       expect(Object.keys(variables)).toEqual(expect.arrayContaining(themeVariables));
       expect(variables['primary-foreground']).toBeTypeOf('string');
+    });
+
+    it('gives an installed template stored before templates had variants its variants, and leaves an edited one alone', async () => {
+      const database = await fresh();
+      await seedDatabase(database);
+      const { db, t } = database;
+      const teal = findThemeTemplate('modern-teal')!;
+      const { dark: _blueDark, warm: _blueWarm, ...blueLight } = findThemeTemplate('professional-blue')!.cssVariables;
+      const { dark: _tealDark, ...tealLight } = teal.cssVariables;
+      const edited = { ...tealLight, primary: '186 80% 20%' };
+      await db
+        .update(t.themeSettings)
+        .set({ cssVariables: JSON.stringify(blueLight) })
+        .where(eq(t.themeSettings.name, 'professional-blue'));
+      await db.insert(t.themeSettings).values([
+        { name: teal.name, displayName: teal.displayName, description: '', cssVariables: JSON.stringify(tealLight) },
+        { name: 'evergreen', displayName: 'Evergreen, edited', description: '', cssVariables: JSON.stringify(edited) },
+      ]);
+      await seedDatabase(database);
+      const stored = async (name: string) => {
+        const [row] = await db.select().from(t.themeSettings).where(eq(t.themeSettings.name, name));
+        return JSON.parse(row!.cssVariables) as unknown;
+      };
+      expect(await stored('professional-blue')).toEqual(findThemeTemplate('professional-blue')!.cssVariables);
+      expect(await stored(teal.name)).toEqual(teal.cssVariables);
+      expect(await stored('evergreen')).toEqual(edited);
+      // Idempotent: a second start changes nothing more.
+      await seedDatabase(database);
+      expect(await stored(teal.name)).toEqual(teal.cssVariables);
     });
 
     it('writes published testimonials covering every practice area, valid as the admin form would save them', async () => {

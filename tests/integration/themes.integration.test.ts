@@ -1,7 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { findThemeTemplate, type ThemeTemplate } from '../../src/shared/theme-templates.ts';
+import { themeStylesheet } from '../../api/site/theme-css.ts';
 import { countRows, forEachDialect, type TestContext } from '../support/test-app.ts';
+import { confinedThemeCss } from '../support/theme-css.ts';
 
 const template = (name: string): ThemeTemplate => {
   const found = findThemeTemplate(name);
@@ -127,6 +129,71 @@ forEachDialect(
       }
       expect(await countRows(ctx(), 'themeSettings')).toBe(before);
       expect((await storedThemes(ctx())).map((r) => r.name)).not.toContain('coastal-sage');
+    });
+
+    it('stores a theme with dark and warm variants; /theme.css then offers exactly those, each on its own class (decision 031)', async () => {
+      const teal = template('modern-teal').cssVariables;
+      const { dark, ...light } = teal;
+      const warm = { background: '40 40% 96%', foreground: '24 38% 13%', primary: '186 80% 22%', 'primary-foreground': '0 0% 100%' };
+      const res = await ctx().admin('POST', '/api/admin/themes', {
+        name: 'variants-theme',
+        displayName: 'Variants',
+        cssVariables: JSON.stringify({ ...light, dark, warm }),
+        isActive: true,
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      expect(JSON.parse((await storedTheme(ctx(), res.body.id))!.cssVariables)).toEqual({ ...light, dark, warm });
+      const active = await ctx().call('GET', '/api/themes/active');
+      const css = themeStylesheet(active.body.cssVariables);
+      expect(css).toMatch(confinedThemeCss);
+      const [root, darkBlock, warmBlock] = css.trim().split('\n');
+      expect(root).toContain('--site-theme-variants:light dark warm');
+      expect(root).toContain(`--primary:${light.primary}`);
+      expect(darkBlock).toMatch(/^:root\.dark\{color-scheme:dark;/);
+      expect(darkBlock).toContain(`--primary:${dark!.primary}`);
+      // Warm sets four colours: the rest are the light ones (from :root), nothing else is written.
+      expect(warmBlock).toBe(
+        `:root.warm{color-scheme:light;--background:${warm.background};--foreground:${warm.foreground};--primary:${warm.primary};--primary-foreground:${warm['primary-foreground']}}`,
+      );
+
+      // Edited without its variants: the site no longer offers Dark or Warm.
+      const changesBefore = ctx().changes.length;
+      const edit = await ctx().admin('PUT', `/api/admin/themes/${res.body.id}`, { displayName: 'Variants', cssVariables: JSON.stringify(light) });
+      expect(edit.status).toBe(200);
+      expect(ctx().changes.slice(changesBefore)).toContainEqual(expect.objectContaining({ topic: 'themes' }));
+      const after = themeStylesheet((await ctx().call('GET', '/api/themes/active')).body.cssVariables);
+      expect(after).toMatch(/^:root\{color-scheme:light;--site-theme-variants:light;/);
+      expect(after).not.toContain(':root.');
+      expect((await ctx().admin('PUT', `/api/admin/themes/${(await storedThemes(ctx())).find((t) => t.isDefault)!.id}/activate`)).status).toBe(200);
+      expect((await ctx().admin('DELETE', `/api/admin/themes/${res.body.id}`)).status).toBe(204);
+    });
+
+    it('refuses a variant that breaks the rules, naming it, and writes nothing', async () => {
+      const before = await storedThemes(ctx());
+      const { dark, ...light } = template('evergreen').cssVariables;
+      const cases: [string, unknown, string][] = [
+        [
+          'a variant colour that breaks out of CSS',
+          { ...light, dark: { ...dark, background: '0 0% 0%; } body { display:none' } },
+          'dark.background must be an HSL triplet',
+        ],
+        ['an unknown variable in a variant', { ...light, dark: { ...dark, 'font-family': 'Arial' } }, 'Unknown theme variable "dark.font-family"'],
+        ['a radius of its own', { ...light, dark: { ...dark, radius: '0.5rem' } }, 'Unknown theme variable "dark.radius"'],
+        [
+          'a variant without its text colour',
+          { ...light, warm: { background: '40 40% 96%', primary: '0 0% 0%', 'primary-foreground': '0 0% 100%' } },
+          'warm.foreground is required in the Warm variant',
+        ],
+        ['a variant that is not an object', { ...light, dark: '0 0% 0%' }, 'dark must be an object of colours (the Dark variant)'],
+        ['a variant that is a list', { ...light, warm: [dark] }, 'warm must be an object of colours (the Warm variant)'],
+        ['a variant of another name', { ...light, sepia: dark }, 'Unknown theme variable "sepia"'],
+      ];
+      for (const [label, variables, message] of cases) {
+        const res = await ctx().admin('POST', '/api/admin/themes', { name: 'bad-variant', displayName: 'Bad', cssVariables: JSON.stringify(variables) });
+        expect(res.status, label).toBe(400);
+        expect(res.body.fields?.cssVariables, label).toContain(message);
+      }
+      expect(await storedThemes(ctx())).toEqual(before);
     });
 
     it('accepts the radius bounds 0.125rem and 0.875rem', async () => {

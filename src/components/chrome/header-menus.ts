@@ -4,7 +4,7 @@
  * native modal <dialog>). The listeners sit on the document, so they work from the moment this small
  * module runs, right after the page is parsed, and nothing a visitor taps waits for a hydration.
  */
-import { followOtherTabs, isTheme, readStoredTheme, setTheme, type Theme } from './theme-store.ts';
+import { applyThemeClass, followOtherTabs, isTheme, offeredThemes, readStoredTheme, rememberOffered, setTheme, shownTheme, type Theme } from './theme-store.ts';
 
 declare global {
   interface Window {
@@ -21,20 +21,36 @@ const themeRoot = document.querySelector<HTMLElement>('[data-theme-menu]');
 if (themeRoot) {
   const button = themeRoot.querySelector<HTMLButtonElement>('[aria-haspopup="menu"]')!;
   const menu = themeRoot.querySelector<HTMLElement>('[role="menu"]')!;
-  const items = [...menu.querySelectorAll<HTMLElement>('[role="menuitemradio"]')];
+  const allItems = [...menu.querySelectorAll<HTMLElement>('[role="menuitemradio"]')];
+  /** The items of the modes the firm's theme defines (decision 031); the others are hidden. */
+  let items = allItems;
   const isOpen = () => !menu.hidden;
 
   const showChecked = (theme: Theme) => {
-    for (const item of items) {
+    for (const item of allItems) {
       const checked = item.dataset.themeValue === theme;
       item.setAttribute('aria-checked', String(checked));
       item.dataset.state = checked ? 'checked' : 'unchecked';
     }
   };
-  showChecked(readStoredTheme());
-  followOtherTabs(showChecked);
+  /** Offers the modes /theme.css lists and shows the stored one if offered, else light. */
+  const follow = (stored: Theme) => {
+    const offered = offeredThemes();
+    for (const item of allItems) item.hidden = !offered.includes(item.dataset.themeValue as Theme);
+    items = allItems.filter((item) => !item.hidden);
+    const shown = document.documentElement.hasAttribute('data-theme-preview') ? currentClassTheme() : shownTheme(stored, offered);
+    applyThemeClass(shown);
+    showChecked(shown);
+    return offered;
+  };
+  rememberOffered(follow(readStoredTheme()));
+  followOtherTabs(follow);
+  // The admin's preview frame (decision 031) loads its few lines only when this page is framed.
+  if (window.parent !== window) void import('./theme-preview.ts');
 
   const open = (focus: 'checked' | 'first' | 'last') => {
+    // The preview (theme-preview.ts) may have changed the modes on offer since the page loaded.
+    if (document.documentElement.hasAttribute('data-theme-preview')) follow(currentClassTheme());
     menu.hidden = false;
     button.setAttribute('aria-expanded', 'true');
     const checked = items.find((item) => item.getAttribute('aria-checked') === 'true');
@@ -96,6 +112,12 @@ if (themeRoot) {
     if (isOpen() && !themeRoot.contains(event.target as Node)) close({ returnFocus: false });
   });
   themeRoot.dataset.ready = '';
+}
+
+/** The mode the page shows now, by the class on <html>. */
+function currentClassTheme(): Theme {
+  const root = document.documentElement.classList;
+  return root.contains('dark') ? 'dark' : root.contains('warm') ? 'warm' : 'light';
 }
 
 // ---------------------------------------------------------------------------------------------

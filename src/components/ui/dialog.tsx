@@ -26,7 +26,8 @@ export function DialogContent({
   title: ReactNode;
   description?: ReactNode;
   children: ReactNode;
-  wide?: boolean;
+  /** Room for a form of two columns; 'editor' for an editor beside its live preview (the theme form). */
+  wide?: boolean | 'editor';
   /** 'alertdialog' for confirmations. */
   role?: 'dialog' | 'alertdialog';
   /** Where focus goes on close when the opener is gone (a deleted row's button): preventDefault, then focus. */
@@ -42,7 +43,7 @@ export function DialogContent({
         onCloseAutoFocus={onCloseAutoFocus}
         onInteractOutside={onInteractOutside}
         {...(description ? {} : { 'aria-describedby': undefined })}
-        className={`fixed left-1/2 top-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-[calc(100vw-1.5rem)] -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-lg border border-border bg-background p-4 text-foreground shadow-lg sm:p-6 ${wide ? 'max-w-3xl' : 'max-w-lg'}`}
+        className={`fixed left-1/2 top-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-[calc(100vw-1.5rem)] -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-lg border border-border bg-background p-4 text-foreground shadow-lg sm:p-6 ${wide === 'editor' ? 'max-w-3xl xl:max-w-7xl' : wide ? 'max-w-3xl' : 'max-w-lg'}`}
       >
         <div className="space-y-1.5 pr-8">
           <DialogPrimitive.Title className="break-words text-lg font-semibold leading-tight">{title}</DialogPrimitive.Title>

@@ -1,28 +1,46 @@
 import { z } from 'zod';
-import { parseHsl, themeColorKeys } from '../theme-templates.ts';
+import { extraVariants, isColourKey, isHslTriplet, isRadius, type ExtraVariant } from '../theme-variables.ts';
 import { isSlug } from '../slug.ts';
 import { requiredText } from './fields.ts';
 
-/**
- * An HSL triplet as the templates use it ("222.2 47.4% 11.2%"): nothing that could break out of CSS.
- * parseHsl adds the ranges (hue up to 360, percentages up to 100).
- */
-const hslTriplet = /^\d{1,3}(\.\d+)?\s+\d{1,3}(\.\d+)?%\s+\d{1,3}(\.\d+)?%$/;
-const radius = /^(0?\.\d+|0|1)rem$/;
+/** Without these a palette is not a theme: the page, its text and its buttons. */
+const requiredColours = ['background', 'foreground', 'primary', 'primary-foreground'] as const;
+const variantNames: Record<ExtraVariant, string> = { dark: 'Dark', warm: 'Warm' };
 
-/** Theme variables: every key a known variable with a safe value; colours are HSL triplets. */
-export const themeVariables = z.record(z.string(), z.string()).superRefine((vars, ctx) => {
+/**
+ * Theme variables (SPEC §3; decision 031): the light palette and the radius at the top level, and
+ * optionally a `dark` and a `warm` palette (objects of colours; the radius is shared). Every key a
+ * known variable, every colour an HSL triplet ("222.2 47.4% 11.2%", nothing that could break out of
+ * CSS), each palette with its required colours. A variant's unset colours are the light ones.
+ */
+export const themeVariables = z.record(z.string(), z.unknown()).superRefine((vars, ctx) => {
+  const colours = (palette: Record<string, unknown>, prefix: string) => {
+    for (const [key, value] of Object.entries(palette)) {
+      if (!isColourKey(key)) ctx.addIssue({ code: 'custom', message: `Unknown theme variable "${(prefix + key).slice(0, 40)}"`, path: [prefix + key] });
+      else if (!isHslTriplet(value))
+        ctx.addIssue({ code: 'custom', message: `${prefix}${key} must be an HSL triplet such as "222 47% 11%"`, path: [prefix + key] });
+    }
+  };
+  const light: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(vars)) {
     if (key === 'radius') {
-      const rem = radius.test(value) ? Number.parseFloat(value) : Number.NaN;
-      if (!(rem >= 0.125 && rem <= 0.875)) ctx.addIssue({ code: 'custom', message: 'radius must be between 0.125rem and 0.875rem', path: [key] });
-    } else if (!(themeColorKeys as readonly string[]).includes(key)) {
-      ctx.addIssue({ code: 'custom', message: `Unknown theme variable "${key.slice(0, 40)}"`, path: [key] });
-    } else if (!hslTriplet.test(value) || !parseHsl(value)) {
-      ctx.addIssue({ code: 'custom', message: `${key} must be an HSL triplet such as "222 47% 11%"`, path: [key] });
-    }
+      if (!isRadius(value)) ctx.addIssue({ code: 'custom', message: 'radius must be between 0.125rem and 0.875rem', path: [key] });
+    } else if ((extraVariants as readonly string[]).includes(key)) {
+      const name = variantNames[key as ExtraVariant];
+      if (!value || typeof value !== 'object' || Array.isArray(value)) {
+        ctx.addIssue({ code: 'custom', message: `${key} must be an object of colours (the ${name} variant)`, path: [key] });
+        continue;
+      }
+      const palette = value as Record<string, unknown>;
+      colours(palette, `${key}.`);
+      for (const required of requiredColours) {
+        if (!(required in palette))
+          ctx.addIssue({ code: 'custom', message: `${key}.${required} is required in the ${name} variant`, path: [`${key}.${required}`] });
+      }
+    } else light[key] = value;
   }
-  for (const key of ['background', 'foreground', 'primary', 'primary-foreground'] as const) {
+  colours(light, '');
+  for (const key of requiredColours) {
     if (!(key in vars)) ctx.addIssue({ code: 'custom', message: `${key} is required`, path: [key] });
   }
 });
@@ -78,6 +96,6 @@ export const themeUpdateInput = themeInput.pick({ displayName: true, cssVariable
 export const themeFile = z.object({
   displayName: requiredText('Display name', 80),
   description: z.string().max(500).default(''),
-  cssVariables: z.union([z.record(z.string(), z.string()), z.string().max(10_000)]),
+  cssVariables: z.union([z.record(z.string(), z.unknown()), z.string().max(10_000)]),
 });
 export type ThemeFile = z.output<typeof themeFile>;

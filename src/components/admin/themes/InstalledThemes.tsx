@@ -1,18 +1,19 @@
 /**
  * SPEC §2 /admin/themes installed themes section: every stored theme with its Active and Default
- * badges, Activate, Edit (issue 19), Export (SPEC §9) and Delete. SPEC §4: a default theme cannot be deleted; the
+ * badges, the visitor's choices it offers, Preview (the real home page in it, decision 031), Activate,
+ * Edit (issue 19), Export (SPEC §9) and Delete. SPEC §4: a default theme cannot be deleted; the
  * server also refuses to delete the active one (the site is wearing it), so neither offers Delete.
  *
  * 'No custom themes installed yet' (SPEC §8) shows when every stored theme is a default one: a
  * "custom" theme is any theme an admin added (an installed template, a created or an imported
  * theme), as opposed to the default theme the site is seeded with (docs/decisions/004).
  */
-import { Check, Download, Palette, Pencil, Trash2 } from 'lucide-react';
+import { Check, Download, Eye, Palette, Pencil, Trash2 } from 'lucide-react';
 import { Button } from '../../ui/button.tsx';
 import { Badge, Card, CardContent, CardHeader } from '../../ui/card.tsx';
 import { ErrorState, LoadingState } from '../../ui/states.tsx';
-import { RadiusPreview, Swatches } from './Swatches.tsx';
-import { colourSwatches, GALLERY_SWATCHES, storedVariables } from './theme-checks.ts';
+import { RadiusPreview, Swatches, VariantsNote } from './Swatches.tsx';
+import { colourSwatches, GALLERY_SWATCHES, lightVariables, storedVariables } from './theme-checks.ts';
 import type { AdminTheme } from './theme-file.ts';
 
 /** Where the focus goes when the theme row that had it is deleted. */
@@ -26,6 +27,7 @@ export default function InstalledThemes({
   onActivate,
   onExport,
   onEdit,
+  onPreview,
   onDelete,
   activating,
 }: {
@@ -36,6 +38,8 @@ export default function InstalledThemes({
   onActivate: (theme: AdminTheme) => void;
   onExport: (theme: AdminTheme) => void;
   onEdit: (theme: AdminTheme) => void;
+  /** The real home page in this theme, for the admin only, before it is activated (decision 031). */
+  onPreview: (theme: AdminTheme) => void;
   onDelete: (theme: AdminTheme) => void;
   activating: string | undefined;
 }) {
@@ -74,7 +78,8 @@ export default function InstalledThemes({
                       <p className="break-all font-mono text-xs text-muted-foreground">{theme.name}</p>
                       {theme.description && <p className="text-sm text-muted-foreground">{theme.description}</p>}
                       <Swatches swatches={colourSwatches(variables, GALLERY_SWATCHES)} label={`${theme.displayName} colours`} />
-                      <RadiusPreview radius={variables.radius} />
+                      <RadiusPreview radius={lightVariables(variables).radius} />
+                      <VariantsNote variables={variables} />
                       <div className="mt-auto flex flex-wrap gap-2 pt-1">
                         {!theme.isActive && (
                           <Button disabled={activating === theme.id} onClick={() => onActivate(theme)}>
@@ -82,6 +87,11 @@ export default function InstalledThemes({
                             <span className="sr-only"> {theme.displayName}</span>
                           </Button>
                         )}
+                        <Button variant="outline" onClick={() => onPreview(theme)}>
+                          <Eye aria-hidden="true" className="size-4" />
+                          Preview
+                          <span className="sr-only"> {theme.displayName}</span>
+                        </Button>
                         <Button variant="outline" onClick={() => onEdit(theme)}>
                           <Pencil aria-hidden="true" className="size-4" />
                           Edit

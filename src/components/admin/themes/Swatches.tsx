@@ -2,7 +2,9 @@
  * Colour previews of a theme (SPEC §9): each swatch carries the variable's name in words, so nothing
  * is told by colour alone; the radius is shown as a value beside a shape drawn with it.
  */
-import { cssColour, type Swatch } from './theme-checks.ts';
+import { cssColour, lightVariables, variantsOf, type Swatch } from './theme-checks.ts';
+import { themeVariantLabels } from '../../../shared/theme-variables.ts';
+import type { VariablesObject } from './theme-file.ts';
 
 export function Swatches({ swatches, label, columns = 2 }: { swatches: Swatch[]; label: string; columns?: 2 | 3 }) {
   return (
@@ -37,8 +39,21 @@ export function RadiusPreview({ radius }: { radius: string | undefined }) {
   );
 }
 
-/** A small wordless picture of the theme: its surface, primary, secondary and accent at its radius. */
-export function ThemePicture({ variables }: { variables: Record<string, string> }) {
+/** Which of the visitor's choices the theme offers (decision 031): Light, and Dark and Warm when it defines them. */
+export function VariantsNote({ variables }: { variables: VariablesObject }) {
+  return (
+    <p className="text-xs text-muted-foreground">
+      Visitors can choose:{' '}
+      {variantsOf(variables)
+        .map((v) => themeVariantLabels[v])
+        .join(', ')}
+    </p>
+  );
+}
+
+/** A small wordless picture of the theme: its surface, primary, secondary and accent at its radius (light colours). */
+export function ThemePicture({ variables: all }: { variables: VariablesObject }) {
+  const variables = lightVariables(all);
   const radius = variables.radius && /^[\d.]+rem$/.test(variables.radius) ? variables.radius : '0.5rem';
   const fill = (name: string) => cssColour(variables[name]);
   return (

@@ -10,7 +10,7 @@ import { themeCategories, themeTemplates, type ThemeTemplate } from '../../../sh
 import { Button } from '../../ui/button.tsx';
 import { Badge, Card, CardContent, CardHeader } from '../../ui/card.tsx';
 import { Field, Input, Select } from '../../ui/form.tsx';
-import { RadiusPreview, Swatches, ThemePicture } from './Swatches.tsx';
+import { RadiusPreview, Swatches, ThemePicture, VariantsNote } from './Swatches.tsx';
 import { colourSwatches, filterTemplates, GALLERY_SWATCHES, LIST_SWATCHES, type CategoryFilter } from './theme-checks.ts';
 import type { AdminTheme } from './theme-file.ts';
 
@@ -87,6 +87,7 @@ export default function TemplateGallery(actions: TemplateActions) {
                 <p className="text-sm text-muted-foreground">{template.description}</p>
                 <Swatches swatches={colourSwatches(template.cssVariables, GALLERY_SWATCHES)} label={`${template.displayName} colours`} />
                 <RadiusPreview radius={template.cssVariables.radius} />
+                <VariantsNote variables={template.cssVariables} />
                 <div className="mt-auto flex flex-wrap items-center gap-2 pt-1">
                   <TemplateState template={template} actions={actions} />
                 </div>

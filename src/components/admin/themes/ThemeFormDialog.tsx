@@ -1,25 +1,29 @@
 /**
  * The create-custom-theme dialog (SPEC §2), also used to review an imported file before saving it
- * (SPEC §4 Theme import). Validation is the payload schema of POST /api/admin/themes (themeInput),
- * the server's own; every problem with the variables is listed at once. The name follows the display
- * name while it is empty or still the generated one (SPEC §5). A saved theme is installed inactive.
- * The preview and the contrast warnings (WCAG 2.2 AA, DOMAIN.md) help; they do not block saving.
+ * (SPEC §4 Theme import) and to edit an installed theme. Validation is the payload schema of POST
+ * /api/admin/themes (themeInput), the server's own; every problem with the variables is listed at
+ * once. The name follows the display name while it is empty or still the generated one (SPEC §5). A
+ * saved theme is installed inactive. The colours are edited with pickers per variant or as JSON, one
+ * value behind both (ColourEditor); the real home page wears them live in the preview, for the admin
+ * only (HomePreview, decision 031). The contrast warnings (WCAG 2.2 AA, DOMAIN.md) help; they do not
+ * block saving.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { AlertTriangle } from 'lucide-react';
-import { useId, useRef } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import type { z } from 'zod';
 import { ApiError, api, read } from '../../../lib/api-client.ts';
 import { themeInput } from '../../../shared/schemas/themes.ts';
 import { slugify } from '../../../shared/slug.ts';
 import { themeColorKeys, themeTemplates } from '../../../shared/theme-templates.ts';
+import { themeVariantLabels, type ThemeVariant } from '../../../shared/theme-variables.ts';
 import { adminKeys, publicKeys, useAdminMutation } from '../admin-api.ts';
 import { Dialog, DialogContent, DialogFooter } from '../../ui/dialog.tsx';
 import { Field, Input, Select, Textarea } from '../../ui/form.tsx';
-import { RadiusPreview, Swatches } from './Swatches.tsx';
-import { colourSwatches, contrastWarnings, cssColour, missingVariables, variableProblems } from './theme-checks.ts';
-import { formatVariables, parseVariables, type ThemeDraft } from './theme-file.ts';
+import { ColourEditor } from './ColourEditor.tsx';
+import { HomePreview } from './HomePreview.tsx';
+import { missingVariables, variableProblems, variantsOf } from './theme-checks.ts';
+import { formatVariables, parseVariables, type ThemeDraft, type VariablesObject } from './theme-file.ts';
 
 export type ThemeDialogMode = 'create' | 'import' | 'edit';
 
@@ -55,7 +59,7 @@ export default function ThemeFormDialog({
   return (
     <Dialog open={state !== null} onOpenChange={(open) => !open && onClose()}>
       {state && (
-        <DialogContent wide onCloseAutoFocus={onCloseAutoFocus} title={dialogText[state.mode].title} description={dialogText[state.mode].description}>
+        <DialogContent wide="editor" onCloseAutoFocus={onCloseAutoFocus} title={dialogText[state.mode].title} description={dialogText[state.mode].description}>
           <ThemeForm mode={state.mode} draft={state.draft} themeId={state.themeId} installedNames={installedNames} onSaved={onClose} />
         </DialogContent>
       )}
@@ -81,6 +85,8 @@ function ThemeForm({
   const { errors, isSubmitted } = form.formState;
   const lastDisplayName = useRef(draft.displayName);
   const [name, variablesText] = useWatch({ control: form.control, name: ['name', 'cssVariables'] });
+  const [variant, setVariant] = useState<ThemeVariant>('light');
+  const setVariables = (text: string) => form.setValue('cssVariables', text, { shouldDirty: true, shouldValidate: isSubmitted });
 
   const create = useAdminMutation({
     mutationFn: ({ input }: { input: ThemeOutput; mode: ThemeDialogMode }) => read(api.admin.themes.$post({ json: input })),
@@ -138,144 +144,113 @@ function ThemeForm({
   });
 
   return (
-    <form noValidate onSubmit={onSubmit} className="grid gap-4">
-      <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Display name" required error={errors.displayName?.message}>
-          <Input autoComplete="off" {...displayName} />
-        </Field>
-        <Field
-          label="Name"
-          required
-          hint={
-            editing
-              ? 'A theme’s name stays: exported files and links name it.'
-              : 'URL-friendly: lowercase letters, digits and hyphens. Follows the display name until you change it.'
-          }
-          error={errors.name?.message ?? (nameTaken ? NAME_TAKEN : undefined)}
-        >
-          <Input autoComplete="off" spellCheck={false} className="font-mono" readOnly={editing} {...form.register('name')} />
-        </Field>
-      </div>
-      <Field label="Description" error={errors.description?.message}>
-        <Textarea rows={2} {...form.register('description')} />
-      </Field>
-
-      <div className="space-y-1.5">
-        <div className="flex flex-wrap items-end justify-between gap-2">
-          <label htmlFor={`${id}-vars`} className="block text-sm font-medium">
-            CSS variables (JSON)
-            <span aria-hidden="true" className="ml-0.5 text-destructive">
-              *
-            </span>
-          </label>
-          <Select
-            aria-label="Copy variables from a template"
-            className="w-full sm:w-60"
-            value=""
-            onChange={(e) => {
-              const template = themeTemplates.find((t) => t.name === e.target.value);
-              if (template) form.setValue('cssVariables', formatVariables(template.cssVariables), { shouldDirty: true, shouldValidate: isSubmitted });
-            }}
+    <form noValidate onSubmit={onSubmit} className="grid gap-4 xl:grid-cols-2 xl:items-start">
+      <div className="grid min-w-0 gap-4">
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field label="Display name" required error={errors.displayName?.message}>
+            <Input autoComplete="off" {...displayName} />
+          </Field>
+          <Field
+            label="Name"
+            required
+            hint={
+              editing
+                ? 'A theme’s name stays: exported files and links name it.'
+                : 'URL-friendly: lowercase letters, digits and hyphens. Follows the display name until you change it.'
+            }
+            error={errors.name?.message ?? (nameTaken ? NAME_TAKEN : undefined)}
           >
-            <option value="">Copy variables from...</option>
-            {themeTemplates.map((t) => (
-              <option key={t.name} value={t.name}>
-                {t.displayName}
-              </option>
-            ))}
-          </Select>
+            <Input autoComplete="off" spellCheck={false} className="font-mono" readOnly={editing} {...form.register('name')} />
+          </Field>
         </div>
-        <Textarea
-          id={`${id}-vars`}
-          rows={12}
-          spellCheck={false}
-          aria-required
-          aria-invalid={variablesError.length > 0 || undefined}
-          aria-describedby={`${id}-vars-hint${variablesError.length ? ` ${id}-vars-error` : ''}`}
-          className="font-mono text-xs sm:text-xs"
-          {...form.register('cssVariables')}
-        />
-        <p id={`${id}-vars-hint`} className="text-xs text-muted-foreground">
-          Colours are HSL triplets such as "222 47% 11%"; radius from 0.125rem to 0.875rem. Variables: {themeColorKeys.join(', ')}, radius.
-        </p>
-        {variablesError.length > 0 && (
-          <div id={`${id}-vars-error`} className="text-sm font-medium text-destructive">
-            {variablesError.length === 1 ? (
-              <p>{variablesError[0]}</p>
-            ) : (
-              <ul className="list-disc space-y-0.5 pl-5">
-                {variablesError.map((p) => (
-                  <li key={p}>{p}</li>
-                ))}
-              </ul>
-            )}
+        <Field label="Description" error={errors.description?.message}>
+          <Textarea rows={2} {...form.register('description')} />
+        </Field>
+
+        <ColourEditor text={variablesText} variables={variables} onChange={setVariables} variant={variant} onVariantChange={setVariant} />
+
+        <div className="space-y-1.5">
+          <div className="flex flex-wrap items-end justify-between gap-2">
+            <label htmlFor={`${id}-vars`} className="block text-sm font-medium">
+              CSS variables (JSON)
+              <span aria-hidden="true" className="ml-0.5 text-destructive">
+                *
+              </span>
+            </label>
+            <Select
+              aria-label="Copy variables from a template"
+              className="w-full sm:w-60"
+              value=""
+              onChange={(e) => {
+                const template = themeTemplates.find((t) => t.name === e.target.value);
+                if (template) setVariables(formatVariables(template.cssVariables));
+              }}
+            >
+              <option value="">Copy variables from...</option>
+              {themeTemplates.map((t) => (
+                <option key={t.name} value={t.name}>
+                  {t.displayName}
+                </option>
+              ))}
+            </Select>
           </div>
-        )}
+          <Textarea
+            id={`${id}-vars`}
+            rows={12}
+            spellCheck={false}
+            aria-required
+            aria-invalid={variablesError.length > 0 || undefined}
+            aria-describedby={`${id}-vars-hint${variablesError.length ? ` ${id}-vars-error` : ''}`}
+            className="font-mono text-xs sm:text-xs"
+            {...form.register('cssVariables')}
+          />
+          <p id={`${id}-vars-hint`} className="text-xs text-muted-foreground">
+            Colours are HSL triplets such as "222 47% 11%"; radius from 0.125rem to 0.875rem. Variables: {themeColorKeys.join(', ')}, radius; "dark" and "warm"
+            hold the colours of those variants.
+          </p>
+          {variablesError.length > 0 && (
+            <div id={`${id}-vars-error`} className="text-sm font-medium text-destructive">
+              {variablesError.length === 1 ? (
+                <p>{variablesError[0]}</p>
+              ) : (
+                <ul className="list-disc space-y-0.5 pl-5">
+                  {variablesError.map((p) => (
+                    <li key={p}>{p}</li>
+                  ))}
+                </ul>
+              )}
+            </div>
+          )}
+        </div>
       </div>
 
-      {variables && <ThemePreview variables={variables} />}
+      {/* Beside the colours on a wide screen, and kept in view while they scroll, so each change is seen as it is made. */}
+      {variables && (
+        <div className="min-w-0 xl:sticky xl:top-0">
+          <ThemePreview variables={variables} variant={variant} />
+        </div>
+      )}
 
-      <DialogFooter action={editing ? 'Save Changes' : 'Save Theme'} pending={create.isPending || update.isPending} />
+      <div className="xl:col-span-2">
+        <DialogFooter action={editing ? 'Save Changes' : 'Save Theme'} pending={create.isPending || update.isPending} />
+      </div>
     </form>
   );
 }
 
-/** The theme as it will look, its colours by name, what it leaves unset and contrast below AA. */
-function ThemePreview({ variables }: { variables: Record<string, string> }) {
-  const colour = (name: string) => cssColour(variables[name]);
+/** The real home page wearing the form's colours, in the variant being edited (or light, when the theme has no such variant). */
+function ThemePreview({ variables, variant }: { variables: VariablesObject; variant: ThemeVariant }) {
   const missing = missingVariables(variables);
-  const warnings = contrastWarnings(variables);
-  const radius = variables.radius && /^[\d.]+rem$/.test(variables.radius) ? variables.radius : undefined;
+  const shown = variantsOf(variables).includes(variant) ? variant : 'light';
   return (
-    <section aria-label="Preview" className="space-y-3 rounded-lg border border-border p-3 sm:p-4">
+    <section aria-label="Preview" className="space-y-2 rounded-lg border border-border p-3 sm:p-4">
       <h3 className="text-sm font-semibold">Preview</h3>
-      <div
-        className="space-y-2 border p-4"
-        style={{ background: colour('background'), color: colour('foreground'), borderColor: colour('border'), borderRadius: radius }}
-      >
-        <p className="font-semibold">Estate planning for San Diego families</p>
-        <p className="text-sm" style={{ color: colour('muted-foreground') }}>
-          Muted text on the page background.
-        </p>
-        <div className="flex flex-wrap gap-2">
-          <span
-            className="inline-flex h-9 items-center px-3 text-sm font-medium"
-            style={{ background: colour('primary'), color: colour('primary-foreground'), borderRadius: radius }}
-          >
-            Primary
-          </span>
-          <span
-            className="inline-flex h-9 items-center px-3 text-sm font-medium"
-            style={{ background: colour('secondary'), color: colour('secondary-foreground'), borderRadius: radius }}
-          >
-            Secondary
-          </span>
-          <span
-            className="inline-flex h-9 items-center px-3 text-sm font-medium"
-            style={{ background: colour('accent'), color: colour('accent-foreground'), borderRadius: radius }}
-          >
-            Accent
-          </span>
-        </div>
-      </div>
-      <Swatches swatches={colourSwatches(variables, themeColorKeys.length)} label="All colours" columns={3} />
-      <RadiusPreview radius={variables.radius} />
+      <p className="text-sm text-muted-foreground">
+        The home page in these {themeVariantLabels[shown].toLowerCase()} colours, as it changes. Only you see this: visitors keep the active theme until you
+        save and activate.
+      </p>
+      <HomePreview variables={variables} variant={shown} />
       {missing.length > 0 && <p className="text-xs text-muted-foreground">Not set, so the site keeps its own value: {missing.join(', ')}.</p>}
-      {warnings.length > 0 && (
-        <div className="flex gap-2 rounded-md border border-border bg-muted p-3 text-sm">
-          <AlertTriangle aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-          <div>
-            <p className="font-medium">Warning: low contrast (below WCAG 2.2 AA)</p>
-            <ul className="mt-1 list-disc pl-5">
-              {warnings.map((w) => (
-                <li key={`${w.text}-${w.surface}`}>
-                  {w.text} on {w.surface}: {w.ratio}:1, needs {w.minimum}:1
-                </li>
-              ))}
-            </ul>
-          </div>
-        </div>
-      )}
     </section>
   );
 }

@@ -17,7 +17,10 @@ import { ConfirmDialog } from '../../ui/dialog.tsx';
 import InstalledThemes, { INSTALLED_LIST_ID } from './InstalledThemes.tsx';
 import TemplateGallery from './TemplateGallery.tsx';
 import ThemeFormDialog, { type ThemeDialogMode } from './ThemeFormDialog.tsx';
+import ThemePreviewDialog from './ThemePreviewDialog.tsx';
 import { useReturnFocus } from '../../ui/return-focus.ts';
+import { themeVariantLabels } from '../../../shared/theme-variables.ts';
+import { storedVariables, variantsOf } from './theme-checks.ts';
 import {
   downloadThemeFile,
   formatVariables,
@@ -53,6 +56,7 @@ export default function ThemesScreen() {
   const active = useQuery(publicQueries.activeTheme);
   const [dialog, setDialog] = useState<{ mode: ThemeDialogMode; draft: ThemeDraft; themeId?: string } | null>(null);
   const [toDelete, setToDelete] = useState<AdminTheme | null>(null);
+  const [previewing, setPreviewing] = useState<AdminTheme | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const focus = useReturnFocus();
 
@@ -151,6 +155,10 @@ export default function ThemesScreen() {
           focus.remember();
           setDialog({ mode: 'edit', themeId: theme.id, draft: editDraft(theme) });
         }}
+        onPreview={(theme) => {
+          focus.remember();
+          setPreviewing(theme);
+        }}
         onDelete={(theme) => {
           focus.remember();
           setToDelete(theme);
@@ -165,6 +173,14 @@ export default function ThemesScreen() {
         installedNames={installed.map((t) => t.name)}
       />
 
+      <ThemePreviewDialog
+        theme={previewing}
+        onClose={() => setPreviewing(null)}
+        onCloseAutoFocus={(event) => focus.restore(event)}
+        onActivate={(theme) => activate.mutate(theme, { onSuccess: () => setPreviewing(null) })}
+        activating={activate.isPending}
+      />
+
       <ConfirmDialog
         open={toDelete !== null}
         onOpenChange={(open) => !open && closeDelete()}
@@ -177,6 +193,18 @@ export default function ThemesScreen() {
       />
     </AdminPage>
   );
+}
+
+/**
+ * What visitors see, truthfully (decision 031): this theme on every public page, in its light colours,
+ * and its dark or warm ones when they choose those in the site's theme menu, which offers only what the
+ * theme defines.
+ */
+function visitorsSee(theme: ActiveTheme): string {
+  const extra = variantsOf(storedVariables(theme.cssVariables)).filter((v) => v !== 'light');
+  if (!extra.length) return 'Visitors see this theme on every public page, in its light colours: the site’s theme menu offers only Light.';
+  const names = extra.map((v) => themeVariantLabels[v]);
+  return `Visitors see this theme on every public page: its light colours, or its ${names.map((n) => n.toLowerCase()).join(' or ')} ones when they choose ${names.join(' or ')} in the site’s theme menu.`;
 }
 
 /** SPEC §2 active theme banner: the display name and description of the theme visitors see. */
@@ -195,7 +223,7 @@ function ActiveThemeBanner({ theme, loading, failed }: { theme: ActiveTheme | un
           <div data-testid="active-theme">
             <p className="text-xl font-semibold">{theme.displayName}</p>
             {theme.description && <p className="text-muted-foreground">{theme.description}</p>}
-            <p className="mt-1 text-sm text-muted-foreground">Visitors see this theme on every public page.</p>
+            <p className="mt-1 text-sm text-muted-foreground">{visitorsSee(theme)}</p>
           </div>
         )}
       </section>

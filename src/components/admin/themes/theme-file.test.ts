@@ -2,8 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../lib/api-client.ts';
 import { themeInput } from '../../../shared/schemas/themes.ts';
 import { findThemeTemplate, themeCategories, themeTemplates } from '../../../shared/theme-templates.ts';
-import { colourSwatches, contrastWarnings, filterTemplates, GALLERY_SWATCHES, LIST_SWATCHES, missingVariables, variableProblems } from './theme-checks.ts';
-import { installFailureMessage, parseThemeFile, templateInstallBody, TEMPLATE_NOT_FOUND, themeExport } from './theme-file.ts';
+import {
+  colourSwatches,
+  contrastWarnings,
+  filterTemplates,
+  GALLERY_SWATCHES,
+  lightVariables,
+  LIST_SWATCHES,
+  missingVariables,
+  variableProblems,
+  variantColours,
+  variantsOf,
+  withoutVariant,
+  withVariable,
+  withVariant,
+} from './theme-checks.ts';
+import { formatVariables, installFailureMessage, parseThemeFile, parseVariables, templateInstallBody, TEMPLATE_NOT_FOUND, themeExport } from './theme-file.ts';
 
 const blue = findThemeTemplate('professional-blue')!;
 const stored = (patch: Record<string, unknown> = {}) => ({
@@ -85,10 +99,61 @@ describe('variable checks', () => {
   it('names the SPEC §3 variables left unset and the pairs below WCAG AA', () => {
     expect(missingVariables(blue.cssVariables)).toEqual([]);
     expect(missingVariables({ background: '0 0% 100%' })).toContain('radius');
-    expect(contrastWarnings(blue.cssVariables)).toEqual([]);
-    const warnings = contrastWarnings({ ...blue.cssVariables, foreground: '0 0% 70%' });
+    expect(contrastWarnings(lightVariables(blue.cssVariables))).toEqual([]);
+    const warnings = contrastWarnings({ ...lightVariables(blue.cssVariables), foreground: '0 0% 70%' });
     expect(warnings.map((w) => `${w.text}/${w.surface}`)).toEqual(['foreground/background']);
     expect(warnings[0]!.ratio).toBeLessThan(4.5);
+  });
+});
+
+describe('variants (decision 031)', () => {
+  const light = { background: '0 0% 100%', foreground: '222 47% 11%', primary: '217 71% 30%', 'primary-foreground': '0 0% 100%' };
+
+  it('checks each variant as strictly as the light colours, and names what is wrong where', () => {
+    expect(variableProblems(JSON.stringify({ ...light, dark: { ...light, background: '0 0% 5%' } }))).toEqual([]);
+    expect(variableProblems(JSON.stringify({ ...light, dark: { background: 'black', 'font-family': 'x' } }))).toEqual([
+      'dark.background must be an HSL triplet such as "222 47% 11%"',
+      'Unknown theme variable "dark.font-family"',
+      'dark.foreground is required in the Dark variant',
+      'dark.primary is required in the Dark variant',
+      'dark.primary-foreground is required in the Dark variant',
+    ]);
+    expect(variableProblems(JSON.stringify({ ...light, warm: '0 0% 100%' }))).toEqual(['warm must be an object of colours (the Warm variant)']);
+    expect(variableProblems(JSON.stringify({ ...light, dark: { ...light, radius: '0.5rem' } }))).toEqual(['Unknown theme variable "dark.radius"']);
+  });
+
+  it('a variant shows its own colours over the light ones, and warns of its own low contrast', () => {
+    const variables = { ...light, radius: '0.5rem', dark: { background: '0 0% 5%', foreground: '0 0% 20%' } };
+    expect(variantsOf(variables)).toEqual(['light', 'dark']);
+    expect(variantColours(variables, 'dark')).toMatchObject({ background: '0 0% 5%', foreground: '0 0% 20%', primary: '217 71% 30%' });
+    expect(variantColours(variables, 'warm')).toEqual(lightVariables(variables));
+    expect(contrastWarnings(variantColours(variables, 'dark')).map((w) => `${w.text}/${w.surface}`)).toEqual(['foreground/background', 'primary/background']);
+  });
+
+  it('the editor sets a colour of a variant in the JSON, adds and removes variants, keeping the stored order', () => {
+    const text = formatVariables({ ...light, radius: '0.5rem' });
+    const withDark = withVariant(text, 'dark');
+    const dark = parseVariables(withDark)!.dark as Record<string, string>;
+    // Lightness turned over: white becomes black, dark text light.
+    expect(dark).toEqual({ background: '0 0% 0%', foreground: '222 47% 89%', primary: '217 71% 70%', 'primary-foreground': '0 0% 0%' });
+    expect(variableProblems(withDark)).toEqual([]);
+    const edited = withVariable(withDark, 'dark', 'background', '222 47% 8%');
+    expect(Object.keys(parseVariables(edited)!)).toEqual([...Object.keys(light), 'radius', 'dark']);
+    expect((parseVariables(edited)!.dark as Record<string, string>).background).toBe('222 47% 8%');
+    expect(parseVariables(withVariable(edited, 'light', 'ring', '217 71% 40%'))!).toMatchObject({ ring: '217 71% 40%' });
+    expect(Object.keys(parseVariables(withVariable(edited, 'light', 'ring', '217 71% 40%'))!).at(-1)).toBe('dark');
+    expect(parseVariables(withVariable(edited, 'light', 'radius', ''))!).not.toHaveProperty('radius');
+    expect(parseVariables(withVariant(edited, 'warm'))!.warm).toEqual(light);
+    expect(parseVariables(withoutVariant(edited, 'dark'))).toEqual({ ...light, radius: '0.5rem' });
+    // Text that is not a variables object is left for the admin to fix in the JSON.
+    expect(withVariable('{ "background":', 'light', 'primary', '0 0% 0%')).toBe('{ "background":');
+  });
+
+  it('imports and exports a theme with variants, and shows only the light colours as swatches', () => {
+    const file = JSON.stringify({ displayName: 'Blue', description: '', cssVariables: blue.cssVariables });
+    expect(JSON.parse(parseThemeFile(file)!.cssVariables)).toEqual(blue.cssVariables);
+    expect(parseThemeFile(JSON.stringify({ displayName: 'Odd', cssVariables: { ...light, dark: { background: 5 } } }))).toBeNull();
+    expect(colourSwatches(blue.cssVariables, 40).map((s) => s.name)).not.toContain('dark');
   });
 });
 

@@ -26,20 +26,34 @@ export const TEMPLATE_NOT_FOUND = 'Template not found';
 /** A theme file is a few hundred bytes; anything far larger is not one. */
 export const MAX_THEME_FILE_BYTES = 100_000;
 
-/** Variables as the admin edits them: one per line, in their stored order. */
-export const formatVariables = (variables: Record<string, string>) => JSON.stringify(variables, null, 2);
+/**
+ * A theme's variables as JSON holds them: the light colours and the radius as text, and each variant
+ * (`dark`, `warm`) as an object of colours (decision 031).
+ */
+export type VariablesObject = Record<string, string | Record<string, string>>;
 
-/** The variables object of a stored theme or a file, or null when the text is not one. */
-export function parseVariables(text: string): Record<string, string> | null {
+/** Variables as the admin edits them: one per line, in their stored order. */
+export const formatVariables = (variables: VariablesObject) => JSON.stringify(variables, null, 2);
+
+const isTextRecord = (value: unknown): value is Record<string, string> =>
+  Boolean(value) && typeof value === 'object' && !Array.isArray(value) && Object.values(value as object).every((v) => typeof v === 'string');
+
+/** The variables object of a stored theme or a file, or null when the text is not one (texts, and variants of texts). */
+export function parseVariables(text: string): VariablesObject | null {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
     return null;
   }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return null;
-  const entries = Object.entries(parsed);
-  return entries.every(([, v]) => typeof v === 'string') ? (Object.fromEntries(entries) as Record<string, string>) : null;
+  return variablesObject(parsed);
+}
+
+/** `value` as a variables object, or null when it is not one. */
+export function variablesObject(value: unknown): VariablesObject | null {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return null;
+  const entries = Object.entries(value);
+  return entries.every(([, v]) => typeof v === 'string' || isTextRecord(v)) ? (Object.fromEntries(entries) as VariablesObject) : null;
 }
 
 /**
@@ -57,7 +71,7 @@ export function parseThemeFile(text: string): ThemeDraft | null {
   }
   const file = themeFile.safeParse(json);
   if (!file.success) return null;
-  const variables = typeof file.data.cssVariables === 'string' ? parseVariables(file.data.cssVariables) : file.data.cssVariables;
+  const variables = typeof file.data.cssVariables === 'string' ? parseVariables(file.data.cssVariables) : variablesObject(file.data.cssVariables);
   if (!variables) return null;
   return {
     name: slugify(file.data.displayName),
