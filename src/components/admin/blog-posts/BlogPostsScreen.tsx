@@ -131,7 +131,7 @@ export default function BlogPostsScreen() {
                           View Post<span className="sr-only"> {p.title} (opens in a new tab)</span>
                         </a>
                       )}
-{!(p.isPublished && !scheduled(p)) && <PreviewLink post={p} />}
+                      {!(p.isPublished && !scheduled(p)) && <PreviewLink post={p} />}
                       <a href={postPage(p.id)} className={buttonClass('outline', 'sm', 'h-10')}>
                         <Pencil aria-hidden="true" className="size-4" />
                         Edit<span className="sr-only"> {p.title}</span>
