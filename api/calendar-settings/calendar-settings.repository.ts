@@ -16,6 +16,10 @@ export function calendarSettingsRepository({ db, t, dialect }: Database) {
       return row ?? null;
     },
     listNewestFirst: () => db.select().from(table).orderBy(desc(table.createdAt)),
+    async findById(id: string) {
+      const [row] = await db.select().from(table).where(eq(table.id, id));
+      return row ?? null;
+    },
     async create(values: Values & { id: string }) {
       const [row] = await db.insert(table).values(values).returning();
       return row!;

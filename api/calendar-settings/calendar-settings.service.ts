@@ -8,7 +8,8 @@ import type { calendarSettingInput } from '../../src/shared/schemas/integrations
 import { openConfig, openField, sealConfig, sealField, writeBackErrors, type SecretOwner } from '../crypto/sealed-config.ts';
 import { configKind, maskConfig, maskSecret, maskUrl } from '../crypto/secret-masking.ts';
 import type { Deps } from '../deps.ts';
-import { badRequest, notFound } from '../http/errors.ts';
+import { badRequest, conflict, notFound } from '../http/errors.ts';
+import { calendarConfigProblem } from '../calendar-sync/config-check.ts';
 import { checkOutboundUrl, OutboundError } from '../http/outbound-fetch.ts';
 import { calendarSettingsRepository } from './calendar-settings.repository.ts';
 
@@ -67,7 +68,16 @@ export function calendarSettingsService({ database, integrations, secrets }: Pic
       return safe(row);
     },
 
+    /**
+     * One active at a time. Refused (409, saying what to add) while its configuration lacks what its
+     * provider needs to work: syncing would otherwise fail every booking (issue 19).
+     */
     async activate(id: string) {
+      const found = await repo.findById(id);
+      if (!found) throw notFound('Calendar integration not found');
+      const config = openConfig(secrets, found.config, owner(id), { lenient: true });
+      const problem = config === null ? 'Its configuration cannot be read on this server.' : calendarConfigProblem(found.provider, config, integrations);
+      if (problem) throw conflict(`This integration cannot be activated yet. ${problem}`);
       const row = await repo.activate(id);
       if (!row) throw notFound('Calendar integration not found');
       return safe(row);

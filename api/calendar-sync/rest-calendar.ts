@@ -70,9 +70,14 @@ export interface ConfigReader {
 
 /** The integration's config as an object, or a permanent failure telling the admin what to fix. */
 function readConfig(setting: CalendarSetting, label: string): ConfigReader {
+  return readConfigText(setting.config, label);
+}
+
+/** The config JSON text read key by key, or a permanent failure telling the admin what to fix. */
+export function readConfigText(text: string, label: string): ConfigReader {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(setting.config);
+    parsed = JSON.parse(text);
   } catch {
     throw new PermanentDeliveryError(
       `The ${label} integration's configuration is not valid JSON; add a new integration with a JSON object as its configuration.`,

@@ -14,6 +14,7 @@ const secrets = {
   listToken: 'refresh-token-in-a-list-5566',
   shortSecret: 'abc123',
   webhookToken: 'hooktokenvalue123456',
+  googleRefresh: '1//google-refresh-token-8080',
 };
 
 const calendlyConfig = JSON.stringify({
@@ -26,8 +27,14 @@ const googleConfig = JSON.stringify({
   client_secret: secrets.googleSecret,
   redirect_uri: 'https://firm.example.com/oauth/google',
   calendar_id: 'primary',
+  refresh_token: secrets.googleRefresh,
 });
-const outlookConfig = JSON.stringify({ client_id: 'outlook-client', client_secret: secrets.outlookSecret, tenant_id: 'tenant-1' });
+const outlookConfig = JSON.stringify({
+  client_id: 'outlook-client',
+  client_secret: secrets.outlookSecret,
+  tenant_id: 'tenant-1',
+  user_email: 'calendar@firm.example.com',
+});
 const customConfig = JSON.stringify({
   endpoint: 'https://calendar.example.com',
   auth: { user: 'firm', password: secrets.nestedPassword },
@@ -325,5 +332,30 @@ forEachDialect('calendar settings', (ctx) => {
     expect((await ctx().call('POST', '/api/admin/calendar-settings', { body: valid, token: NON_ADMIN_TOKEN })).status).toBe(403);
     expect((await ctx().call('PUT', `/api/admin/calendar-settings/${someId}/activate`, { token: NON_ADMIN_TOKEN })).status).toBe(403);
     expect(await stored(ctx())).toEqual(before);
+  });
+
+  it('refuses to activate an integration whose configuration lacks what its provider needs, saying what to add, and changes nothing', async () => {
+    const active = await ctx().admin('POST', '/api/admin/calendar-settings', { provider: 'custom', config: '{}', ...customRequired });
+    expect((await ctx().admin('PUT', `/api/admin/calendar-settings/${active.body.id}/activate`)).status).toBe(200);
+    for (const [provider, config, key] of [
+      // SPEC §3's templates as they come, blanks and all.
+      ['google', JSON.stringify({ client_id: '', client_secret: '', redirect_uri: '', calendar_id: 'primary' }), 'client_id'],
+      ['google', JSON.stringify({ client_id: 'id', client_secret: 'secret', calendar_id: 'primary' }), 'refresh_token'],
+      ['outlook', JSON.stringify({ client_id: 'id', client_secret: 'secret', tenant_id: 'tenant' }), 'user_email'],
+      ['calendly', JSON.stringify({ username: 'firm', personal_access_token: 'pat' }), 'webhook_signing_key'],
+      ['google', 'not json at all', null],
+    ] as const) {
+      const created = await ctx().admin('POST', '/api/admin/calendar-settings', { provider, config });
+      expect(created.status, config).toBe(201);
+      const res = await ctx().admin('PUT', `/api/admin/calendar-settings/${created.body.id}/activate`);
+      expect(res.status, config).toBe(409);
+      expect(res.body.error).toMatch(/^This integration cannot be activated yet\. /);
+      if (key) expect(res.body.error).toContain(`"${key}"`);
+      else expect(res.body.error).toContain('not valid JSON');
+    }
+    // The one active before is still the one active.
+    const { db, t } = ctx().database;
+    const activeRows = await db.select().from(t.calendarSettings).where(eq(t.calendarSettings.isActive, true));
+    expect(activeRows.map((r) => r.id)).toEqual([active.body.id]);
   });
 });

@@ -248,7 +248,13 @@ forEachDialect('calendar sync: Calendly webhooks', (ctx) => {
       provider: 'calendly',
       config: JSON.stringify({ username: 'firm', personal_access_token: 'pat-0000000000000' }),
     });
-    expect((await ctx().admin('PUT', `/api/admin/calendar-settings/${keyless.body.id}/activate`)).status).toBe(200);
+    // The admin cannot activate it; one made active around the API (a restored backup) verifies nothing.
+    const refused = await ctx().admin('PUT', `/api/admin/calendar-settings/${keyless.body.id}/activate`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toContain('"webhook_signing_key"');
+    const { db, t } = ctx().database;
+    await db.update(t.calendarSettings).set({ isActive: false });
+    await db.update(t.calendarSettings).set({ isActive: true }).where(eq(t.calendarSettings.id, keyless.body.id));
     const before = await everything(ctx());
     const res = await deliver(ctx(), inviteeCreated());
     expect(res.status).toBe(401);

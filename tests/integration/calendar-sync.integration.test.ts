@@ -56,6 +56,23 @@ async function integration(ctx: TestContext, body: Record<string, unknown>, { ac
   return created.body.id;
 }
 
+/**
+ * An integration whose configuration lacks a key its provider needs: the admin cannot activate it
+ * (409, naming the key); one made active around the API (a restored backup, a hand edit) fails its
+ * deliveries, naming the key too.
+ */
+async function incompleteIntegration(ctx: TestContext, body: Record<string, unknown>, missingKey: string): Promise<string> {
+  const id = await integration(ctx, body, { activate: false });
+  const refused = await ctx.admin('PUT', `/api/admin/calendar-settings/${id}/activate`);
+  expect(refused.status).toBe(409);
+  expect(refused.body.error).toContain(`This integration cannot be activated yet.`);
+  expect(refused.body.error).toContain(`"${missingKey}"`);
+  const { db, t } = ctx.database;
+  await db.update(t.calendarSettings).set({ isActive: false });
+  await db.update(t.calendarSettings).set({ isActive: true }).where(eq(t.calendarSettings.id, id));
+  return id;
+}
+
 /** The calendar delivery log of one appointment, oldest first, as the admin reads it. */
 async function log(ctx: TestContext, appointmentId: string) {
   const res = await ctx.admin('GET', `/api/admin/deliveries?channel=calendar&appointmentId=${appointmentId}`);
@@ -381,7 +398,7 @@ forEachDialect(
 
     it('fails, without retrying, when the config has no refresh_token, and says what to add', async () => {
       const { refresh_token: _, ...withoutRefresh } = googleConfig;
-      await integration(ctx(), { provider: 'google', config: withoutRefresh });
+      await incompleteIntegration(ctx(), { provider: 'google', config: withoutRefresh }, 'refresh_token');
       const { id } = await book(ctx());
       await run(ctx());
       const [entry] = await log(ctx(), id);
@@ -480,7 +497,7 @@ forEachDialect(
 
     it('fails, naming the key, when the config has no mailbox', async () => {
       const { user_email: _, ...withoutMailbox } = outlookConfig;
-      await integration(ctx(), { provider: 'outlook', config: withoutMailbox });
+      await incompleteIntegration(ctx(), { provider: 'outlook', config: withoutMailbox }, 'user_email');
       const { id } = await book(ctx());
       await run(ctx());
       const [entry] = await log(ctx(), id);

@@ -34,8 +34,9 @@ export default function CalendarTab() {
     mutationFn: (row) => read(api.admin['calendar-settings'][':id'].activate.$put({ param: { id: encodeURIComponent(row.id) } })),
     invalidates: calendarListKeys,
     success: 'Calendar integration activated',
-    // SPEC §8 gives activation no failure handling; saying that it failed is still better than silence.
-    failure: 'Failed to activate calendar integration',
+    // SPEC §8 gives activation no failure handling; saying that it failed, and why when the server
+    // says (a configuration that lacks what its provider needs: 409), is better than silence.
+    failure: (err) => (err instanceof ApiError && err.status === 409 && err.details.error ? err.details.error : 'Failed to activate calendar integration'),
     onSuccess: (row) => {
       void queryClient.invalidateQueries({ predicate: (q) => isDeliveriesKey(q.queryKey) });
       // The Activate button that had the focus is gone: keep the keyboard user's place on that card.
