@@ -1,7 +1,17 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { API_HEADERS, applySecurityHeaders, cameOverHttps, cognitoOrigin, pagePolicy, siteHeaders, type SecuritySettings } from './security-headers.ts';
+import {
+  API_HEADERS,
+  applySecurityHeaders,
+  cameOverHttps,
+  cognitoOrigin,
+  isPrivatePage,
+  pagePolicy,
+  privatePageHeaders,
+  siteHeaders,
+  type SecuritySettings,
+} from './security-headers.ts';
 
 const http: SecuritySettings = { siteUrl: 'http://localhost:4321', cognitoRegion: null };
 const https: SecuritySettings = { siteUrl: 'https://www.example-firm.com', cognitoRegion: null };
@@ -103,5 +113,16 @@ describe('applySecurityHeaders', () => {
     expect(csp.get('default-src')).toEqual(["'none'"]);
     expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
     expect(API_HEADERS.plain['Cross-Origin-Resource-Policy']).toBe('same-origin');
+  });
+
+  it('the admin and the sign-in page may be framed by nothing, the public pages by this origin only', () => {
+    const settings = { siteUrl: 'https://firm.example.com', cognitoRegion: null };
+    const admin = privatePageHeaders(settings, []);
+    expect(directives(admin.plain['Content-Security-Policy']!).get('frame-ancestors')).toEqual(["'none'"]);
+    expect(admin.plain['X-Frame-Options']).toBe('DENY');
+    const site = siteHeaders(settings, []);
+    expect(directives(site.plain['Content-Security-Policy']!).get('frame-ancestors')).toEqual(["'self'"]);
+    for (const path of ['/admin', '/admin/', '/admin/themes', '/login', '/login/']) expect(isPrivatePage(path), path).toBe(true);
+    for (const path of ['/', '/administrator', '/logins', '/blog/admin']) expect(isPrivatePage(path), path).toBe(false);
   });
 });

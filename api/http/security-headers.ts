@@ -41,7 +41,7 @@ export function cognitoOrigin(region: string): string {
  * (`scriptHashes`, e.g. `'sha256-…'`), nothing else: no 'unsafe-inline', no 'unsafe-eval', no inline
  * event handlers.
  */
-export function pagePolicy(settings: SecuritySettings, scriptHashes: string[]): string {
+export function pagePolicy(settings: SecuritySettings, scriptHashes: string[], { framedBySelf = true } = {}): string {
   const https = isHttps(settings);
   const directives: [string, ...string[]][] = [
     ['default-src', "'self'"],
@@ -60,8 +60,8 @@ export function pagePolicy(settings: SecuritySettings, scriptHashes: string[]): 
     ['base-uri', "'self'"],
     ['form-action', "'self'"],
     // This origin only: the admin's Themes screen frames the home page to preview a theme (decision
-    // 031); no other site may frame a page (clickjacking).
-    ['frame-ancestors', "'self'"],
+    // 031); no other site may frame a page (clickjacking). The admin and the sign-in page: nobody.
+    ['frame-ancestors', framedBySelf ? "'self'" : "'none'"],
     ...(https ? ([['upgrade-insecure-requests']] as [string][]) : []),
   ];
   return directives.map((d) => d.join(' ')).join('; ');
@@ -134,6 +134,13 @@ export const API_HEADERS = headerSet(API_POLICY, { 'Cross-Origin-Resource-Policy
 /** The site's, for every page, stored page, static file and error it sends: framed by this origin only (decision 031). */
 export const siteHeaders = (settings: SecuritySettings, scriptHashes: string[]) =>
   headerSet(pagePolicy(settings, scriptHashes), { 'X-Frame-Options': 'SAMEORIGIN' });
+
+/** The admin's and the sign-in page's: framed by nobody, this origin included (nothing there needs it). */
+export const privatePageHeaders = (settings: SecuritySettings, scriptHashes: string[]) =>
+  headerSet(pagePolicy(settings, scriptHashes, { framedBySelf: false }), { 'X-Frame-Options': 'DENY' });
+
+/** The admin portal and the sign-in page. */
+export const isPrivatePage = (pathname: string) => /^\/(admin|login)(\/|$)/.test(pathname);
 
 /**
  * Whether the request reached the visitor over HTTPS: a TLS socket here, or, when SITE_URL says the

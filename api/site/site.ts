@@ -19,7 +19,7 @@ import { sampleArticles } from '../../src/content/samples.ts';
 import type { ComponentVisibility } from '../../src/shared/public-api.ts';
 import { NO_STORE, pageKeys, SHARED_CACHE, cdnHeaders, THEME_CSS_KEYS } from '../cdn/cache-policy.ts';
 import type { ContentChange } from '../content-events.ts';
-import { applySecurityHeaders, securityHeadersFor, siteHeaders, type SecuritySettings } from '../http/security-headers.ts';
+import { applySecurityHeaders, isPrivatePage, privatePageHeaders, securityHeadersFor, siteHeaders, type SecuritySettings } from '../http/security-headers.ts';
 import { internalHeaders } from '../internal.ts';
 import type { Logger } from '../logger.ts';
 import { createArticleSlugs } from './article-slugs.ts';
@@ -86,7 +86,9 @@ export async function createSite({ api, selfOrigin, log, security }: SiteOptions
   const files = loadStaticFiles(`${distDir}client`);
   files.compressed.catch((err: unknown) => log.error('static files could not be compressed', { err: String(err) }));
   // Astro's hashes of the scripts the build inlines, read once: one policy for every page (decision 012).
-  const headers = siteHeaders(security, readScriptHashes(`${distDir}_headers.json`));
+  const hashes = readScriptHashes(`${distDir}_headers.json`);
+  const publicHeaders = siteHeaders(security, hashes);
+  const adminHeaders = privatePageHeaders(security, hashes);
   log.info('site loaded', { files: files.size, bytes: files.bytes });
   const renderToken = randomBytes(24).toString('base64url');
 
@@ -152,12 +154,13 @@ export async function createSite({ api, selfOrigin, log, security }: SiteOptions
   const handle: Site['handle'] = (req, res, requestId) => {
     if (req.headers[RENDER_HEADER] === renderToken) return astro(req, res);
     const readOnly = req.method === 'GET' || req.method === 'HEAD';
-    // What this server sends itself gets the security headers in its one writeHead; Astro's answers
-    // get them put over its own (applySecurityHeaders).
-    const secured = securityHeadersFor(security, headers, req);
     // A request target no URL can be made of ('//', '/\\') once threw out of this listener and
     // ended the process: it is a 400, like any other malformed request.
     const pathname = pathnameOf(req.url);
+    // What this server sends itself gets the security headers in its one writeHead; Astro's answers
+    // get them put over its own (applySecurityHeaders). The admin and /login may not be framed at all.
+    const headers = pathname !== null && isPrivatePage(pathname) ? adminHeaders : publicHeaders;
+    const secured = securityHeadersFor(security, headers, req);
     if (pathname === null) {
       res.writeHead(400, { ...secured, 'content-type': 'text/plain; charset=utf-8', 'cache-control': NO_STORE, 'x-request-id': requestId }).end('Bad request');
       return;
