@@ -24,6 +24,10 @@ export function calendarSettingsRepository({ db, t, dialect }: Database) {
       const [row] = await db.insert(table).values(values).returning();
       return row!;
     },
+    async changeSettings(id: string, values: { config: string; webhookUrl?: string; apiKey?: string | null }) {
+      const [row] = await db.update(table).set(values).where(eq(table.id, id)).returning();
+      return row ?? null;
+    },
     async rename(id: string, name: string | null) {
       const [row] = await db.update(table).set({ name }).where(eq(table.id, id)).returning();
       return row ?? null;

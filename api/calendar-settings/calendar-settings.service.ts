@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import type { calendarSettingInput } from '../../src/shared/schemas/integrations.ts';
+import type { calendarSettingChange, calendarSettingInput } from '../../src/shared/schemas/integrations.ts';
 import { openConfig, openField, sealConfig, sealField, writeBackErrors, type SecretOwner } from '../crypto/sealed-config.ts';
 import { configKind, maskConfig, maskSecret, maskUrl } from '../crypto/secret-masking.ts';
 import type { Deps } from '../deps.ts';
@@ -14,6 +14,7 @@ import { checkOutboundUrl, OutboundError } from '../http/outbound-fetch.ts';
 import { calendarSettingsRepository } from './calendar-settings.repository.ts';
 
 type CalendarSettingInput = z.output<typeof calendarSettingInput>;
+type CalendarSettingChange = z.output<typeof calendarSettingChange>;
 
 export function calendarSettingsService({ database, integrations, secrets }: Pick<Deps, 'database' | 'integrations' | 'secrets'>) {
   const repo = calendarSettingsRepository(database);
@@ -32,24 +33,28 @@ export function calendarSettingsService({ database, integrations, secrets }: Pic
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   });
+  /**
+   * The server posts a custom integration's events to its webhook URL, so an address the server may
+   * not reach (loopback, private network, in production) is refused now rather than failing every
+   * delivery later.
+   */
+  const reachable = (webhookUrl: string | null) => {
+    if (!webhookUrl) return;
+    try {
+      checkOutboundUrl(webhookUrl, integrations.allowPrivateNetworks);
+    } catch (err) {
+      if (!(err instanceof OutboundError)) throw err;
+      throw badRequest('Please check the highlighted fields.', {
+        webhookUrl: 'Webhook URL must be a public internet address: the server cannot post to private or loopback networks',
+      });
+    }
+  };
   return {
     active: repo.activeProvider,
     list: async () => (await repo.listNewestFirst()).map(safe),
 
     async create(input: CalendarSettingInput) {
-      // The server posts a custom integration's events to its webhook URL, so an address
-      // the server may not reach (loopback, private network, in production) is refused now rather
-      // than failing every delivery later.
-      if (input.provider === 'custom' && input.webhookUrl) {
-        try {
-          checkOutboundUrl(input.webhookUrl, integrations.allowPrivateNetworks);
-        } catch (err) {
-          if (!(err instanceof OutboundError)) throw err;
-          throw badRequest('Please check the highlighted fields.', {
-            webhookUrl: 'Webhook URL must be a public internet address: the server cannot post to private or loopback networks',
-          });
-        }
-      }
+      if (input.provider === 'custom') reachable(input.webhookUrl);
       // Nothing shown masked may come back as the secret (api/crypto/sealed-config.ts).
       const writeBack = writeBackErrors({
         config: ['Configuration', input.config],
@@ -79,6 +84,32 @@ export function calendarSettingsService({ database, integrations, secrets }: Pic
       const problem = config === null ? 'Its configuration cannot be read on this server.' : calendarConfigProblem(found.provider, config, integrations);
       if (problem) throw conflict(`This integration cannot be activated yet. ${problem}`);
       const row = await repo.activate(id);
+      if (!row) throw notFound('Calendar integration not found');
+      return safe(row);
+    },
+
+    /**
+     * Issue 19: a new configuration, replacing the saved one whole; a blank webhook URL or API key
+     * keeps the saved one. While the integration is active, a configuration its provider cannot work
+     * with is refused, saying what it lacks (as activating it would be).
+     */
+    async changeSettings(id: string, input: CalendarSettingChange) {
+      const found = await repo.findById(id);
+      if (!found) throw notFound('Calendar integration not found');
+      const writeBack = writeBackErrors({
+        config: ['Configuration', input.config],
+        webhookUrl: ['Webhook URL', input.webhookUrl],
+        apiKey: ['API key', input.apiKey],
+      });
+      if (writeBack) throw badRequest('Please check the highlighted fields.', writeBack);
+      if (found.provider === 'custom') reachable(input.webhookUrl);
+      const problem = found.isActive ? calendarConfigProblem(found.provider, input.config, integrations) : null;
+      if (problem) throw badRequest('Please check the highlighted fields.', { config: problem });
+      const row = await repo.changeSettings(id, {
+        config: sealConfig(secrets, input.config, configKind('calendar', found.provider), owner(id)),
+        ...(input.webhookUrl ? { webhookUrl: input.webhookUrl } : {}),
+        ...(input.apiKey ? { apiKey: sealField(secrets, input.apiKey, owner(id), 'apiKey') } : {}),
+      });
       if (!row) throw notFound('Calendar integration not found');
       return safe(row);
     },

@@ -80,7 +80,7 @@ export function readConfigText(text: string, label: string): ConfigReader {
     parsed = JSON.parse(text);
   } catch {
     throw new PermanentDeliveryError(
-      `The ${label} integration's configuration is not valid JSON; add a new integration with a JSON object as its configuration.`,
+      `The ${label} integration's configuration is not valid JSON; give it a JSON object as its configuration (Edit Settings on the Integrations page).`,
     );
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
@@ -97,7 +97,7 @@ export function readConfigText(text: string, label: string): ConfigReader {
       const value = optional(key);
       if (value !== null) return value;
       throw new PermanentDeliveryError(
-        `The ${label} configuration has no "${key}": add "${key}": "<${what}>" to its JSON (create a new integration with it and activate that one).`,
+        `The ${label} configuration has no "${key}": add "${key}": "<${what}>" to its JSON (Edit Settings on the Integrations page).`,
       );
     },
   };

@@ -374,6 +374,38 @@ test('calendar: two of one provider told apart by name; Rename, Deactivate, and 
   consoleErrors.expectNone();
 });
 
+test('calendar: Edit Settings replaces the configuration; while active, one its provider cannot use is refused, saying what it lacks', async ({
+  page,
+  adminApi,
+}, info) => {
+  const consoleErrors = watchConsole(page);
+  const stamp = `${info.project.name}-${Date.now()}`;
+  await openScreen(page);
+  const id = await addIntegration(page, { provider: 'calendly', name: `Edit ${stamp}`, config: JSON.stringify({ webhook_signing_key: `old-key-${stamp}` }) });
+  const card = integrationCard(page, id);
+  await card.getByRole('button', { name: /^Activate/ }).click();
+  await expectToast(page, 'Success', 'Calendar integration activated');
+
+  await card.getByRole('button', { name: `Edit Settings Edit ${stamp}` }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit calendar integration settings' });
+  await expect(dialog).toContainText('the configuration you enter replaces the saved one');
+  await expectNoAxeViolations(page, { label: 'Edit calendar integration settings' });
+  // Without its signing key, an active Calendly integration could verify no webhook: refused, under the field.
+  await textbox(dialog, /^Configuration/).fill(JSON.stringify({ username: 'firm' }));
+  await dialog.getByRole('button', { name: 'Save Settings' }).click();
+  await expect(dialog.getByText(/"webhook_signing_key"/)).toBeVisible();
+  await expectToast(page, 'Error', 'Failed to update calendar integration');
+  await textbox(dialog, /^Configuration/).fill(JSON.stringify({ username: 'firm', webhook_signing_key: `new-key-${stamp}` }));
+  await dialog.getByRole('button', { name: 'Save Settings' }).click();
+  await expectToast(page, 'Success', 'Calendar integration updated');
+  await expect(dialog).toHaveCount(0);
+  const { rows } = await calendarRows(adminApi);
+  expect(rows.find((r) => r.id === id)?.isActive).toBe(true);
+  expect((await adminApi.delete(`/api/admin/calendar-settings/${id}`)).status()).toBe(204);
+  // The refused save's 400, on purpose, and the failure the app logs for it (SPEC §8).
+  consoleErrors.expectOnly(/status of 400/, /^Failed to update calendar integration/);
+});
+
 test('calendar: a refused or failed creation shows the SPEC §8 error toast, the server’s field message, and keeps the form', async ({ page }) => {
   const consoleErrors = watchConsole(page);
   await openScreen(page);

@@ -358,4 +358,43 @@ forEachDialect('calendar settings', (ctx) => {
     const activeRows = await db.select().from(t.calendarSettings).where(eq(t.calendarSettings.isActive, true));
     expect(activeRows.map((r) => r.id)).toEqual([active.body.id]);
   });
+
+  it('takes new settings: the configuration replaced whole, a blank webhook URL or API key kept, nothing masked written back, nothing unusable while active', async () => {
+    const created = await ctx().admin('POST', '/api/admin/calendar-settings', {
+      provider: 'google',
+      config: googleConfig,
+      webhookUrl: 'https://hooks.example.com/g',
+      apiKey: secrets.apiKey,
+    });
+    const id = created.body.id as string;
+    const next = JSON.stringify({ ...JSON.parse(googleConfig), calendar_id: 'intake@group.calendar.google.com' });
+    const changed = await ctx().admin('PUT', `/api/admin/calendar-settings/${id}/settings`, { config: next, webhookUrl: '', apiKey: '' });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect(await openedById(ctx(), id)).toMatchObject({ config: next, apiKey: secrets.apiKey, webhookUrl: 'https://hooks.example.com/g' });
+    // The answer is masked like every other.
+    expect(JSON.stringify(changed.body)).not.toContain(secrets.googleRefresh);
+
+    // What the list shows (masked) cannot come back as the secret.
+    const listed = ((await ctx().admin('GET', '/api/admin/calendar-settings')).body as { id: string; config: string; apiKey: string }[]).find(
+      (r) => r.id === id,
+    )!;
+    const before = await openedById(ctx(), id);
+    const masked = await ctx().admin('PUT', `/api/admin/calendar-settings/${id}/settings`, { config: listed.config, apiKey: listed.apiKey });
+    expect(masked.status).toBe(400);
+    expect(Object.keys(masked.body.fields).sort()).toEqual(['apiKey', 'config']);
+    expect(await openedById(ctx(), id)).toEqual(before);
+
+    // Active, it must stay usable: a configuration without its refresh token is refused, saying so.
+    expect((await ctx().admin('PUT', `/api/admin/calendar-settings/${id}/activate`)).status).toBe(200);
+    const active = await openedById(ctx(), id);
+    const { refresh_token: _, ...without } = JSON.parse(next) as Record<string, string>;
+    const refused = await ctx().admin('PUT', `/api/admin/calendar-settings/${id}/settings`, { config: JSON.stringify(without) });
+    expect(refused.status).toBe(400);
+    expect(refused.body.fields.config).toContain('"refresh_token"');
+    expect(await openedById(ctx(), id)).toEqual(active);
+
+    expect((await ctx().admin('PUT', '/api/admin/calendar-settings/00000000-0000-4000-8000-000000000000/settings', { config: next })).status).toBe(404);
+    expect((await ctx().admin('PUT', `/api/admin/calendar-settings/${id}/settings`, { config: '  ' })).status).toBe(400);
+    expect((await ctx().call('PUT', `/api/admin/calendar-settings/${id}/settings`, { token: NON_ADMIN_TOKEN, body: { config: next } })).status).toBe(403);
+  });
 });

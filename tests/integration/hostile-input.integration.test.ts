@@ -1128,6 +1128,24 @@ function catalogue(): Endpoint[] {
       requests: () => plainRoute('PUT', '/api/admin/calendar-settings/:id/deactivate', withParam('/api/admin/calendar-settings/:id/deactivate', oddId)),
     },
     {
+      method: 'PUT',
+      route: '/api/admin/calendar-settings/:id/settings',
+      runs: RUNS.body,
+      requests: () =>
+        jsonRoute(
+          'PUT',
+          '/api/admin/calendar-settings/:id/settings',
+          bodyText(
+            fc.record({ config: oddText(400, 1), webhookUrl: fc.constant('https://hooks.example.com/x'), apiKey: oddText(60, 0) }),
+            fieldsOf('config', 'webhookUrl', 'apiKey'),
+          ),
+          withParam(
+            '/api/admin/calendar-settings/:id/settings',
+            idOrExisting(() => existing.calendarSetting),
+          ),
+        ),
+    },
+    {
       method: 'DELETE',
       route: '/api/admin/calendar-settings/:id',
       runs: RUNS.param,

@@ -35,6 +35,17 @@ export const calendarSettingInput = z
 /** PUT /api/admin/calendar-settings/:id (issue 19): the integration's name; blank or null for the provider's own. */
 export const calendarSettingUpdate = z.object({ name: optionalText('Name', 80) });
 
+/**
+ * PUT /api/admin/calendar-settings/:id/settings (issue 19): a new configuration, which replaces the
+ * saved one whole (the saved one is never shown in full); a blank webhook URL or API key keeps the
+ * saved one.
+ */
+export const calendarSettingChange = z.object({
+  config: requiredText('Configuration', 20_000),
+  webhookUrl: optionalHttpUrl('Webhook URL'),
+  apiKey: optionalText('API key', 2000),
+});
+
 /** POST /api/admin/email-settings: saved active, replacing any existing configuration (SPEC §4). */
 export const emailSettingInput = z.object({
   provider: z.enum(emailProviders, { error: 'Please choose a provider' }).default('sendgrid'),

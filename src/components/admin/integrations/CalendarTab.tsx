@@ -19,6 +19,7 @@ import { Field, Input } from '../../ui/form.tsx';
 import { useReturnFocus } from '../../ui/return-focus.ts';
 import { EmptyState, ListState } from '../../ui/states.tsx';
 import CalendarIntegrationDialog, { calendarListKeys } from './CalendarIntegrationDialog.tsx';
+import CalendarSettingsDialog from './CalendarSettingsDialog.tsx';
 import DeliveryLog from './DeliveryLog.tsx';
 import { activeIntegration, calendarProviderLabel, integrationLabel, isDeliveriesKey, prettyConfig, type CalendarIntegration } from './integrations.ts';
 import SectionHeader from './SectionHeader.tsx';
@@ -190,8 +191,9 @@ function IntegrationCard({ row, activating, busy, onActivate }: { row: CalendarI
 }
 
 /**
- * Issue 19: Rename (a name to tell two of one provider apart), Deactivate (syncing stops; no
- * integration is active) and Delete (after confirming; its sealed secrets go with it).
+ * Issue 19: Rename (a name to tell two of one provider apart), Edit Settings (a new configuration),
+ * Deactivate (syncing stops; no integration is active) and Delete (after confirming; its sealed
+ * secrets go with it).
  */
 function IntegrationActions({ row, label, busy }: { row: CalendarIntegration; label: string; busy: boolean }) {
   const queryClient = useQueryClient();
@@ -265,6 +267,7 @@ function IntegrationActions({ row, label, busy }: { row: CalendarIntegration; la
           </form>
         </DialogContent>
       </Dialog>
+      <CalendarSettingsDialog row={row} label={label} busy={busy} />
       {row.isActive && (
         <Button variant="outline" size="sm" className="h-10" disabled={busy || deactivate.isPending} onClick={() => deactivate.mutate()}>
           <PowerOff aria-hidden="true" className="size-4" />
