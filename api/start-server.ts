@@ -67,6 +67,8 @@ const requestIdOf = (req: IncomingMessage) => {
   return typeof given === 'string' && /^[\w\-=]{1,255}$/.test(given) ? given : crypto.randomUUID();
 };
 
+const KEEP_ALIVE_MS = 65_000;
+
 const isApi = (url: string | undefined) => url === '/api' || Boolean(url?.startsWith('/api/') || url?.startsWith('/api?'));
 
 /**
@@ -218,6 +220,12 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean; shutd
     applySecurityHeaders(securitySettings(deps), API_HEADERS, req, res);
     res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'Not found', requestId }));
   };
+  // An idle connection stays open longer than a load balancer's or CDN's own idle timeout (60 s is
+  // common): Node's 5 s default closes connections those reuse a moment later, and a request sent as
+  // the socket closes is reset (a 502 at the edge; ECONNRESET in the tests under load). Headers must
+  // still arrive within a little more than that. SIGTERM closes idle connections at once.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 1_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(env.PORT, env.HOST, () => resolve());
