@@ -114,10 +114,19 @@ function BlogPostForm({ post }: { post: BlogPost | null }) {
   const guard = useLeaveGuard(isDirty);
 
   // Kept on this device as it is typed (half a second after the last keystroke), while it differs from what is saved.
+  // Once the work is saved or discarded, nothing more is kept: a wait still running as the page leaves
+  // would otherwise write back the draft just cleared.
+  const done = useRef(false);
+  const finish = () => {
+    done.current = true;
+    clearDraft(key);
+  };
   // biome-ignore lint/correctness/useExhaustiveDependencies: `values` is the trigger (each change restarts the wait); the effect reads them through getValues
   useEffect(() => {
-    if (!isDirty) return;
-    const timer = setTimeout(() => writeDraft(key, form.getValues()), 500);
+    if (!isDirty || done.current) return;
+    const timer = setTimeout(() => {
+      if (!done.current) writeDraft(key, form.getValues());
+    }, 500);
     return () => clearTimeout(timer);
   }, [values, isDirty, key, form]);
   // A new post starts at its title, as the dialog did.
@@ -133,7 +142,7 @@ function BlogPostForm({ post }: { post: BlogPost | null }) {
     },
     invalidates: blogPostListKeys,
     onSuccess: () => {
-      clearDraft(key);
+      finish();
       // SPEC §8's toast, shown by the list this page returns to (the dialog closed on success).
       toastOnNextPage({ title: 'Success', description: post ? 'Blog post updated successfully' : 'Blog post created successfully' });
       guard.go(LIST);
@@ -323,7 +332,7 @@ function BlogPostForm({ post }: { post: BlogPost | null }) {
         confirmLabel="Discard Changes"
         cancelLabel="Keep Editing"
         onConfirm={() => {
-          clearDraft(key);
+          finish();
           guard.go(guard.leaving ?? LIST);
         }}
       />
