@@ -73,18 +73,32 @@ export async function createPostgresRateLimitStore({
   // Loaded when a shared store is configured, not at every start (the library and ioredis weigh ~23 MB).
   const { RateLimiterPostgres, RateLimiterRes } = await import('rate-limiter-flexible');
   const common = { storeClient: pool, storeType: 'pool', tableName: RATE_LIMITS_TABLE };
-  // One limiter, made first, creates the table (CREATE TABLE IF NOT EXISTS; several containers starting
-  // at once are fine) and deletes rows expired over an hour ago every 5 minutes, for every window; the
-  // counting limiters are told the table exists and leave the clearing to it.
-  await new Promise<void>((resolve, reject) => {
-    new RateLimiterPostgres({ ...common, keyPrefix: `${keyPrefix}:housekeeping`, points: 1, duration: 1, clearExpiredByTimeout: true }, (err) =>
-      err ? reject(err) : resolve(),
-    );
-  }).catch((err: unknown) => {
-    throw new Error(
-      `The rate limits could not create their table ${RATE_LIMITS_TABLE} in PostgreSQL (${(err as Error).message}): may DATABASE_URL's user create tables in the public schema?`,
-    );
-  });
+  // One limiter, made first, creates the table (CREATE TABLE IF NOT EXISTS) and deletes rows expired
+  // over an hour ago every 5 minutes, for every window; the counting limiters are told the table exists
+  // and leave the clearing to it. Two containers creating it at the same moment can collide in
+  // PostgreSQL's catalogue ("type … already exists", a unique violation) even with IF NOT EXISTS: the
+  // other one made it, so asking again finds it.
+  const createTable = () =>
+    new Promise<void>((resolve, reject) => {
+      new RateLimiterPostgres({ ...common, keyPrefix: `${keyPrefix}:housekeeping`, points: 1, duration: 1, clearExpiredByTimeout: true }, (err) =>
+        err ? reject(err) : resolve(),
+      );
+    });
+  const collided = (err: unknown) => /already exists|duplicate key/i.test(String((err as Error | undefined)?.message ?? err));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await createTable();
+      break;
+    } catch (err) {
+      if (collided(err) && attempt < 3) {
+        await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+        continue;
+      }
+      throw new Error(
+        `The rate limits could not create their table ${RATE_LIMITS_TABLE} in PostgreSQL (${(err as Error).message}): may DATABASE_URL's user create tables in the public schema?`,
+      );
+    }
+  }
   return sharedStore({
     label: `postgres:${RATE_LIMITS_TABLE}`,
     log,

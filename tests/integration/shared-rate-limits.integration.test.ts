@@ -11,6 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { like } from 'drizzle-orm';
 import { Redis } from 'ioredis';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../api/app.ts';
 import { createMemoryRateLimitStore, defaultRateRules, TOO_MANY_REQUESTS, type Limit, type RateLimitStore, type RateRules } from '../../api/http/rate-limit.ts';
@@ -243,6 +244,20 @@ describe('createRateLimitStore: which store', () => {
     }
     expect((await storeFor('postgres', database)).label).toBe('postgres:rate_limits');
     expect((await storeFor('redis', database)).label).toBe(`redis:${describeRedis(REDIS_URL)}`);
+  });
+
+  it('eight containers starting at once on a fresh PostgreSQL database all get their table (a catalogue collision is asked again)', async () => {
+    const fresh = await createTestDatabase('postgres');
+    // A pool each, as each container has its own.
+    const pools = Array.from({ length: 8 }, () => new pg.Pool({ connectionString: fresh.location, max: 2 }));
+    try {
+      const stores = await Promise.all(pools.map((pool) => createRateLimitStore({ database: { pgPool: pool }, log: silent })));
+      expect(stores.map((s) => s.label)).toEqual(Array(8).fill('postgres:rate_limits'));
+      for (const store of stores) await store.close();
+    } finally {
+      for (const pool of pools) await pool.end();
+      await fresh.drop();
+    }
   });
 
   it('stops with a message naming REDIS_URL when Redis does not answer', async () => {
