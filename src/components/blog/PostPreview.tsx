@@ -9,6 +9,7 @@ import { api, ApiError, type ApiData, read } from '../../lib/api-client.ts';
 import { PREVIEW_TOKEN_HEADER } from '../../shared/blog/preview.ts';
 import { dateLabel, formatFirmDateTime } from '../../shared/firm-time.ts';
 import { buttonClass } from '../ui/button-class.ts';
+import { useFragment } from '../ui/use-fragment.ts';
 import { categoryLabel } from './format.ts';
 import { proseClasses } from './prose.ts';
 
@@ -18,16 +19,9 @@ type State = { status: 'loading' } | { status: 'ready'; post: Preview } | { stat
 const NO_LINK = 'This preview link is incomplete. Open the whole link you were sent.';
 
 export default function PostPreview() {
-  const [token, setToken] = useState<string | null>(null);
+  const token = useFragment();
   const [state, setState] = useState<State>({ status: 'loading' });
   const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    const readToken = () => setToken(decodeURIComponent(window.location.hash.slice(1)));
-    readToken();
-    window.addEventListener('hashchange', readToken);
-    return () => window.removeEventListener('hashchange', readToken);
-  }, []);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` is the trigger to load again
   useEffect(() => {

@@ -23,6 +23,7 @@ import {
   type FirmDate,
 } from '../../shared/firm-time.ts';
 import { buttonClass } from '../ui/button-class.ts';
+import { useFragment } from '../ui/use-fragment.ts';
 import type { BookingChoice } from './booking-form.ts';
 import { calendarRange } from './calendar.ts';
 import BookingFacts from './BookingFacts.tsx';
@@ -46,23 +47,19 @@ type PageState = { status: 'loading' } | { status: 'ready'; booking: Managed } |
 
 export default function ManageBooking() {
   // Read in the browser only (the page is prerendered): the fragment, again whenever it changes.
-  const [token, setToken] = useState<string | null>(null);
+  const token = useFragment();
   const [state, setState] = useState<PageState>({ status: 'loading' });
   const [attempt, setAttempt] = useState(0);
   const [mode, setMode] = useState<'view' | 'cancel' | 'reschedule'>('view');
   const [outcome, setOutcome] = useState<string | null>(null);
   const outcomeRef = useRef<HTMLParagraphElement>(null);
 
+  // Another link opened in this page: it starts from its booking as it is.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `token` is the trigger
   useEffect(() => {
-    const readToken = () => {
-      setToken(decodeURIComponent(window.location.hash.slice(1)));
-      setMode('view');
-      setOutcome(null);
-    };
-    readToken();
-    window.addEventListener('hashchange', readToken);
-    return () => window.removeEventListener('hashchange', readToken);
-  }, []);
+    setMode('view');
+    setOutcome(null);
+  }, [token]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` is the trigger to load again
   useEffect(() => {
