@@ -8,7 +8,8 @@
  * messages show beside the fields too. Appointments already booked stay where they are: said on screen.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { CalendarPlus, Info, LoaderCircle, Save, Scissors, Trash2, Undo2 } from 'lucide-react';
+import AboutCard from '../AboutCard.tsx';
+import { CalendarPlus, LoaderCircle, Save, Scissors, Trash2, Undo2 } from 'lucide-react';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { ApiError, api, read } from '../../../lib/api-client.ts';
 import { firmToday } from '../../../shared/firm-time.ts';
@@ -427,28 +428,16 @@ function Closures({
 /** What a change does, and what it leaves alone. */
 function AboutChanges() {
   return (
-    <Card role="region" aria-labelledby="availability-about">
-      <CardHeader
-        title={
-          <span id="availability-about" className="inline-flex items-center gap-2">
-            <Info aria-hidden="true" className="size-5 text-primary" />
-            What saving changes
-          </span>
-        }
-      />
-      <CardContent>
-        <ul className="list-disc space-y-1.5 pl-5 text-sm text-muted-foreground">
-          <li>The booking calendar, the times it offers and the checks on every booking follow the new rules as soon as you save.</li>
-          <li>
-            Appointments already booked stay where they are, even outside the new hours or on a day you close: confirm, move or cancel them yourself on the{' '}
-            <a href="/admin/appointments" className="font-medium text-foreground underline underline-offset-4">
-              Appointments
-            </a>{' '}
-            screen (its Day view shows one day at a time).
-          </li>
-          <li>Changes take effect only after you select Save Changes.</li>
-        </ul>
-      </CardContent>
-    </Card>
+    <AboutCard id="availability-about" title="What saving changes">
+      <li>The booking calendar, the times it offers and the checks on every booking follow the new rules as soon as you save.</li>
+      <li>
+        Appointments already booked stay where they are, even outside the new hours or on a day you close: confirm, move or cancel them yourself on the{' '}
+        <a href="/admin/appointments" className="font-medium text-foreground underline underline-offset-4">
+          Appointments
+        </a>{' '}
+        screen (its Day view shows one day at a time).
+      </li>
+      <li>Changes take effect only after you select Save Changes.</li>
+    </AboutCard>
   );
 }

@@ -6,12 +6,13 @@
  * created first.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { Info, LoaderCircle, Save, Undo2 } from 'lucide-react';
+import AboutCard from '../AboutCard.tsx';
+import { LoaderCircle, Save, Undo2 } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import AdminPage from '../AdminPage.tsx';
 import { adminQueries, adminKeys, publicKeys, useAdminList, useAdminMutation } from '../admin-api.ts';
 import { Button } from '../../ui/button.tsx';
-import { Badge, Card, CardContent, CardHeader } from '../../ui/card.tsx';
+import { Badge, Card } from '../../ui/card.tsx';
 import { Switch } from '../../ui/form.tsx';
 import { ErrorState, LoadingState } from '../../ui/states.tsx';
 import {
@@ -223,23 +224,11 @@ function ComponentCardView({
 /** SPEC §2: what hiding does and does not do. */
 function AboutVisibility() {
   return (
-    <Card role="region" aria-labelledby="component-visibility-about">
-      <CardHeader
-        title={
-          <span id="component-visibility-about" className="inline-flex items-center gap-2">
-            <Info aria-hidden="true" className="size-5 text-primary" />
-            About component visibility
-          </span>
-        }
-      />
-      <CardContent>
-        <ul className="list-disc space-y-1.5 pl-5 text-sm text-muted-foreground">
-          <li>Disabled components disappear from the public website but stay available here in the admin portal.</li>
-          <li>Changes take effect only after you select Save Changes.</li>
-          <li>The navigation and the footer are always shown and cannot be disabled.</li>
-          <li>Re-enabling a component loses no data: its content comes back exactly as it was.</li>
-        </ul>
-      </CardContent>
-    </Card>
+    <AboutCard id="component-visibility-about" title="About component visibility">
+      <li>Disabled components disappear from the public website but stay available here in the admin portal.</li>
+      <li>Changes take effect only after you select Save Changes.</li>
+      <li>The navigation and the footer are always shown and cannot be disabled.</li>
+      <li>Re-enabling a component loses no data: its content comes back exactly as it was.</li>
+    </AboutCard>
   );
 }
