@@ -44,14 +44,17 @@ export const googleCalendar: RestCalendarProvider = {
       'a refresh token granted to this client with the https://www.googleapis.com/auth/calendar.events scope',
     );
     const calendarId = config.optional('calendar_id') ?? 'primary';
+    const root = integrations.googleCalendarApiBase.replace(/\/+$/, '');
     return {
+      root,
+      calendarId,
       grant: {
         tokenUrl: integrations.googleTokenUrl,
         form: { grant_type: 'refresh_token', client_id: clientId, client_secret: clientSecret, refresh_token: refreshToken },
         label: 'Google',
         cacheKey: ['google', integrations.googleTokenUrl, clientId, clientSecret, refreshToken],
       },
-      eventsUrl: `${integrations.googleCalendarApiBase.replace(/\/+$/, '')}/calendars/${encodeURIComponent(calendarId)}/events`,
+      eventsUrl: `${root}/calendars/${encodeURIComponent(calendarId)}/events`,
       missing: { what: `calendar "${calendarId}" for these credentials`, configKey: 'calendar_id' },
     };
   },

@@ -8,12 +8,16 @@
  *
  * Config (SPEC §3 template plus the mailbox, which app-only access must name):
  *   { "client_id", "client_secret", "tenant_id", "user_email": "calendar@firm.example" }
+ * or, once an admin has connected it (Connect with Microsoft 365, delegated access to their own calendar):
+ *   { "client_id", "client_secret", "tenant_id", "refresh_token", "calendar_id"? }
  */
 import { firmWallClock } from '../../src/shared/firm-time.ts';
 import { endOf, eventDescription, eventTitle, startOf, type AppointmentSnapshot } from './calendar-event.ts';
 import type { RestCalendarProvider } from './rest-calendar.ts';
 
 export const GRAPH_SCOPE = 'https://graph.microsoft.com/.default';
+/** What Connect with Microsoft 365 asks the signed-in user for (delegated access, with a refresh token). */
+export const GRAPH_DELEGATED_SCOPE = 'offline_access https://graph.microsoft.com/Calendars.ReadWrite';
 /** Graph takes a wall-clock time plus a Windows zone name; this one follows California's daylight saving. */
 export const GRAPH_FIRM_TIME_ZONE = 'Pacific Standard Time';
 
@@ -35,17 +39,35 @@ export const outlookCalendar: RestCalendarProvider = {
     const clientId = config.required('client_id', 'the application (client) id');
     const clientSecret = config.required('client_secret', 'a client secret of that application');
     const tenantId = config.required('tenant_id', 'the directory (tenant) id');
-    const mailbox = config.required('user_email', 'the address of the mailbox whose calendar receives the appointments');
     const tokenUrl = `${integrations.microsoftLoginBase.replace(/\/+$/, '')}/${encodeURIComponent(tenantId)}/oauth2/v2.0/token`;
+    const graph = integrations.microsoftGraphApiBase.replace(/\/+$/, '');
+    const calendarId = config.optional('calendar_id');
+    // Connected through Connect with Microsoft 365: the signed-in user's own calendar, with their
+    // refresh token (delegated). Otherwise app-only access to the mailbox the config names.
+    const refreshToken = config.optional('refresh_token');
+    const mailbox = refreshToken ? null : config.required('user_email', 'the address of the mailbox whose calendar receives the appointments');
+    const root = mailbox ? `${graph}/users/${encodeURIComponent(mailbox)}` : `${graph}/me`;
+    const grant: { tokenUrl: string; form: Record<string, string>; label: string; cacheKey: string[] } = refreshToken
+      ? {
+          tokenUrl,
+          form: { grant_type: 'refresh_token', client_id: clientId, client_secret: clientSecret, refresh_token: refreshToken, scope: GRAPH_DELEGATED_SCOPE },
+          label: 'Microsoft',
+          cacheKey: ['outlook', tokenUrl, clientId, clientSecret, refreshToken],
+        }
+      : {
+          tokenUrl,
+          form: { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, scope: GRAPH_SCOPE },
+          label: 'Microsoft',
+          cacheKey: ['outlook', tokenUrl, clientId, clientSecret],
+        };
     return {
-      grant: {
-        tokenUrl,
-        form: { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, scope: GRAPH_SCOPE },
-        label: 'Microsoft',
-        cacheKey: ['outlook', tokenUrl, clientId, clientSecret],
-      },
-      eventsUrl: `${integrations.microsoftGraphApiBase.replace(/\/+$/, '')}/users/${encodeURIComponent(mailbox)}/events`,
-      missing: { what: `mailbox "${mailbox}" in this tenant`, configKey: 'user_email' },
+      grant,
+      root,
+      calendarId,
+      eventsUrl: calendarId ? `${root}/calendars/${encodeURIComponent(calendarId)}/events` : `${root}/events`,
+      missing: mailbox
+        ? { what: `mailbox "${mailbox}" in this tenant`, configKey: 'user_email' }
+        : { what: 'calendar for the connected account', configKey: 'calendar_id' },
     };
   },
   resource: eventResource,

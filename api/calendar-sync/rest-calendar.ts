@@ -25,6 +25,18 @@ export interface CalendarApi {
   update(eventId: string, appointment: AppointmentSnapshot): Promise<boolean>;
   /** Resolves also when the event was already gone. */
   remove(eventId: string): Promise<void>;
+  /**
+   * Any other request of the provider's API with this integration's token (busy times, calendar
+   * lists, changes): `url` absolute, under `root` or the provider's API base.
+   */
+  call: OAuthCall;
+  /**
+   * The root of this integration's calendar API: Google's API base (`/calendars/{calendar_id}` and
+   * `/freeBusy` below it), Graph's user (`/me` when signed in through Connect, `/users/{user_email}` app-only).
+   */
+  root: string;
+  /** The calendar this integration writes to: Google's calendar_id ('primary' by default), Graph's calendar id or null (the default calendar). */
+  calendarId: string | null;
 }
 
 /**
@@ -48,6 +60,9 @@ export interface RestCalendarProvider {
     eventsUrl: string;
     /** What a 404 on create means is missing, and the config key that names it. */
     missing: { what: string; configKey: string };
+    /** CalendarApi.root and CalendarApi.calendarId. */
+    root: string;
+    calendarId: string | null;
   };
   /** The provider's event resource for the appointment (PATCH body). */
   resource(appointment: AppointmentSnapshot): Record<string, unknown>;
@@ -190,7 +205,7 @@ function readTokenAnswer(res: SafeResponse, label: string): { token: string; exp
 }
 
 /** A JSON request with the bearer token (`body` undefined: none). */
-type OAuthCall = (method: string, url: string, body?: unknown) => Promise<SafeResponse>;
+export type OAuthCall = (method: string, url: string, body?: unknown) => Promise<SafeResponse>;
 
 /**
  * JSON requests with a cached token from the grant; on a 401 the token is dropped, a new one
@@ -227,11 +242,14 @@ export function restCalendar(deps: { integrations: IntegrationSettings }, tokens
   const { label, createVerb } = provider;
   return {
     forSetting(setting: CalendarSetting): CalendarApi {
-      const { grant, eventsUrl, missing } = provider.connect(readConfig(setting, label), deps.integrations);
+      const { grant, eventsUrl, missing, root, calendarId } = provider.connect(readConfig(setting, label), deps.integrations);
       const call = oauthJsonApi(deps, tokens, { ...grant, key: credentialsKey(grant.cacheKey) });
       const eventUrl = (eventId: string) => `${eventsUrl}/${encodeURIComponent(eventId)}`;
       return {
         label,
+        call,
+        root,
+        calendarId,
         async create(a, idempotencyKey) {
           const { body, ownId } = provider.createBody(a, idempotencyKey);
           const res = await call('POST', eventsUrl, body);
