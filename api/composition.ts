@@ -4,13 +4,16 @@
  * server's background work: delivering the outbox (at once after each
  * enqueue, and every few seconds for retries), queueing reminders as appointments come within 24
  * hours, announcing again what a crash left unannounced, fetching blog sources when they are
- * due, and republishing when a scheduled post goes live. `schedule: false` (tests) wires the listeners but runs nothing by itself: the test calls
+ * due, republishing when a scheduled post goes live, and reading back the changes the firm made in
+ * its Google or Outlook calendar (every CALENDAR_POLL_SECONDS; with a push channel open, a slow safety
+ * poll). `schedule: false` (tests) wires the listeners but runs nothing by itself: the test calls
  * runDeliveries() and the others when it wants them.
  * Several API containers may run this side by side: deliveries are claimed row by row, reminders are
  * deduplicated by key, and a source fetched twice stores its articles once.
  */
 import { recoverLostAnnouncements } from './activity-recovery.ts';
 import { backgroundFetchesSettled, fetchDueSources } from './blog-sources/blog-source-fetcher.ts';
+import { calendarInbound } from './calendar-sync/calendar-inbound.ts';
 import { calendarHandler, calendarListener, calendarPlanner } from './calendar-sync/calendar-sync.ts';
 import { createDeliveryRunner } from './deliveries/deliveries.ts';
 import type { Deps } from './deps.ts';
@@ -27,6 +30,8 @@ export interface BackgroundWork {
   fetchDueSources(): Promise<number>;
   /** Republishes what the scheduled posts that went live since the last call show; their slugs. */
   publishDuePosts(): Promise<string[]>;
+  /** Reads the active calendar's changes now and applies them (api/calendar-sync/calendar-inbound.ts); how many appointments changed. */
+  syncCalendarChanges(): Promise<number>;
   /** Stops the timers and waits for work in progress. */
   stop(): Promise<void>;
 }
@@ -52,6 +57,7 @@ export function startBackgroundWork(deps: Deps, { schedule }: { schedule: boolea
   // Set by stop(): a delivery run in progress ends after the deliveries in hand, so a backlog of
   // hundreds cannot hold a shutdown; what is left is delivered after the next start.
   let halted = false;
+  const inbound = calendarInbound(deps);
   // Its own timer, to the moment: each container republishes its own pages then.
   const publishing = scheduledPublishing(deps, { timers: schedule });
   const runner = createDeliveryRunner({
@@ -67,8 +73,10 @@ export function startBackgroundWork(deps: Deps, { schedule }: { schedule: boolea
     recoverLostAnnouncements: () => recoverLostAnnouncements(deps),
     fetchDueSources: () => fetchDueSources(deps),
     publishDuePosts: () => publishing.publishDue(),
+    syncCalendarChanges: () => inbound.syncActive(),
     async stop() {
       halted = true;
+      await inbound.settled();
       publishing.stop();
       for (const u of unsubscribe) u();
       // A new source's first fetch (started by its create) may still be running.
@@ -99,6 +107,8 @@ export function startBackgroundWork(deps: Deps, { schedule }: { schedule: boolea
     // Its announcements enqueue, which runs the deliveries.
     every(REMINDER_SCAN_MS, 'lost-announcements', work.recoverLostAnnouncements),
     every(FEED_CHECK_MS, 'blog-sources', work.fetchDueSources),
+    // Ticks at the poll interval; reads only when due (with a push channel, at the safety interval).
+    every(deps.integrations.calendarPollSeconds * 1000, 'calendar-changes', () => inbound.syncActive({ onlyIfDue: true })),
     // Expired idempotency keys, ended identity sessions, quiet lockout counters, old content changes.
     every(HOUSEKEEPING_MS, 'housekeeping', async () => {
       await deleteExpiredIdempotencyKeys(deps.database, deps.clock.now());
@@ -125,6 +135,7 @@ export function startBackgroundWork(deps: Deps, { schedule }: { schedule: boolea
       for (const t of timers) clearInterval(t);
       for (const u of unsubscribe) u();
       await Promise.allSettled([...inFlight]);
+      await inbound.settled();
       await backgroundFetchesSettled(deps);
     },
   };

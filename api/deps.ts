@@ -46,6 +46,13 @@ export interface IntegrationSettings {
   microsoftGraphApiBase: string;
   microsoftLoginBase: string;
   blogSourceRefreshMinutes: number;
+  /** Seconds between reads of the active calendar's changes when no push channel is open. */
+  calendarPollSeconds: number;
+  /**
+   * The origin Google and Microsoft post change notifications to, when it is not SITE_URL (a tunnel,
+   * a test's fake); null: SITE_URL, and only when it is https and not loopback (otherwise polling only).
+   */
+  calendarNotificationBaseUrl: string | null;
 }
 
 /** The user pool the admin portal signs in against (public values only). */

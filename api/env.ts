@@ -106,6 +106,11 @@ const envSchema = z
     MICROSOFT_GRAPH_API_BASE: z.url().default('https://graph.microsoft.com/v1.0'),
     MICROSOFT_LOGIN_BASE: z.url().default('https://login.microsoftonline.com'),
     BLOG_SOURCE_REFRESH_MINUTES: z.coerce.number().int().min(1).max(1440).default(60),
+    // Reading the firm's calendar changes back (docs/decisions/037): seconds between polls when no
+    // push channel is open, and the public origin Google and Microsoft post notifications to when it
+    // is not SITE_URL (a tunnel in development, a fake in tests; unset: SITE_URL when it is https).
+    CALENDAR_POLL_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+    CALENDAR_NOTIFICATION_BASE_URL: z.url().optional(),
     LOG_QUIET: flag,
     // SIGTERM: how long the server keeps serving, health answering 503, before it stops taking
     // connections (docs/decisions/016). Unset: 5000 in production, 0 elsewhere.
@@ -118,6 +123,7 @@ const envSchema = z
     RATE_LIMIT_CALCULATOR: rateLimit,
     RATE_LIMIT_AVAILABILITY: rateLimit,
     RATE_LIMIT_SIGN_UP: rateLimit,
+    RATE_LIMIT_CALENDAR_PUSH: rateLimit,
     // Where the limits are counted with several API containers. Set: Redis; unset: PostgreSQL
     // when DATABASE_URL is set, else this process's memory (api/http/shared-rate-limits.ts).
     REDIS_URL: z
@@ -219,12 +225,15 @@ const hints: Record<string, string> = {
   FIRM_NOTIFICATION_EMAIL: 'the address that receives booking and contact notifications, for example intake@example-firm.com',
   INTEGRATIONS_ALLOW_PRIVATE_NETWORKS: 'true only for tests or a trusted intranet; unset in production',
   BLOG_SOURCE_REFRESH_MINUTES: 'minutes between feed fetches, from 1 to 1440',
+  CALENDAR_POLL_SECONDS: "seconds between reads of the calendar's changes, from 1 to 3600",
+  CALENDAR_NOTIFICATION_BASE_URL: 'an absolute URL such as https://firm.example.com, or unset it to use SITE_URL',
   RATE_LIMITS: 'on, or off only for load tests on a private machine',
   RATE_LIMIT_CONTACT: 'for example RATE_LIMIT_CONTACT=5/minute,30/day, or unset it for the default',
   RATE_LIMIT_BOOKING: 'for example RATE_LIMIT_BOOKING=5/minute,20/day, or unset it for the default',
   RATE_LIMIT_CALCULATOR: 'for example RATE_LIMIT_CALCULATOR=20/minute,200/day, or unset it for the default',
   RATE_LIMIT_AVAILABILITY: 'for example RATE_LIMIT_AVAILABILITY=120/minute, or unset it for the default',
   RATE_LIMIT_SIGN_UP: 'for example RATE_LIMIT_SIGN_UP=5/hour,20/day, or unset it for the default',
+  RATE_LIMIT_CALENDAR_PUSH: 'for example RATE_LIMIT_CALENDAR_PUSH=300/minute, or unset it for the default',
   REDIS_URL:
     'for example REDIS_URL=redis://127.0.0.1:6379 (rediss:// for TLS, redis://:password@host:6379 with a password), or unset it to count the limits in PostgreSQL (DATABASE_URL) or in memory',
   TRUSTED_PROXIES:
@@ -270,6 +279,8 @@ export function integrationSettings(env: Env): IntegrationSettings {
     microsoftGraphApiBase: env.MICROSOFT_GRAPH_API_BASE,
     microsoftLoginBase: env.MICROSOFT_LOGIN_BASE,
     blogSourceRefreshMinutes: env.BLOG_SOURCE_REFRESH_MINUTES,
+    calendarPollSeconds: env.CALENDAR_POLL_SECONDS,
+    calendarNotificationBaseUrl: env.CALENDAR_NOTIFICATION_BASE_URL ?? null,
   };
 }
 
@@ -306,6 +317,7 @@ export function rateLimitSettings(env: Env): RateLimitSettings {
     calculator: env.RATE_LIMIT_CALCULATOR,
     availability: env.RATE_LIMIT_AVAILABILITY,
     signUp: env.RATE_LIMIT_SIGN_UP,
+    calendarPush: env.RATE_LIMIT_CALENDAR_PUSH,
   };
   const pick = (rule: RateRule) => (env.RATE_LIMITS === 'off' ? noRateLimits[rule] : (given[rule] ?? defaultRateRules[rule]));
   const rules = Object.fromEntries(rateRules.map((rule) => [rule, pick(rule)])) as RateRules;

@@ -135,12 +135,13 @@ export function appointmentsRepository(database: Database) {
      * confirmation was for the old time; `reminderSent` decided anew), and the new cells are claimed.
      * 'taken' when a new cell is held by another booking (nothing changes then); 'changed' when the
      * appointment was changed meanwhile (its claims stay as they were). The new cells may overlap the
-     * old ones.
+     * old ones. A move the firm made in its own calendar (`byFirm`) keeps its status and, as a booking
+     * from an external calendar does, claims only the cells still free: it happened there already.
      */
     async reschedule(
       id: string,
       { from, status }: { from: Date; status: string },
-      { to, cells, reminderSent }: { to: Date; cells: readonly Date[]; reminderSent: boolean },
+      { to, cells, reminderSent, byFirm = false }: { to: Date; cells: readonly Date[]; reminderSent: boolean; byFirm?: boolean },
     ): Promise<{ row: typeof table.$inferSelect } | { refused: 'taken' | 'changed' }> {
       const sorted = [...cells].sort((a, b) => a.getTime() - b.getTime());
       const stillAt = (when: Date, withStatus?: string) =>
@@ -157,14 +158,21 @@ export function appointmentsRepository(database: Database) {
           // 2. The move itself.
           tx
             .update(table)
-            .set({ scheduledDate: to, status: 'scheduled', reminderSent })
+            .set({ scheduledDate: to, status: byFirm ? status : 'scheduled', reminderSent })
             .where(and(eq(table.id, id), eq(table.scheduledDate, from), eq(table.status, status)))
             .returning(),
-          // 3. The new cells: a cell another booking holds refuses the whole transaction.
-          tx
-            .insert(claims)
-            .values(sorted.map((startsAt) => ({ startsAt, appointmentId: id })))
-            .returning({ startsAt: claims.startsAt }),
+          // 3. The new cells: a cell another booking holds refuses the whole transaction (the firm's
+          // own move leaves it to that booking).
+          byFirm
+            ? tx
+                .insert(claims)
+                .values(sorted.map((startsAt) => ({ startsAt, appointmentId: id })))
+                .onConflictDoNothing()
+                .returning({ startsAt: claims.startsAt })
+            : tx
+                .insert(claims)
+                .values(sorted.map((startsAt) => ({ startsAt, appointmentId: id })))
+                .returning({ startsAt: claims.startsAt }),
           // 4. If the move did not happen (changed meanwhile), the cells of 3 are given back.
           tx
             .delete(claims)

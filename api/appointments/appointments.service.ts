@@ -105,6 +105,36 @@ export function appointmentsService({ database, clock, activity, events }: Pick<
       }
     },
 
+    /**
+     * Moved by the firm in its own calendar (api/calendar-sync/calendar-inbound.ts): the firm chose
+     * the time, so it is recorded off the slot grid too, its status kept and only its cells still free
+     * claimed (as recordExternalBooking does); the visitor is told as of any move. null when there is
+     * nothing to move: gone, cancelled or completed, or already at that time (the same change read
+     * twice, by two containers or after a lost cursor, moves it and mails the visitor once).
+     */
+    async moveByFirm(id: string, to: Date): Promise<AppointmentRow | null> {
+      for (let attempt = 0; ; attempt++) {
+        const current = await repo.findById(id);
+        if (!current || terminalStatuses.includes(current.status) || current.scheduledDate.getTime() === to.getTime()) return null;
+        const moved = await repo.reschedule(
+          id,
+          { from: current.scheduledDate, status: current.status },
+          {
+            to,
+            cells: claimCells(to, current.duration),
+            reminderSent: !getsReminder({ scheduledDate: to, externalEventId: current.externalEventId }, clock.now()),
+            byFirm: true,
+          },
+        );
+        if ('row' in moved) {
+          await activity.emit({ type: 'appointment-changed', appointment: moved.row, previousStatus: current.status, previousDate: current.scheduledDate });
+          return moved.row;
+        }
+        // Changed meanwhile: judged again on what it is now.
+        if (attempt >= 1) throw conflict('This appointment was changed by someone else at the same time; reload and try again.');
+      }
+    },
+
     async remove(id: string) {
       const row = await repo.remove(id);
       if (!row) throw notFound('Appointment not found');

@@ -170,7 +170,7 @@ export async function outbound(deps: OutboundDeps, url: string, options: Omit<Sa
 }
 
 /** The provider's own explanation of an error answer (Google and Graph both use { error: { message } }), short. */
-function providerMessage(res: SafeResponse): string {
+export function providerMessage(res: SafeResponse): string {
   let detail = '';
   try {
     const body = res.json<{ error?: string | { message?: string; code?: string | number }; error_description?: string }>();

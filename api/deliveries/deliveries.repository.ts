@@ -240,5 +240,15 @@ export function deliveriesRepository(database: Database) {
       const [row] = await db.select().from(table).where(eq(table.id, id));
       return row ?? null;
     },
+
+    /** Whether something about this appointment is still to be sent on this channel (pending or being sent). */
+    async hasUnfinished(channel: DeliveryChannel, appointmentId: string): Promise<boolean> {
+      const [row] = await db
+        .select({ id: table.id })
+        .from(table)
+        .where(and(eq(table.channel, channel), eq(table.appointmentId, appointmentId), inArray(table.status, [...unfinishedDeliveryStatuses])))
+        .limit(1);
+      return Boolean(row);
+    },
   };
 }

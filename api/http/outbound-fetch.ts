@@ -131,6 +131,12 @@ function isLocalName(hostname: string): boolean {
   return name === 'localhost' || name.endsWith('.localhost') || name === 'localhost.localdomain';
 }
 
+/** A host the internet cannot reach this server by: a loopback name, or a private or loopback address. */
+export function isLoopbackOrPrivateHost(hostname: string): boolean {
+  const bare = hostname.replace(/^\[|\]$/g, '');
+  return isLocalName(bare) || (isIP(bare) !== 0 && isPrivateAddress(bare));
+}
+
 const refusedMessage = (host: string) => `${host} is a private or loopback address; outbound requests may only go to public internet addresses`;
 
 type Resolver = (hostname: string, options: LookupAllOptions, callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;

@@ -95,7 +95,14 @@ describe('rateLimitSettings (api/env.ts)', () => {
     const settings = rateLimitSettings(loadEnv({ RATE_LIMIT_CONTACT: '3/minute', RATE_LIMIT_AVAILABILITY: 'off', TRUSTED_PROXIES: '10.0.0.0/8, ::1' }));
     expect(settings.rules).toEqual({ ...defaultRateRules, contact: [perMinute(3)], availability: [] });
     expect(settings.trustedProxies).toEqual(['10.0.0.0/8', '::1']);
-    expect(rateLimitSettings(loadEnv({ RATE_LIMITS: 'off' })).rules).toEqual({ contact: [], booking: [], calculator: [], availability: [], signUp: [] });
+    expect(rateLimitSettings(loadEnv({ RATE_LIMITS: 'off' })).rules).toEqual({
+      contact: [],
+      booking: [],
+      calculator: [],
+      availability: [],
+      signUp: [],
+      calendarPush: [],
+    });
   });
 
   it('stops on a bad value, naming the variable and how to fix it', () => {

@@ -24,7 +24,7 @@ export interface Limit {
   readonly windowMs: number;
 }
 
-export const rateRules = ['contact', 'booking', 'calculator', 'availability', 'signUp'] as const;
+export const rateRules = ['contact', 'booking', 'calculator', 'availability', 'signUp', 'calendarPush'] as const;
 export type RateRule = (typeof rateRules)[number];
 export type RateRules = Record<RateRule, readonly Limit[]>;
 
@@ -56,10 +56,13 @@ export const defaultRateRules: RateRules = {
     { max: 5, windowMs: units.hour },
     { max: 20, windowMs: units.day },
   ],
+  // Google's and Microsoft's change notifications (api/calendar-sync/calendar-inbound.ts): a busy
+  // calendar sends a few a minute from a few addresses; each only asks for a sync, which coalesces.
+  calendarPush: [{ max: 300, windowMs: units.minute }],
 };
 
 /** No rule limits anything (tests of other features, RATE_LIMITS=off). */
-export const noRateLimits: RateRules = { contact: [], booking: [], calculator: [], availability: [], signUp: [] };
+export const noRateLimits: RateRules = { contact: [], booking: [], calculator: [], availability: [], signUp: [], calendarPush: [] };
 
 export interface RateLimitSettings {
   rules: RateRules;

@@ -21,6 +21,8 @@ const settings = (allowPrivateNetworks: boolean) => ({
     microsoftGraphApiBase: '',
     microsoftLoginBase: '',
     blogSourceRefreshMinutes: 60,
+    calendarPollSeconds: 60,
+    calendarNotificationBaseUrl: null,
   },
 });
 

@@ -212,6 +212,36 @@ export const calendarSettings = table(
   (t, { check }) => [check('calendar_settings_provider_values', isOneOf(t.provider, calendarProviders))],
 );
 
+/**
+ * Reading a Google or Outlook integration's changes back (issue 20, docs/decisions/037): where its
+ * incremental sync stands (Google's nextSyncToken, Graph's deltaLink), its push channel (a Google
+ * watch channel or a Graph subscription, with its secret sealed like the integration's config), and
+ * the lease one container holds while it syncs it. Operational state: rebuilt by a full sync if lost.
+ */
+export const calendarSyncStates = table('calendar_sync_states', {
+  integrationId: text('integration_id')
+    .primaryKey()
+    .references(() => calendarSettings.id, { onDelete: 'cascade' }),
+  /** Google's sync token or Graph's delta link; null: the next sync is a full one. */
+  cursor: text('cursor'),
+  /** Bumped by every cursor change: a container advances the cursor only from the version it read. */
+  version: integer('version').notNull().default(0),
+  /** The container syncing it now, until leaseExpiresAt. */
+  leaseOwner: text('lease_owner'),
+  leaseExpiresAt: timestamp('lease_expires_at'),
+  /** Google's channel id or Graph's subscription id; null: no push (polling only). */
+  channelId: text('channel_id'),
+  /** Google's resourceId (channels.stop needs it). */
+  channelResourceId: text('channel_resource_id'),
+  /** The token Google echoes / Graph's clientState, sealed. */
+  channelSecret: text('channel_secret'),
+  channelExpiresAt: timestamp('channel_expires_at'),
+  /** The address the channel posts to: a changed SITE_URL makes a new one. */
+  channelAddress: text('channel_address'),
+  lastSyncedAt: timestamp('last_synced_at'),
+  updatedAt: updatedAt(),
+});
+
 export const emailSettings = table(
   'email_settings',
   {

@@ -67,6 +67,7 @@ export const {
   appointments,
   appointmentSlotClaims,
   calendarSettings,
+  calendarSyncStates,
   emailSettings,
   blogSources,
   externalBlogArticles,

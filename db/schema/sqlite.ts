@@ -64,6 +64,7 @@ export const {
   appointments,
   appointmentSlotClaims,
   calendarSettings,
+  calendarSyncStates,
   emailSettings,
   blogSources,
   externalBlogArticles,

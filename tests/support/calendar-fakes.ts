@@ -174,6 +174,7 @@ export class GoogleCalendarFake extends Recorder implements FakeService {
     if (!token || !this.validTokens.has(token)) {
       return send(res, 401, { error: { code: 401, message: 'Request had invalid authentication credentials.', status: 'UNAUTHENTICATED' } });
     }
+    if (this.changesApi(req, res)) return;
     const m = /^\/calendars\/([^/]+)\/events(?:\/([^/]+))?$/.exec(req.path.slice(this.calendarPrefix.length));
     if (!m) return send(res, 404, { error: { code: 404, message: 'Not Found' } });
     const calendarId = decodeURIComponent(m[1]!);
@@ -185,6 +186,7 @@ export class GoogleCalendarFake extends Recorder implements FakeService {
       if (this.events.has(id) || this.deleted.has(id)) return send(res, 409, { error: { code: 409, message: 'The requested identifier already exists.' } });
       const event: GoogleEvent = { status: 'confirmed', ...body, id, calendarId };
       this.events.set(id, event);
+      this.changed(id);
       return send(res, 200, { kind: 'calendar#event', htmlLink: `https://calendar.google.test/event?eid=${id}`, ...event });
     }
     if (!eventId) return send(res, 405, { error: { code: 405, message: 'Method not allowed' } });
@@ -197,15 +199,213 @@ export class GoogleCalendarFake extends Recorder implements FakeService {
     if (req.method === 'PATCH') {
       const patched: GoogleEvent = { ...existing, ...req.json<Partial<GoogleEvent>>(), id: eventId, calendarId };
       this.events.set(eventId, patched);
+      this.changed(eventId);
       return send(res, 200, { kind: 'calendar#event', ...patched });
     }
     if (req.method === 'DELETE') {
-      this.events.delete(eventId);
-      this.deleted.add(eventId);
+      this.removeEvent(eventId);
       return send(res, 204);
     }
     if (req.method === 'GET') return send(res, 200, { kind: 'calendar#event', ...existing });
     return send(res, 405, { error: { code: 405, message: 'Method not allowed' } });
+  }
+
+  // ---------------------------------------------------------------- Google: reading changes (issue 20, item 3)
+  // events.list with showDeleted/singleEvents/timeMin and pageToken; syncToken for what changed
+  // since (deleted events come back as { id, status: 'cancelled' }), 410 Gone for a token the
+  // fake was told to forget; events.watch channels that POST notifications (X-Goog-* headers) to
+  // their address on every change, and channels.stop. https://developers.google.com/calendar/api/guides/sync
+  // and /guides/push.
+
+  /** Events per page of events.list (Google's maxResults; 250 is its default). */
+  pageSize = 250;
+  /** The fake's clock for channel expirations (a test on a fixed clock gives its own). */
+  now: () => number = () => Date.now();
+  /** The change counter: each write stamps its event with the next value (what a sync token stands for). */
+  private sequence = 0;
+  private readonly stamps = new Map<string, number>();
+  /** Bumped by expireSyncTokens(): tokens of an older epoch answer 410. */
+  private epoch = 1;
+  /** Deleted events as incremental syncs list them. */
+  private readonly tombstones = new Map<string, { id: string; calendarId: string; status: 'cancelled' }>();
+  /** Live watch channels by id. */
+  readonly channels = new Map<string, { id: string; resourceId: string; calendarId: string; address: string; token?: string; expiration: number }>();
+  /** Channels stopped through channels.stop, in order. */
+  readonly stoppedChannels: string[] = [];
+  /** Every notification POSTed, with the status it was answered (null: could not connect). */
+  readonly notifications: { channelId: string; state: string; status: number | null }[] = [];
+  private readonly sending = new Set<Promise<unknown>>();
+
+  /** Every sync token given so far answers 410 Gone (Google's "full sync required"). */
+  expireSyncTokens() {
+    this.epoch++;
+  }
+
+  /** As the attorney dragging the event in Google Calendar's own screen: new start and end. */
+  moveEvent(id: string, start: Date | string, end: Date | string) {
+    const event = this.events.get(id);
+    if (!event) throw new Error(`no live Google event ${id}`);
+    const at = (d: Date | string) => ({ dateTime: new Date(d).toISOString(), timeZone: event.start?.timeZone ?? 'UTC' });
+    this.events.set(id, { ...event, start: at(start), end: at(end) });
+    this.changed(id);
+  }
+
+  /** As the attorney deleting the event in Google Calendar's own screen. */
+  deleteEventAsOwner(id: string) {
+    if (!this.events.has(id)) throw new Error(`no live Google event ${id}`);
+    this.removeEvent(id);
+  }
+
+  /** Resolves once every notification sent so far was answered. */
+  async notificationsSettled() {
+    while (this.sending.size) await Promise.allSettled([...this.sending]);
+  }
+
+  private removeEvent(id: string) {
+    const event = this.events.get(id)!;
+    this.events.delete(id);
+    this.deleted.add(id);
+    this.tombstones.set(id, { id, calendarId: event.calendarId, status: 'cancelled' });
+    this.changed(id);
+  }
+
+  private changed(id: string) {
+    this.stamps.set(id, ++this.sequence);
+    const calendarId = this.events.get(id)?.calendarId ?? this.tombstones.get(id)?.calendarId;
+    for (const channel of this.channels.values()) if (channel.calendarId === calendarId) this.notify(channel, 'exists');
+  }
+
+  private notify(channel: { id: string; resourceId: string; calendarId: string; address: string; token?: string; expiration: number }, state: string) {
+    const number = this.notifications.length + 1;
+    const record = { channelId: channel.id, state, status: null as number | null };
+    this.notifications.push(record);
+    const headers: Record<string, string> = {
+      'x-goog-channel-id': channel.id,
+      'x-goog-channel-expiration': new Date(channel.expiration).toUTCString(),
+      'x-goog-resource-state': state,
+      'x-goog-message-number': String(number),
+      'x-goog-resource-id': channel.resourceId,
+      'x-goog-resource-uri': `https://www.googleapis.com/calendar/v3/calendars/${encodeURIComponent(channel.calendarId)}/events?alt=json`,
+      ...(channel.token !== undefined ? { 'x-goog-channel-token': channel.token } : {}),
+    };
+    const sent = fetch(channel.address, { method: 'POST', headers, signal: AbortSignal.timeout(10_000) })
+      .then(async (r) => {
+        record.status = r.status;
+        await r.arrayBuffer();
+      })
+      .catch(() => {})
+      .finally(() => this.sending.delete(sent));
+    this.sending.add(sent);
+  }
+
+  private syncToken(sequence: number) {
+    return `fake-sync.${this.epoch}.${sequence}`;
+  }
+
+  /** events.list, events.watch and channels.stop; false for the other paths. */
+  private changesApi(req: RecordedRequest, res: http.ServerResponse): boolean {
+    const path = req.path.slice(this.calendarPrefix.length);
+    if (path === '/channels/stop' && req.method === 'POST') {
+      const { id, resourceId } = req.json<{ id?: string; resourceId?: string }>();
+      const channel = id ? this.channels.get(id) : undefined;
+      if (!channel || channel.resourceId !== resourceId) send(res, 404, { error: { code: 404, message: `Channel '${id}' not found for project` } });
+      else {
+        this.channels.delete(channel.id);
+        this.stoppedChannels.push(channel.id);
+        send(res, 204);
+      }
+      return true;
+    }
+    const watch = /^\/calendars\/([^/]+)\/events\/watch$/.exec(path);
+    if (watch && req.method === 'POST') {
+      const body = req.json<{ id?: string; type?: string; address?: string; token?: string; params?: { ttl?: string } }>();
+      if (!body.id || body.type !== 'web_hook' || !body.address || !/^https?:\/\//.test(body.address))
+        send(res, 400, { error: { code: 400, message: 'Invalid channel: id, type web_hook and an address are required' } });
+      else if (this.channels.has(body.id)) send(res, 400, { error: { code: 400, message: `Channel id ${body.id} not unique` } });
+      else {
+        const ttl = Math.min(Number(body.params?.ttl ?? 604_800), 2_592_000);
+        const channel = {
+          id: body.id,
+          resourceId: `fake-resource-${randomBytes(6).toString('hex')}`,
+          calendarId: decodeURIComponent(watch[1]!),
+          address: body.address,
+          token: body.token,
+          expiration: this.now() + ttl * 1000,
+        };
+        this.channels.set(channel.id, channel);
+        send(res, 200, {
+          kind: 'api#channel',
+          id: channel.id,
+          resourceId: channel.resourceId,
+          resourceUri: `https://www.googleapis.com/calendar/v3/calendars/${watch[1]}/events?alt=json`,
+          ...(channel.token !== undefined ? { token: channel.token } : {}),
+          expiration: String(channel.expiration),
+        });
+        // Google's first message on a new channel.
+        this.notify(channel, 'sync');
+      }
+      return true;
+    }
+    const list = /^\/calendars\/([^/]+)\/events$/.exec(path);
+    if (!list || req.method !== 'GET') return false;
+    const calendarId = decodeURIComponent(list[1]!);
+    const q = req.query;
+    let since: number | null = null;
+    let snapshot = this.sequence;
+    let offset = 0;
+    if (q.pageToken) {
+      const page = /^page\.(\d+)\.(\d+)\.(-?\d+)$/.exec(q.pageToken);
+      if (!page) {
+        send(res, 400, { error: { code: 400, message: 'Invalid page token value.' } });
+        return true;
+      }
+      snapshot = Number(page[1]);
+      offset = Number(page[2]);
+      since = Number(page[3]) < 0 ? null : Number(page[3]);
+    } else if (q.syncToken !== undefined) {
+      if (q.timeMin || q.timeMax || q.q || q.updatedMin) {
+        send(res, 400, { error: { code: 400, message: 'The syncToken cannot be used with timeMin, timeMax, q or updatedMin.' } });
+        return true;
+      }
+      const token = /^fake-sync\.(\d+)\.(\d+)$/.exec(q.syncToken);
+      if (!token || Number(token[1]) !== this.epoch) {
+        send(res, 410, {
+          error: {
+            code: 410,
+            message: 'Sync token is no longer valid, a full sync is required.',
+            errors: [{ domain: 'calendar', reason: 'fullSyncRequired' }],
+          },
+        });
+        return true;
+      }
+      since = Number(token[2]);
+    }
+    const stampOf = (id: string) => this.stamps.get(id) ?? 0;
+    const timeMin = q.timeMin ? Date.parse(q.timeMin) : null;
+    const showDeleted = since !== null || q.showDeleted === 'true';
+    const items: Record<string, unknown>[] = [];
+    for (const event of this.events.values()) {
+      if (event.calendarId !== calendarId || stampOf(event.id) > snapshot) continue;
+      if (since !== null ? stampOf(event.id) <= since : timeMin !== null && Date.parse(event.end?.dateTime ?? '') < timeMin) continue;
+      const { calendarId: _calendar, ...resource } = event;
+      items.push({ kind: 'calendar#event', ...resource });
+    }
+    if (showDeleted)
+      for (const gone of this.tombstones.values()) {
+        if (gone.calendarId !== calendarId || stampOf(gone.id) > snapshot || (since !== null && stampOf(gone.id) <= since)) continue;
+        items.push({ kind: 'calendar#event', id: gone.id, status: 'cancelled' });
+      }
+    items.sort((a, b) => stampOf(a.id as string) - stampOf(b.id as string));
+    const size = Math.min(Number(q.maxResults ?? this.pageSize) || this.pageSize, this.pageSize);
+    const pageItems = items.slice(offset, offset + size);
+    const more = offset + size < items.length;
+    send(res, 200, {
+      kind: 'calendar#events',
+      summary: calendarId,
+      items: pageItems,
+      ...(more ? { nextPageToken: `page.${snapshot}.${offset + size}.${since ?? -1}` } : { nextSyncToken: this.syncToken(snapshot) }),
+    });
+    return true;
   }
 }
 
@@ -295,6 +495,7 @@ export class MicrosoftGraphFake extends Recorder implements FakeService {
     if (!token || !this.validTokens.has(token)) {
       return send(res, 401, { error: { code: 'InvalidAuthenticationToken', message: 'Access token has expired or is not yet valid.' } });
     }
+    if (this.changesApi(req, res)) return;
     const m = /^\/users\/([^/]+)\/events(?:\/([^/]+))?$/.exec(req.path.slice(this.graphPrefix.length));
     if (!m) return send(res, 404, { error: { code: 'ResourceNotFound', message: 'Resource not found' } });
     const user = decodeURIComponent(m[1]!);
@@ -308,6 +509,7 @@ export class MicrosoftGraphFake extends Recorder implements FakeService {
       const id = `AAMkAGfake${randomBytes(16).toString('base64url')}=`;
       const event: GraphEvent = { ...body, id, user };
       this.events.set(id, event);
+      this.changed(id, 'created');
       return send(res, 201, event);
     }
     if (!eventId) return send(res, 405, { error: { code: 'ErrorInvalidRequest', message: 'Method not allowed' } });
@@ -317,14 +519,276 @@ export class MicrosoftGraphFake extends Recorder implements FakeService {
     if (req.method === 'PATCH') {
       const patched: GraphEvent = { ...existing, ...req.json<Partial<GraphEvent>>(), id: eventId, user };
       this.events.set(eventId, patched);
+      this.changed(eventId, 'updated');
       return send(res, 200, patched);
     }
     if (req.method === 'DELETE') {
-      this.events.delete(eventId);
+      this.removeEvent(eventId);
       return send(res, 204);
     }
     if (req.method === 'GET') return send(res, 200, existing);
     return send(res, 405, { error: { code: 'ErrorInvalidRequest', message: 'Method not allowed' } });
+  }
+
+  // ---------------------------------------------------------------- Graph: reading changes (issue 20, item 3)
+  // calendarView/delta (startDateTime/endDateTime, then @odata.nextLink pages and an @odata.deltaLink;
+  // a deleted event comes back as { id, "@removed": { reason: "deleted" } }; times in UTC, as Graph
+  // gives them without a Prefer: outlook.timezone header), 410 for a delta token the fake was told to
+  // forget; subscriptions (POST validates the notificationUrl with ?validationToken= and wants the
+  // token echoed as text/plain within 10 s; PATCH renews; DELETE) that POST change notifications.
+  // https://learn.microsoft.com/graph/delta-query-events, /graph/change-notifications-delivery-webhooks
+
+  /** Items per delta page (Graph's odata.maxpagesize). */
+  pageSize = 100;
+  /** The fake's clock for subscription expirations (a test on a fixed clock gives its own). */
+  now: () => number = () => Date.now();
+  private sequence = 0;
+  private readonly stamps = new Map<string, number>();
+  private epoch = 1;
+  private readonly removed = new Map<string, { id: string; user: string }>();
+  /** Live subscriptions by id. */
+  readonly subscriptions = new Map<
+    string,
+    { id: string; resource: string; user: string; changeType: string; notificationUrl: string; clientState?: string; expirationDateTime: string }
+  >();
+  readonly deletedSubscriptions: string[] = [];
+  /** Every change notification POSTed, with the answer's status (null: could not connect). */
+  readonly notifications: { subscriptionId: string; changeType: string; status: number | null }[] = [];
+  private readonly sending = new Set<Promise<unknown>>();
+
+  /** Every delta link given so far answers 410 Gone (Graph's syncStateNotFound). */
+  expireDeltaLinks() {
+    this.epoch++;
+  }
+
+  /** As the attorney moving the event in Outlook: new start and end (kept in UTC, as Outlook may). */
+  moveEvent(id: string, start: Date | string, end: Date | string) {
+    const event = this.events.get(id);
+    if (!event) throw new Error(`no Graph event ${id}`);
+    const at = (d: Date | string) => ({ dateTime: new Date(d).toISOString().replace('Z', '0000'), timeZone: 'UTC' });
+    this.events.set(id, { ...event, start: at(start), end: at(end) });
+    this.changed(id, 'updated');
+  }
+
+  /** As the attorney deleting the event in Outlook. */
+  deleteEventAsOwner(id: string) {
+    if (!this.events.has(id)) throw new Error(`no Graph event ${id}`);
+    this.removeEvent(id);
+  }
+
+  async notificationsSettled() {
+    while (this.sending.size) await Promise.allSettled([...this.sending]);
+  }
+
+  private removeEvent(id: string) {
+    const event = this.events.get(id)!;
+    this.events.delete(id);
+    this.removed.set(id, { id, user: event.user });
+    this.changed(id, 'deleted');
+  }
+
+  private changed(id: string, changeType: 'created' | 'updated' | 'deleted') {
+    this.stamps.set(id, ++this.sequence);
+    const user = this.events.get(id)?.user ?? this.removed.get(id)?.user;
+    for (const sub of this.subscriptions.values()) {
+      if (sub.user !== user || !sub.changeType.split(',').includes(changeType)) continue;
+      const record = { subscriptionId: sub.id, changeType, status: null as number | null };
+      this.notifications.push(record);
+      const body = JSON.stringify({
+        value: [
+          {
+            subscriptionId: sub.id,
+            subscriptionExpirationDateTime: sub.expirationDateTime,
+            changeType,
+            resource: `Users/${user}/Events/${id}`,
+            resourceData: { '@odata.type': '#Microsoft.Graph.Event', '@odata.id': `Users/${user}/Events/${id}`, id },
+            ...(sub.clientState !== undefined ? { clientState: sub.clientState } : {}),
+            tenantId: 'fake-tenant',
+          },
+        ],
+      });
+      const sent = fetch(sub.notificationUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(10_000) })
+        .then(async (r) => {
+          record.status = r.status;
+          await r.arrayBuffer();
+        })
+        .catch(() => {})
+        .finally(() => this.sending.delete(sent));
+      this.sending.add(sent);
+    }
+  }
+
+  /** An event's start or end in UTC, as Graph answers without a Prefer: outlook.timezone header. */
+  private utc(time: { dateTime?: string; timeZone?: string } | undefined) {
+    if (!time?.dateTime) return time;
+    if (!time.timeZone || time.timeZone === 'UTC') return { dateTime: time.dateTime.replace(/Z$/, ''), timeZone: 'UTC' };
+    if (time.timeZone !== 'Pacific Standard Time') throw new Error(`the fake does not know the zone ${time.timeZone}`);
+    const wall = Date.parse(`${time.dateTime.replace(/Z$/, '')}Z`);
+    const offset = (at: number) => {
+      const parts = Object.fromEntries(
+        new Intl.DateTimeFormat('en-US', {
+          timeZone: 'America/Los_Angeles',
+          hourCycle: 'h23',
+          year: 'numeric',
+          month: '2-digit',
+          day: '2-digit',
+          hour: '2-digit',
+          minute: '2-digit',
+          second: '2-digit',
+        })
+          .formatToParts(new Date(at))
+          .map((p) => [p.type, p.value]),
+      );
+      return Date.UTC(+parts.year!, +parts.month! - 1, +parts.day!, +parts.hour!, +parts.minute!, +parts.second!) - at;
+    };
+    const guess = wall - offset(wall);
+    const instant = wall - offset(guess);
+    return { dateTime: new Date(instant).toISOString().replace('Z', '0000'), timeZone: 'UTC' };
+  }
+
+  private changesApi(req: RecordedRequest, res: http.ServerResponse): boolean {
+    const path = req.path.slice(this.graphPrefix.length);
+    const origin = `http://${req.headers.host}${this.graphPrefix}`;
+    if (path === '/subscriptions' && req.method === 'POST') {
+      void this.subscribe(req, res);
+      return true;
+    }
+    const one = /^\/subscriptions\/([^/]+)$/.exec(path);
+    if (one) {
+      const sub = this.subscriptions.get(decodeURIComponent(one[1]!));
+      if (!sub) send(res, 404, { error: { code: 'ResourceNotFound', message: 'The object was not found.' } });
+      else if (req.method === 'PATCH') {
+        const { expirationDateTime } = req.json<{ expirationDateTime?: string }>();
+        const problem = this.expirationProblem(expirationDateTime);
+        if (problem) send(res, 400, { error: { code: 'ExtensionError', message: problem } });
+        else {
+          sub.expirationDateTime = expirationDateTime!;
+          send(res, 200, sub);
+        }
+      } else if (req.method === 'DELETE') {
+        this.subscriptions.delete(sub.id);
+        this.deletedSubscriptions.push(sub.id);
+        send(res, 204);
+      } else send(res, 405, { error: { code: 'ErrorInvalidRequest', message: 'Method not allowed' } });
+      return true;
+    }
+    const delta = /^\/users\/([^/]+)\/calendarView\/delta$/.exec(path);
+    if (!delta || req.method !== 'GET') return false;
+    const user = decodeURIComponent(delta[1]!);
+    const q = req.query;
+    let since: number | null = null;
+    let snapshot = this.sequence;
+    let offset = 0;
+    let window: [number, number];
+    const token = q.$skiptoken ?? q.$deltatoken;
+    if (token) {
+      const t = /^(\d+)\.(\d+)\.(\d+)\.(-?\d+)\.(\d+)\.(\d+)$/.exec(token);
+      if (!t || Number(t[1]) !== this.epoch) {
+        send(res, 410, { error: { code: 'SyncStateNotFound', message: 'The sync state generation is not found. Please resync.' } });
+        return true;
+      }
+      window = [Number(t[5]), Number(t[6])];
+      if (q.$skiptoken) {
+        snapshot = Number(t[2]);
+        offset = Number(t[3]);
+        since = Number(t[4]) < 0 ? null : Number(t[4]);
+      } else {
+        since = Number(t[2]);
+      }
+    } else {
+      const from = Date.parse(q.startDateTime ?? '');
+      const to = Date.parse(q.endDateTime ?? '');
+      if (Number.isNaN(from) || Number.isNaN(to)) {
+        send(res, 400, {
+          error: {
+            code: 'ErrorInvalidParameter',
+            message: 'This request requires a time window specified by the query string parameters StartDateTime and EndDateTime.',
+          },
+        });
+        return true;
+      }
+      window = [from, to];
+    }
+    const stampOf = (id: string) => this.stamps.get(id) ?? 0;
+    const items: Record<string, unknown>[] = [];
+    for (const event of this.events.values()) {
+      if (event.user !== user || stampOf(event.id) > snapshot || (since !== null && stampOf(event.id) <= since)) continue;
+      const start = this.utc(event.start)!;
+      const end = this.utc(event.end)!;
+      if (Date.parse(`${end.dateTime}Z`) < window[0] || Date.parse(`${start.dateTime}Z`) > window[1]) continue;
+      const { user: _user, transactionId: _t, ...resource } = event;
+      items.push({ '@odata.type': '#microsoft.graph.event', ...resource, start, end, isCancelled: false });
+    }
+    // The first round lists what is there; later rounds also what was removed.
+    if (since !== null)
+      for (const gone of this.removed.values())
+        if (gone.user === user && stampOf(gone.id) <= snapshot && stampOf(gone.id) > since)
+          items.push({ '@odata.type': '#microsoft.graph.event', id: gone.id, '@removed': { reason: 'deleted' } });
+    items.sort((a, b) => stampOf(a.id as string) - stampOf(b.id as string));
+    const pageItems = items.slice(offset, offset + this.pageSize);
+    const more = offset + this.pageSize < items.length;
+    const base = `${origin}/users/${encodeURIComponent(user)}/calendarView/delta`;
+    const link = (kind: string, value: string) => `${base}?${kind}=${value}`;
+    send(res, 200, {
+      '@odata.context': `${origin}/$metadata#Collection(event)`,
+      value: pageItems,
+      ...(more
+        ? { '@odata.nextLink': link('$skiptoken', `${this.epoch}.${snapshot}.${offset + this.pageSize}.${since ?? -1}.${window[0]}.${window[1]}`) }
+        : { '@odata.deltaLink': link('$deltatoken', `${this.epoch}.${snapshot}.0.-1.${window[0]}.${window[1]}`) }),
+    });
+    return true;
+  }
+
+  /** Graph's limit for event subscriptions: 10,080 minutes (under 7 days). */
+  private expirationProblem(expiration: string | undefined): string | null {
+    const at = Date.parse(expiration ?? '');
+    if (Number.isNaN(at)) return 'expirationDateTime is required';
+    if (at <= this.now()) return 'Subscription expiration can only be in the future.';
+    if (at > this.now() + 10_080 * 60_000) return 'Subscription expiration can only be 10070 minutes in the future.';
+    return null;
+  }
+
+  private async subscribe(req: RecordedRequest, res: http.ServerResponse) {
+    const body = req.json<{ changeType?: string; notificationUrl?: string; resource?: string; expirationDateTime?: string; clientState?: string }>();
+    const resource = /^\/?(?:users\/([^/]+)|me)(?:\/calendars\/[^/]+)?\/events$/i.exec(body.resource ?? '');
+    const problem =
+      !body.changeType || !body.changeType.split(',').every((c) => ['created', 'updated', 'deleted'].includes(c))
+        ? 'changeType must be created, updated and/or deleted'
+        : !resource || !resource[1]
+          ? `Resource '${body.resource}' is not supported by this fake (users/{id}/events)`
+          : !body.notificationUrl || !/^https?:\/\//.test(body.notificationUrl)
+            ? 'notificationUrl must be an absolute URL'
+            : this.expirationProblem(body.expirationDateTime);
+    if (problem) return send(res, 400, { error: { code: 'InvalidRequest', message: problem } });
+    // The validation request: the endpoint must echo the token, as text/plain, within 10 seconds.
+    const validationToken = `Validation: Testing client application reachability for subscription Request-Id: ${randomUUID()}`;
+    const url = new URL(body.notificationUrl!);
+    url.searchParams.set('validationToken', validationToken);
+    let valid = false;
+    try {
+      const answer = await fetch(url, { method: 'POST', headers: { 'content-type': 'text/plain; charset=utf-8' }, signal: AbortSignal.timeout(10_000) });
+      valid = answer.status === 200 && (answer.headers.get('content-type') ?? '').startsWith('text/plain') && (await answer.text()) === validationToken;
+    } catch {
+      valid = false;
+    }
+    if (!valid)
+      return send(res, 400, {
+        error: {
+          code: 'InvalidRequest',
+          message: 'Subscription validation request failed. Notification endpoint must respond with 200 OK to validation request.',
+        },
+      });
+    const sub = {
+      id: randomUUID(),
+      resource: body.resource!,
+      user: decodeURIComponent(resource![1]!),
+      changeType: body.changeType!,
+      notificationUrl: body.notificationUrl!,
+      clientState: body.clientState,
+      expirationDateTime: body.expirationDateTime!,
+    };
+    this.subscriptions.set(sub.id, sub);
+    send(res, 201, { '@odata.context': 'https://graph.microsoft.com/v1.0/$metadata#subscriptions/$entity', applicationId: 'fake-app', ...sub });
   }
 }
 

@@ -51,6 +51,8 @@ export const testIntegrations = (overrides: Partial<IntegrationSettings> = {}): 
   microsoftGraphApiBase: 'http://127.0.0.1:9/graph',
   microsoftLoginBase: 'http://127.0.0.1:9/login',
   blogSourceRefreshMinutes: 60,
+  calendarPollSeconds: 60,
+  calendarNotificationBaseUrl: null,
   ...overrides,
 });
 
