@@ -80,6 +80,8 @@ export default defineConfig({
       GOOGLE_OAUTH_TOKEN_URL: `http://127.0.0.1:${fakesPort}/google/token`,
       MICROSOFT_GRAPH_API_BASE: `http://127.0.0.1:${fakesPort}/graph/v1.0`,
       MICROSOFT_LOGIN_BASE: `http://127.0.0.1:${fakesPort}/microsoft-login`,
+      // The firm's calendar changes are read back this often (calendar-both-ways.spec.ts waits for one).
+      CALENDAR_POLL_SECONDS: '2',
       // The migration target is a dynalite the migration spec starts on this port.
       AWS_REGION: 'us-west-2',
       DYNAMODB_ENDPOINT: `http://127.0.0.1:${dynamoPort}`,

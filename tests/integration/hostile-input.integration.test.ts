@@ -43,6 +43,8 @@ const CALENDLY_KEY = 'hostile-input-calendly-signing-key';
 
 /** Runs per route: a few hundred where a body or parameter is read, fewer where nothing is. */
 const RUNS = { body: 300, param: 100, query: 60, none: 25 } as const;
+/** Text a header can carry (visible ASCII): what a client can put in Google's X-Goog-* headers. */
+const headerText = fc.stringMatching(/^[!-~]{0,300}$/);
 const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
 const runs = (numRuns: number) => ({ numRuns, seed, endOnFailure: true });
 
@@ -445,6 +447,18 @@ const valid = {
   }),
   status: fc.record({ status: fc.constantFrom(...appointmentStatuses) }),
   visibility: fc.record({ isVisible: fc.boolean() }),
+  graphNotification: fc.record({
+    value: fc.array(
+      fc.record({
+        subscriptionId: fc.uuid(),
+        clientState: oddText(120),
+        changeType: fc.constantFrom('created', 'updated', 'deleted'),
+        resource: fc.uuid().map((u) => `Users/calendar@firm.example.com/Events/${u}`),
+        tenantId: fc.uuid(),
+      }),
+      { minLength: 1, maxLength: 3 },
+    ),
+  }),
   calendly: fc
     .record({
       event: fc.constantFrom('invitee.created', 'invitee.canceled', 'routing_form_submission.created'),
@@ -869,6 +883,49 @@ function catalogue(): Endpoint[] {
             const header = signature === 'sign' ? `t=${t},v1=${createHmac('sha256', CALENDLY_KEY).update(`${t}.${body}`).digest('hex')}` : signature;
             return { method: 'POST', path: '/api/integrations/calendly/webhook', body, contentType: type, headers: { 'Calendly-Webhook-Signature': header } };
           }),
+    },
+    {
+      method: 'POST',
+      route: '/api/integrations/google/notifications',
+      runs: RUNS.body,
+      // Google's headers naming channels that were never opened here, with made-up tokens and states,
+      // and sometimes a stray body: refused alike (403, or 413 for a body), nothing synced or written.
+      requests: () =>
+        fc
+          .record({
+            channelId: fc.oneof(fc.uuid(), headerText),
+            token: fc.option(headerText),
+            state: fc.constantFrom('sync', 'exists', 'not_exists', '', 'SYNC'),
+            body: fc.option(rawHostileBody, { freq: 3 }),
+            contentType,
+          })
+          .map(({ channelId, token, state, body, contentType: type }) => ({
+            method: 'POST',
+            path: '/api/integrations/google/notifications',
+            body: body ?? undefined,
+            contentType: type,
+            headers: { 'X-Goog-Channel-ID': channelId, ...(token === null ? {} : { 'X-Goog-Channel-Token': token }), 'X-Goog-Resource-State': state },
+          })),
+    },
+    {
+      method: 'POST',
+      route: '/api/integrations/outlook/notifications',
+      runs: RUNS.body,
+      requests: () =>
+        fc.oneof(
+          // Graph's validation handshake: any token is echoed as plain text (none too long), nothing written.
+          fc
+            .record({ token: hostileString.filter((t) => t.isWellFormed()), contentType })
+            .map(({ token, contentType: type }) => ({
+              method: 'POST',
+              path: `/api/integrations/outlook/notifications?validationToken=${encodeURIComponent(token)}`,
+              contentType: type,
+            })),
+          // Change notifications for subscriptions that do not exist here, mutated.
+          fc
+            .record({ body: bodyText(valid.graphNotification, [['value']]), contentType })
+            .map(({ body, contentType: type }) => ({ method: 'POST', path: '/api/integrations/outlook/notifications', body, contentType: type })),
+        ),
     },
     // ----- admin
     { method: 'GET', route: '/api/admin/session', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/session') },
