@@ -255,7 +255,7 @@ function createCalendarInbound(deps: InboundDeps) {
 
   async function syncById(integrationId: string, { onlyIfDue = false } = {}): Promise<number | 'busy' | null> {
     const setting = await settings.settingById(integrationId);
-    if (!setting || !setting.isActive || !isChangeProvider(setting.provider)) return null;
+    if (!setting?.isActive || !isChangeProvider(setting.provider)) return null;
     return syncIntegration({ ...setting, provider: setting.provider }, { onlyIfDue });
   }
 

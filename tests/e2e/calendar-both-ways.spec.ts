@@ -66,7 +66,9 @@ test.describe('the firm’s calendar comes back to the site', () => {
     });
     const event = () =>
       [...fakes.google.events.values()].find(
-        (e) => e.calendarId === google.calendar_id && (e.extendedProperties as { private?: { appointmentId?: string } } | undefined)?.private?.appointmentId === booked.id,
+        (e) =>
+          e.calendarId === google.calendar_id &&
+          (e.extendedProperties as { private?: { appointmentId?: string } } | undefined)?.private?.appointmentId === booked.id,
       );
     await expect.poll(() => event()?.id ?? null, EFFECT).not.toBeNull();
     const eventId = event()!.id;
@@ -88,12 +90,17 @@ test.describe('the firm’s calendar comes back to the site', () => {
         return (await row.textContent()) ?? '';
       }, EFFECT)
       .toContain('Cancelled');
+    await expect(row).toContainText("Cancellation reason: Cancelled in the firm's Google Calendar.");
     await screenshot(page, info, 'calendar-both-ways-cancelled');
 
     // The client's cancellation, kept in the development outbox.
     const outbox = async () =>
-      ((await (await adminApi.get('/api/admin/email-outbox')).json()) as { to?: unknown; subject?: string }[]).filter((m) => JSON.stringify(m.to).includes(email));
-    await expect.poll(async () => (await outbox()).map((m) => m.subject ?? ''), EFFECT).toContainEqual(expect.stringMatching(/^Cancelled: your consultation on /));
+      ((await (await adminApi.get('/api/admin/email-outbox')).json()) as { to?: unknown; subject?: string }[]).filter((m) =>
+        JSON.stringify(m.to).includes(email),
+      );
+    await expect
+      .poll(async () => (await outbox()).map((m) => m.subject ?? ''), EFFECT)
+      .toContainEqual(expect.stringMatching(/^Cancelled: your consultation on /));
     expect((await outbox()).filter((m) => m.subject?.startsWith('Cancelled:'))).toHaveLength(1);
     consoleErrors.expectNone();
   });

@@ -914,13 +914,11 @@ function catalogue(): Endpoint[] {
       requests: () =>
         fc.oneof(
           // Graph's validation handshake: any token is echoed as plain text (none too long), nothing written.
-          fc
-            .record({ token: hostileString.filter((t) => t.isWellFormed()), contentType })
-            .map(({ token, contentType: type }) => ({
-              method: 'POST',
-              path: `/api/integrations/outlook/notifications?validationToken=${encodeURIComponent(token)}`,
-              contentType: type,
-            })),
+          fc.record({ token: hostileString.filter((t) => t.isWellFormed()), contentType }).map(({ token, contentType: type }) => ({
+            method: 'POST',
+            path: `/api/integrations/outlook/notifications?validationToken=${encodeURIComponent(token)}`,
+            contentType: type,
+          })),
           // Change notifications for subscriptions that do not exist here, mutated.
           fc
             .record({ body: bodyText(valid.graphNotification, [['value']]), contentType })

@@ -751,14 +751,13 @@ export class MicrosoftGraphFake extends Recorder implements FakeService {
   private async subscribe(req: RecordedRequest, res: http.ServerResponse) {
     const body = req.json<{ changeType?: string; notificationUrl?: string; resource?: string; expirationDateTime?: string; clientState?: string }>();
     const resource = /^\/?(?:users\/([^/]+)|me)(?:\/calendars\/[^/]+)?\/events$/i.exec(body.resource ?? '');
-    const problem =
-      !body.changeType || !body.changeType.split(',').every((c) => ['created', 'updated', 'deleted'].includes(c))
-        ? 'changeType must be created, updated and/or deleted'
-        : !resource || !resource[1]
-          ? `Resource '${body.resource}' is not supported by this fake (users/{id}/events)`
-          : !body.notificationUrl || !/^https?:\/\//.test(body.notificationUrl)
-            ? 'notificationUrl must be an absolute URL'
-            : this.expirationProblem(body.expirationDateTime);
+    const problem = !body.changeType?.split(',').every((c) => ['created', 'updated', 'deleted'].includes(c))
+      ? 'changeType must be created, updated and/or deleted'
+      : !resource?.[1]
+        ? `Resource '${body.resource}' is not supported by this fake (users/{id}/events)`
+        : !body.notificationUrl || !/^https?:\/\//.test(body.notificationUrl)
+          ? 'notificationUrl must be an absolute URL'
+          : this.expirationProblem(body.expirationDateTime);
     if (problem) return send(res, 400, { error: { code: 'InvalidRequest', message: problem } });
     // The validation request: the endpoint must echo the token, as text/plain, within 10 seconds.
     const validationToken = `Validation: Testing client application reachability for subscription Request-Id: ${randomUUID()}`;
