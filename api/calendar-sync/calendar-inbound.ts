@@ -44,6 +44,8 @@ import { createTokenCache, restCalendar, type CalendarApi } from './rest-calenda
 const LEASE_MS = 2 * 60_000;
 /** With a push channel open, the poll that catches what a silently stopped channel missed. */
 export const SAFETY_POLL_MS = 15 * 60_000;
+/** A timer tick may come a little before a whole interval has passed since the last read began. */
+const TICK_SLACK_MS = 500;
 /** A notification that finds another container syncing tries again this many times, a second apart. */
 const BUSY_RETRIES = 5;
 const BUSY_RETRY_MS = 1_000;
@@ -209,7 +211,7 @@ function createCalendarInbound(deps: InboundDeps) {
       const due =
         !onlyIfDue ||
         !state.lastSyncedAt ||
-        now.getTime() - state.lastSyncedAt.getTime() >= (pushed ? SAFETY_POLL_MS : integrations.calendarPollSeconds * 1000);
+        now.getTime() - state.lastSyncedAt.getTime() >= (pushed ? SAFETY_POLL_MS : integrations.calendarPollSeconds * 1000) - TICK_SLACK_MS;
       let applied = 0;
       if (due) {
         let read = await readChanges(setting.provider, api, state.cursor, now, graphBase);
@@ -217,7 +219,8 @@ function createCalendarInbound(deps: InboundDeps) {
         if ('stale' in read) read = await readChanges(setting.provider, api, null, now, graphBase);
         if ('stale' in read) throw new Error('the provider refused a full read');
         for (const change of read.changes) if (await apply(setting, api.label, change)) applied++;
-        if (!(await states.advance(setting.id, owner, state.version, read.cursor, clock.now()))) warn(setting, 'advancing the cursor', 'lost the lease');
+        // When this read began: the next tick, an interval later, finds it due.
+        if (!(await states.advance(setting.id, owner, state.version, read.cursor, now))) warn(setting, 'advancing the cursor', 'lost the lease');
       }
       await keepChannel(setting, api, state).catch((err) => warn(setting, 'keeping the push channel', err));
       return applied;

@@ -100,7 +100,7 @@ function resetFakes(ctx: TestContext) {
 }
 
 const hour = 60 * 60_000;
-const plus = (iso: string, ms: number) => new Date(Date.parse(iso) + ms);
+const plus = (iso: string | Date, ms: number) => new Date(new Date(iso).getTime() + ms);
 
 forEachDialect(
   'calendar both ways: Google, polled',
@@ -196,6 +196,20 @@ forEachDialect(
       expect(await ctx().background.syncCalendarChanges()).toBe(0);
       expect((await storedAppointment(ctx(), id))!.cancellationReason).toBeNull();
       expect(await mails(ctx(), id, 'cancellation')).toHaveLength(1);
+    });
+
+    it('the timer reads once the poll interval has passed since the last read began', async () => {
+      await integration(ctx(), 'google');
+      const inbound = calendarInbound(ctx().deps);
+      const reads = () => fakes.google.apiRequests().filter((r) => r.method === 'GET').length;
+      await inbound.syncActive({ onlyIfDue: true });
+      expect(reads()).toBe(1);
+      ctx().clock.set(plus(NOW, 30_000));
+      await inbound.syncActive({ onlyIfDue: true });
+      expect(reads()).toBe(1);
+      ctx().clock.set(plus(NOW, 60_000));
+      await inbound.syncActive({ onlyIfDue: true });
+      expect(reads()).toBe(2);
     });
 
     it('two app instances on one database syncing at once: one cancellation, one mail', async () => {
@@ -325,6 +339,21 @@ forEachDialect(
         expect((await notify({ 'x-goog-channel-id': channel!.id, 'x-goog-channel-token': channel!.token! })).status).toBe(200);
         await waitForPush(ctx());
         expect(fakes.google.apiRequests().filter((r) => r.method === 'GET')).toHaveLength(1);
+      });
+
+      it('with a channel open, the timer reads only at the safety interval', async () => {
+        await integration(ctx(), 'google');
+        const inbound = calendarInbound(ctx().deps);
+        await inbound.syncActive({ onlyIfDue: true });
+        await waitForPush(ctx());
+        const reads = () => fakes.google.apiRequests().filter((r) => r.method === 'GET').length;
+        const before = reads();
+        ctx().clock.set(plus(NOW, 5 * 60_000));
+        await inbound.syncActive({ onlyIfDue: true });
+        expect(reads()).toBe(before);
+        ctx().clock.set(plus(NOW, 15 * 60_000));
+        await inbound.syncActive({ onlyIfDue: true });
+        expect(reads()).toBe(before + 1);
       });
 
       it('renews the channel before it lapses and stops the old one; stops it when the integration is deactivated', async () => {
