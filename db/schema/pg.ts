@@ -85,4 +85,5 @@ export const {
   identityThrottles,
   idempotencyKeys,
   contentChanges,
+  calendarNotices,
 } = tables;

@@ -82,4 +82,5 @@ export const {
   identityThrottles,
   idempotencyKeys,
   contentChanges,
+  calendarNotices,
 } = tables;
