@@ -93,7 +93,7 @@ export function calendarListener(deps: Pick<Deps, 'database' | 'clock' | 'delive
   };
 }
 
-export function calendarHandler(deps: Pick<Deps, 'database' | 'clock' | 'activity' | 'events' | 'integrations' | 'secrets'>): DeliveryHandler {
+export function calendarHandler(deps: Pick<Deps, 'database' | 'clock' | 'activity' | 'events' | 'integrations' | 'secrets' | 'log'>): DeliveryHandler {
   const repo = calendarSyncRepository(deps.database);
   const appointments = appointmentsService(deps);
   // Access tokens live in this process's memory only, until shortly before they expire.

@@ -170,7 +170,7 @@ export async function outbound(deps: OutboundDeps, url: string, options: Omit<Sa
 }
 
 /** The provider's own explanation of an error answer (Google and Graph both use { error: { message } }), short. */
-function providerMessage(res: SafeResponse): string {
+export function providerMessage(res: SafeResponse): string {
   let detail = '';
   try {
     const body = res.json<{ error?: string | { message?: string; code?: string | number }; error_description?: string }>();
@@ -204,16 +204,28 @@ function readTokenAnswer(res: SafeResponse, label: string): { token: string; exp
   return { token: body.access_token, expiresIn: Number(body.expires_in) };
 }
 
-/** A JSON request with the bearer token (`body` undefined: none). */
-export type OAuthCall = (method: string, url: string, body?: unknown) => Promise<SafeResponse>;
+/** A JSON request with the bearer token (`body` undefined: none; `headers`: more, such as Graph's Prefer). */
+export type OAuthCall = (method: string, url: string, body?: unknown, headers?: Record<string, string>) => Promise<SafeResponse>;
+
+/** How long a request (the token's included) may take: deliveries retry, so they wait long; a visitor's page does not. */
+export interface RestCalendarOptions {
+  timeoutMs?: number;
+}
 
 /**
  * JSON requests with a cached token from the grant; on a 401 the token is dropped, a new one
  * fetched, and the request tried once more (a token revoked or expired early).
  */
-function oauthJsonApi(deps: OutboundDeps, cache: TokenCache, grant: { tokenUrl: string; form: Record<string, string>; label: string; key: string }): OAuthCall {
+function oauthJsonApi(
+  deps: OutboundDeps,
+  cache: TokenCache,
+  grant: { tokenUrl: string; form: Record<string, string>; label: string; key: string },
+  { timeoutMs }: RestCalendarOptions = {},
+): OAuthCall {
+  const limit = timeoutMs ? { timeoutMs } : {};
   const fresh = async () => {
     const res = await outbound(deps, grant.tokenUrl, {
+      ...limit,
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
       body: new URLSearchParams(grant.form).toString(),
@@ -222,28 +234,34 @@ function oauthJsonApi(deps: OutboundDeps, cache: TokenCache, grant: { tokenUrl: 
     cache.set(grant.key, token, expiresIn);
     return token;
   };
-  const request = (token: string, method: string, url: string, body?: unknown) =>
+  const request = (token: string, method: string, url: string, body?: unknown, headers: Record<string, string> = {}) =>
     outbound(deps, url, {
+      ...limit,
       method,
-      headers: { authorization: `Bearer ${token}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        ...headers,
+        authorization: `Bearer ${token}`,
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-  return async (method, url, body) => {
+  return async (method, url, body, headers) => {
     const cached = cache.get(grant.key);
-    const res = await request(cached ?? (await fresh()), method, url, body);
+    const res = await request(cached ?? (await fresh()), method, url, body, headers);
     if (res.status !== 401 || cached === null) return res;
     cache.drop(grant.key);
-    return request(await fresh(), method, url, body);
+    return request(await fresh(), method, url, body, headers);
   };
 }
 
 /** A REST calendar provider's events, for one integration's credentials. */
-export function restCalendar(deps: { integrations: IntegrationSettings }, tokens: TokenCache, provider: RestCalendarProvider) {
+export function restCalendar(deps: { integrations: IntegrationSettings }, tokens: TokenCache, provider: RestCalendarProvider, options: RestCalendarOptions = {}) {
   const { label, createVerb } = provider;
   return {
     forSetting(setting: CalendarSetting): CalendarApi {
       const { grant, eventsUrl, missing, root, calendarId } = provider.connect(readConfig(setting, label), deps.integrations);
-      const call = oauthJsonApi(deps, tokens, { ...grant, key: credentialsKey(grant.cacheKey) });
+      const call = oauthJsonApi(deps, tokens, { ...grant, key: credentialsKey(grant.cacheKey) }, options);
       const eventUrl = (eventId: string) => `${eventsUrl}/${encodeURIComponent(eventId)}`;
       return {
         label,
