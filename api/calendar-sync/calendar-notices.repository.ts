@@ -38,8 +38,7 @@ export function calendarNoticesRepository({ db, t }: Database) {
     },
 
     /** Ends the open notices of this integration and kind; the ones it ended (none: nothing was open). */
-    end: (integrationId: string, kind: CalendarNoticeKind, at: Date) =>
-      db.update(notices).set({ endedAt: at }).where(open(integrationId, kind)).returning(),
+    end: (integrationId: string, kind: CalendarNoticeKind, at: Date) => db.update(notices).set({ endedAt: at }).where(open(integrationId, kind)).returning(),
 
     /** The latest, by when they were last seen. */
     latest: (limit: number) => db.select().from(notices).orderBy(desc(notices.lastSeenAt), desc(notices.firstSeenAt)).limit(limit),

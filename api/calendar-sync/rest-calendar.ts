@@ -256,7 +256,12 @@ function oauthJsonApi(
 }
 
 /** A REST calendar provider's events, for one integration's credentials. */
-export function restCalendar(deps: { integrations: IntegrationSettings }, tokens: TokenCache, provider: RestCalendarProvider, options: RestCalendarOptions = {}) {
+export function restCalendar(
+  deps: { integrations: IntegrationSettings },
+  tokens: TokenCache,
+  provider: RestCalendarProvider,
+  options: RestCalendarOptions = {},
+) {
   const { label, createVerb } = provider;
   return {
     forSetting(setting: CalendarSetting): CalendarApi {
