@@ -33,7 +33,7 @@ import { endCalendarNotice, recordCalendarNotice } from './calendar-notices.ts';
 import { calendarSyncRepository, openSecrets, type CalendarSetting } from './calendar-sync.repository.ts';
 import { googleCalendar } from './google.ts';
 import { outlookCalendar } from './outlook.ts';
-import { createTokenCache, providerMessage, restCalendar, type CalendarApi, type TokenCache } from './rest-calendar.ts';
+import { providerMessage, restCalendar, tokenCacheFor, type CalendarApi } from './rest-calendar.ts';
 
 /** How long an answer is kept per integration and range. */
 export const BUSY_CACHE_MS = 60_000;
@@ -50,7 +50,6 @@ export type BusyDeps = Pick<Deps, 'database' | 'clock' | 'events' | 'integration
 class BusyReadError extends Error {}
 
 interface Memory {
-  tokens: TokenCache;
   answers: Map<string, { at: number; busy: BusyInterval[] }>;
   /** Integration id -> when this container may ask it again after a failure. */
   resting: Map<string, number>;
@@ -62,7 +61,7 @@ const memories = new WeakMap<ContentEvents, Memory>();
 function memoryFor(deps: BusyDeps): Memory {
   let memory = memories.get(deps.events);
   if (!memory) {
-    memory = { tokens: createTokenCache(deps.clock), answers: new Map(), resting: new Map() };
+    memory = { answers: new Map(), resting: new Map() };
     memories.set(deps.events, memory);
   }
   return memory;
@@ -162,8 +161,9 @@ export function calendarBusyTimes(deps: BusyDeps) {
   const settings = calendarSyncRepository(deps.database);
   const memory = memoryFor(deps);
   const options = { timeoutMs: BUSY_TIMEOUT_MS };
-  const google = restCalendar(deps, memory.tokens, googleCalendar, options);
-  const outlook = restCalendar(deps, memory.tokens, outlookCalendar, options);
+  const tokens = tokenCacheFor(deps);
+  const google = restCalendar(deps, tokens, googleCalendar, options);
+  const outlook = restCalendar(deps, tokens, outlookCalendar, options);
 
   const read = (setting: CalendarSetting, from: Date, to: Date) =>
     setting.provider === 'google' ? googleBusy(google.forSetting(setting), from, to) : outlookBusy(outlook.forSetting(setting), from, to);

@@ -149,6 +149,20 @@ export function createTokenCache(clock: Clock): TokenCache {
   };
 }
 
+// One per app (per its content events): the deliveries and the busy-time reads (busy-times.ts) share
+// an integration's access token.
+const appTokens = new WeakMap<object, TokenCache>();
+
+/** This app's access tokens, shared by everything that calls a calendar provider. */
+export function tokenCacheFor(deps: { events: object; clock: Clock }): TokenCache {
+  let cache = appTokens.get(deps.events);
+  if (!cache) {
+    cache = createTokenCache(deps.clock);
+    appTokens.set(deps.events, cache);
+  }
+  return cache;
+}
+
 /** A cache key that changes with the credentials, without keeping them in the key. */
 const credentialsKey = (parts: string[]) => createHash('sha256').update(parts.join('\u0000')).digest('hex');
 

@@ -262,6 +262,11 @@ export class GoogleCalendarFake extends Recorder implements FakeService {
     return id;
   }
 
+  /** Requests to the events collections (not the busy-time reads). */
+  eventRequests() {
+    return this.apiRequests().filter((r) => /\/calendars\/[^/]+\/events(\/|$)/.test(r.path));
+  }
+
   /** freeBusy requests received. */
   freeBusyRequests() {
     return this.requests.filter((r) => r.path === `${this.calendarPrefix}/freeBusy`);
@@ -452,6 +457,11 @@ export class MicrosoftGraphFake extends Recorder implements FakeService {
     const id = `AAMkAGfake${randomBytes(16).toString('base64url')}=`;
     this.events.set(id, { showAs: 'busy', isCancelled: false, ...event, id });
     return id;
+  }
+
+  /** Requests to the events collections (not the busy-time reads). */
+  eventRequests() {
+    return this.apiRequests().filter((r) => /\/events(\/|$)/.test(r.path));
   }
 
   /** calendarView requests received (every page). */
