@@ -10,6 +10,7 @@ import { api, read } from '../../../lib/api-client.ts';
 import { formatFirmDateTime } from '../../../shared/firm-time.ts';
 import { Button } from '../../ui/button.tsx';
 import { Badge, type BadgeVariant } from '../../ui/card.tsx';
+import { integrationLabel, type CalendarIntegration } from './integrations.ts';
 
 const fetchLog = () => read(api.admin['calendar-notices'].$get());
 
@@ -23,7 +24,8 @@ const kinds: Record<string, { label: string; variant: BadgeVariant }> = {
   overlap: { label: 'Overlap', variant: 'warning' },
 };
 
-export default function CalendarLog() {
+/** `integrations`: the list on the screen, to name an entry's integration while it exists and to tell whether it is still read. */
+export default function CalendarLog({ integrations }: { integrations: readonly CalendarIntegration[] }) {
   const query = useQuery(calendarLogQuery);
   return (
     <section aria-labelledby="calendar-log-title" className="space-y-2" data-testid="calendar-log">
@@ -53,7 +55,7 @@ export default function CalendarLog() {
       ) : (
         <ul className="divide-y divide-border rounded-md border border-border text-sm">
           {query.data.map((entry) => (
-            <LogItem key={entry.id} entry={entry} />
+            <LogItem key={entry.id} entry={entry} integration={integrations.find((i) => i.id === entry.integrationId) ?? null} />
           ))}
         </ul>
       )}
@@ -61,16 +63,17 @@ export default function CalendarLog() {
   );
 }
 
-function LogItem({ entry }: { entry: Entry }) {
+function LogItem({ entry, integration }: { entry: Entry; integration: CalendarIntegration | null }) {
   const kind = kinds[entry.kind] ?? { label: entry.kind, variant: 'outline' as BadgeVariant };
   const first = formatFirmDateTime(entry.firstSeenAt);
   const last = formatFirmDateTime(entry.lastSeenAt);
-  const ongoing = entry.kind === 'unreachable' && !entry.endedAt;
+  // Only the active integration is read: an outage of another one is not known to go on.
+  const ongoing = entry.kind === 'unreachable' && !entry.endedAt && integration?.isActive === true;
   return (
     <li className="space-y-1 p-3" data-testid="calendar-notice">
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
         <Badge variant={kind.variant}>{kind.label}</Badge>
-        <span className="font-medium">{entry.provider}</span>
+        <span className="font-medium">{integration ? integrationLabel(integration) : entry.provider}</span>
         {ongoing && <span className="text-muted-foreground">Still not answering</span>}
       </div>
       <p className="break-words">{entry.message}</p>

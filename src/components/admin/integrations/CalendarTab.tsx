@@ -111,7 +111,7 @@ export default function CalendarTab() {
           </ul>
         )}
       </ListState>
-      <CalendarLog />
+      <CalendarLog integrations={rows} />
     </section>
   );
 }
