@@ -257,6 +257,40 @@ forEachDialect(
       expect(await calendarLog(ctx())).toHaveLength(2);
     });
 
+    it('waits at most 3 seconds for Google: a slow answer is an outage, and the visitor gets the site\'s own times', async () => {
+      await integration(ctx(), 'google', googleConfig);
+      fakes.google.failNext(1, { status: 200, delayMs: 6_000, match: (r) => r.path.endsWith('/freeBusy') });
+      const started = performance.now();
+      expect(free(await availability(ctx(), day(15)))).toContain('09:00');
+      expect(performance.now() - started).toBeLessThan(5_000);
+      const [notice] = await calendarLog(ctx());
+      expect(notice!.message).toContain('Google Calendar could not be read: it did not answer within 3 seconds.');
+    });
+
+    it('a move through the booking\'s own link: the busy hour is not offered and refused; its own event does not block its own time', async () => {
+      await integration(ctx(), 'google', googleConfig);
+      const date = day(16);
+      const booked = await bookAt(ctx(), at(date, '09:00'), 'estate-planning');
+      expect(booked.status).toBe(201);
+      const headers = { 'X-Booking-Token': booked.body.manageToken as string };
+      // Its own event in the firm's calendar (calendar sync put it there), and the attorney's court date.
+      fakes.google.addEvent({ calendarId: googleConfig.calendar_id, start: { dateTime: at(date, '09:00') }, end: { dateTime: at(date, '10:00') } });
+      fakes.google.addEvent({ calendarId: googleConfig.calendar_id, start: { dateTime: at(date, '11:00') }, end: { dateTime: at(date, '12:00') } });
+      const res = await ctx().call('GET', `/api/appointments/manage/availability?date=${date}`, { headers });
+      expect(res.status).toBe(200);
+      const slots = res.body.slots as Slot[];
+      expect(free(slots)).toEqual(expect.arrayContaining(['09:30', '10:00']));
+      expect(free(slots)).not.toContain('11:00');
+      expect(free(slots)).not.toContain('10:30'); // 60 minutes from 10:30 run into 11:00
+
+      const refused = await ctx().call('POST', '/api/appointments/manage/reschedule', { headers, body: { scheduledDate: at(date, '11:00') } });
+      expect(refused.status).toBe(409);
+      expect(refused.body.fields).toEqual({ scheduledDate: bookingMessages.taken });
+      const moved = await ctx().call('POST', '/api/appointments/manage/reschedule', { headers, body: { scheduledDate: at(date, '09:30') } });
+      expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+      expect(moved.body.scheduledDate).toBe(at(date, '09:30'));
+    });
+
     it('a refused token and a calendar Google cannot read are outages too, never "free"', async () => {
       await integration(ctx(), 'google', { ...googleConfig, refresh_token: '1//revoked-refresh-token' });
       const date = day(9);

@@ -37,6 +37,8 @@ export interface FailureRule {
   body?: unknown;
   /** Only requests this matches count (default: every request the service handles). */
   match?: (req: RecordedRequest) => boolean;
+  /** Answer only after this long (a provider too slow to wait for). */
+  delayMs?: number;
 }
 
 /** Request log and injected failures, shared by every fake. */
@@ -61,7 +63,11 @@ class Recorder {
     const failure = this.failures.find((f) => f.remaining > 0 && (!f.rule.match || f.rule.match(req)));
     if (!failure) return false;
     failure.remaining--;
-    send(res, failure.rule.status ?? 503, failure.rule.body ?? { error: { code: failure.rule.status ?? 503, message: 'Injected failure' } });
+    const answer = () => {
+      if (!res.destroyed) send(res, failure.rule.status ?? 503, failure.rule.body ?? { error: { code: failure.rule.status ?? 503, message: 'Injected failure' } });
+    };
+    if (failure.rule.delayMs) setTimeout(answer, failure.rule.delayMs).unref();
+    else answer();
     return true;
   }
 }
