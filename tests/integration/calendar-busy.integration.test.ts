@@ -257,7 +257,7 @@ forEachDialect(
       expect(await calendarLog(ctx())).toHaveLength(2);
     });
 
-    it('waits at most 3 seconds for Google: a slow answer is an outage, and the visitor gets the site\'s own times', async () => {
+    it("waits at most 3 seconds for Google: a slow answer is an outage, and the visitor gets the site's own times", async () => {
       await integration(ctx(), 'google', googleConfig);
       fakes.google.failNext(1, { status: 200, delayMs: 6_000, match: (r) => r.path.endsWith('/freeBusy') });
       const started = performance.now();
@@ -267,7 +267,7 @@ forEachDialect(
       expect(notice!.message).toContain('Google Calendar could not be read: it did not answer within 3 seconds.');
     });
 
-    it('a move through the booking\'s own link: the busy hour is not offered and refused; its own event does not block its own time', async () => {
+    it("a move through the booking's own link: the busy hour is not offered and refused; its own event does not block its own time", async () => {
       await integration(ctx(), 'google', googleConfig);
       const date = day(16);
       const booked = await bookAt(ctx(), at(date, '09:00'), 'estate-planning');

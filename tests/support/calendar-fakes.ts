@@ -64,7 +64,8 @@ class Recorder {
     if (!failure) return false;
     failure.remaining--;
     const answer = () => {
-      if (!res.destroyed) send(res, failure.rule.status ?? 503, failure.rule.body ?? { error: { code: failure.rule.status ?? 503, message: 'Injected failure' } });
+      if (!res.destroyed)
+        send(res, failure.rule.status ?? 503, failure.rule.body ?? { error: { code: failure.rule.status ?? 503, message: 'Injected failure' } });
     };
     if (failure.rule.delayMs) setTimeout(answer, failure.rule.delayMs).unref();
     else answer();
