@@ -185,6 +185,33 @@ export function appointmentsRepository(database: Database) {
         throw err;
       }
     },
+    /**
+     * The live (scheduled or confirmed) appointments whose time overlaps [from, to), but for `except`:
+     * their whole time is busy whatever cells they hold (a Calendly booking holds only the cells that
+     * were free when it came). None lasts over a day (Calendly's are refused beyond), so only those
+     * starting in the day before `to`'s range can reach into it.
+     */
+    async liveDuring(from: Date, to: Date, statuses: readonly string[], except?: string) {
+      const rows = await db
+        .select({
+          id: table.id,
+          scheduledDate: table.scheduledDate,
+          duration: table.duration,
+          consultationType: table.consultationType,
+          externalEventId: table.externalEventId,
+        })
+        .from(table)
+        .where(
+          and(
+            inArray(table.status, [...statuses]),
+            gte(table.scheduledDate, new Date(from.getTime() - 24 * 60 * 60_000)),
+            lt(table.scheduledDate, to),
+            except ? ne(table.id, except) : undefined,
+          ),
+        )
+        .orderBy(asc(table.scheduledDate));
+      return rows.filter((r) => r.scheduledDate.getTime() + r.duration * 60_000 > from.getTime());
+    },
     /** The appointment an external calendar knows by this id (a Calendly invitee URI, a provider's event id). */
     async findByExternalEventId(externalEventId: string) {
       const [row] = await db.select().from(table).where(eq(table.externalEventId, externalEventId));

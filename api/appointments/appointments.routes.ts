@@ -54,7 +54,7 @@ const decoy = ({ consultationType, scheduledDate }: { consultationType: Consulta
 /** A bot's token looks like a real one and opens nothing. */
 const decoyToken = (id: string) => `${id}.${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')}`;
 
-export function appointmentsRoutes(deps: Pick<Deps, 'database' | 'clock' | 'activity' | 'events' | 'log' | 'rateLimits' | 'secrets'>) {
+export function appointmentsRoutes(deps: Pick<Deps, 'database' | 'clock' | 'activity' | 'events' | 'log' | 'rateLimits' | 'secrets' | 'integrations'>) {
   const service = appointmentsService(deps);
   const selfService = appointmentSelfService(deps);
   const answer = (booking: Parameters<typeof answerOf>[0]) => ({ ...answerOf(booking), manageToken: manageToken(deps.secrets, booking.id) });

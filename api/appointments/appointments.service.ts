@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { isInboundRef } from '../../src/shared/booking/self-service.ts';
-import { bookingMessages, dayAvailability, slotProblem, type DayAvailability } from '../../src/shared/booking/availability.ts';
+import { bookingMessages, dayAvailability, slotProblem, type BusyInterval, type DayAvailability } from '../../src/shared/booking/availability.ts';
 import { dayClosure } from '../../src/shared/booking/rules.ts';
 import { addDays, firmInstant, whenLabel } from '../../src/shared/firm-time.ts';
 import { consultationMinutes, type AppointmentStatus } from '../../src/shared/constants.ts';
@@ -10,10 +10,32 @@ import type { AppointmentRow } from '../activity.ts';
 import type { Deps } from '../deps.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { bookingRulesService } from '../booking-rules/booking-rules.service.ts';
+import { calendarBusyTimes } from '../calendar-sync/busy-times.ts';
 import { appointmentsRepository, CLAIM_MINUTES, claimCells, type AppointmentValues } from './appointments.repository.ts';
 
 /** SPEC §4 Appointment status: completed and cancelled are terminal. */
 export const terminalStatuses: readonly string[] = ['completed', 'cancelled'] satisfies AppointmentStatus[];
+/** An appointment in these statuses holds its time: nothing else may be booked over it. */
+export const liveStatuses: readonly string[] = ['scheduled', 'confirmed'] satisfies AppointmentStatus[];
+
+export type AppointmentsDeps = Pick<Deps, 'database' | 'clock' | 'activity' | 'events' | 'integrations' | 'secrets' | 'log'>;
+
+const overlaps = (a: BusyInterval, start: Date, end: Date) => a.start < end && start < a.end;
+
+/**
+ * The calendar's busy periods less [start, end): an appointment being moved has its own event in the
+ * firm's calendar (calendar sync put it there), which must not keep it from its own time.
+ */
+function without(busy: readonly BusyInterval[], own: BusyInterval | null): BusyInterval[] {
+  if (!own) return [...busy];
+  return busy.flatMap((b) => {
+    if (!overlaps(b, own.start, own.end)) return [b];
+    const parts: BusyInterval[] = [];
+    if (b.start < own.start) parts.push({ start: b.start, end: own.start });
+    if (own.end < b.end) parts.push({ start: own.end, end: b.end });
+    return parts;
+  });
+}
 
 /**
  * Ids written by an inbound calendar (a Calendly invitee URI) are URLs; the ids Google and Outlook
@@ -25,11 +47,29 @@ export { isInboundRef };
 /** Booked through an external scheduler (a Calendly invitee), which mails the visitor itself. */
 export const bookedExternally = (appointment: Pick<AppointmentRow, 'externalEventId'>) => isInboundRef(appointment.externalEventId);
 
-export function appointmentsService({ database, clock, activity, events }: Pick<Deps, 'database' | 'clock' | 'activity' | 'events'>) {
+export function appointmentsService(deps: AppointmentsDeps) {
+  const { database, clock, activity, events } = deps;
   const repo = appointmentsRepository(database);
   // The firm's availability as stored (decision 032), kept in memory until an admin changes it.
   const bookingRules = bookingRulesService({ database, events });
+  // The connected calendar's busy periods (decision 036).
+  const calendar = calendarBusyTimes(deps);
+
+  /**
+   * Whether [start, start + minutes) is still free beyond the slot claims: no live appointment's time
+   * (a Calendly booking's holds only the cells that were free), nor a busy period of the connected
+   * calendar, read afresh (a minute-old answer may miss the court date added since). `except`: the
+   * appointment being moved (its own time and its own event count as free).
+   */
+  async function stillFree(start: Date, minutes: number, except?: { id: string; start: Date; minutes: number }): Promise<boolean> {
+    const end = new Date(start.getTime() + minutes * 60_000);
+    if ((await repo.liveDuring(start, end, liveStatuses, except?.id)).length) return false;
+    const own = except ? { start: except.start, end: new Date(except.start.getTime() + except.minutes * 60_000) } : null;
+    return !without(await calendar.during(start, end, { fresh: true }), own).some((b) => overlaps(b, start, end));
+  }
+
   return {
+    stillFree,
     listAll: repo.listAll,
     findById: repo.findById,
     findByExternalEventId: repo.findByExternalEventId,
@@ -48,6 +88,8 @@ export function appointmentsService({ database, clock, activity, events }: Pick<
       const duration = consultationMinutes(input.consultationType);
       const problem = slotProblem(input.scheduledDate, now, duration, await bookingRules.current());
       if (problem) throw badRequest(problem, { scheduledDate: problem });
+      // Busy elsewhere (decision 036): refused as a taken time is, nothing written.
+      if (!(await stillFree(input.scheduledDate, duration))) throw conflict(bookingMessages.taken, { scheduledDate: bookingMessages.taken });
       const id = crypto.randomUUID();
       const values = { ...input, duration, id, reminderSent: !getsReminder({ scheduledDate: input.scheduledDate, externalEventId: null }, now) };
       // Commit with the booking: ahead of it, `also` (decision 016: the answer kept under the
@@ -64,16 +106,31 @@ export function appointmentsService({ database, clock, activity, events }: Pick<
     },
 
     /**
-     * Which slots of a firm day a consultation of this type can still take (the claims are the busy
-     * time). `except`: an appointment being moved, whose own time counts as free.
+     * Which slots of a firm day a consultation of this type can still take. Busy: the claims, every
+     * live appointment's whole time, and the connected calendar's busy periods (decision 036; kept a
+     * minute). `except`: an appointment being moved, whose own time counts as free.
      */
-    async availability({ date, consultationType }: z.output<typeof availabilityQuery>, except?: string): Promise<DayAvailability> {
+    async availability(
+      { date, consultationType }: z.output<typeof availabilityQuery>,
+      except?: { id: string; start: Date; minutes: number },
+    ): Promise<DayAvailability> {
       const now = clock.now();
       const minutes = consultationMinutes(consultationType);
       const rules = await bookingRules.current();
       if (dayClosure(date, now, rules)) return dayAvailability({ date, now, minutes, busy: [], rules });
-      const cells = await repo.claimedCells(firmInstant(date, '00:00'), firmInstant(addDays(date, 1), '00:00'), except);
-      const busy = cells.map((start) => ({ start, end: new Date(start.getTime() + CLAIM_MINUTES * 60_000) }));
+      const from = firmInstant(date, '00:00');
+      const to = firmInstant(addDays(date, 1), '00:00');
+      const [cells, live, calendarBusy] = await Promise.all([
+        repo.claimedCells(from, to, except?.id),
+        repo.liveDuring(from, to, liveStatuses, except?.id),
+        calendar.during(from, to),
+      ]);
+      const own = except ? { start: except.start, end: new Date(except.start.getTime() + except.minutes * 60_000) } : null;
+      const busy = [
+        ...cells.map((start) => ({ start, end: new Date(start.getTime() + CLAIM_MINUTES * 60_000) })),
+        ...live.map((a) => ({ start: a.scheduledDate, end: new Date(a.scheduledDate.getTime() + a.duration * 60_000) })),
+        ...without(calendarBusy, own),
+      ];
       return dayAvailability({ date, now, minutes, busy, rules });
     },
 
@@ -147,15 +204,20 @@ export function appointmentsService({ database, clock, activity, events }: Pick<
      * external event (the unique index decides), and announced as a booking made here is. `created`
      * false: it was recorded already (`row` null when that record is gone again).
      */
-    async recordExternalBooking(values: AppointmentValues & { externalEventId: string }): Promise<{ created: boolean; row: AppointmentRow | null }> {
+    async recordExternalBooking(
+      values: AppointmentValues & { externalEventId: string },
+    ): Promise<{ created: boolean; row: AppointmentRow | null; overlapping: { scheduledDate: Date; duration: number; consultationType: string }[] }> {
       const now = clock.now();
       const booked = { ...values, id: crypto.randomUUID(), reminderSent: !getsReminder(values, now) };
       const planned = activity.plan({ type: 'appointment-booked', appointment: { ...booked, cancellationReason: null, createdAt: now, updatedAt: now } });
       const row = await repo.createFromExternalCalendar(booked, claimCells(values.scheduledDate, values.duration), planned);
       // The same event, delivered at the same moment, got there first.
-      if (!row) return { created: false, row: await repo.findByExternalEventId(values.externalEventId) };
+      if (!row) return { created: false, row: await repo.findByExternalEventId(values.externalEventId), overlapping: [] };
       await activity.emit({ type: 'appointment-booked', appointment: row });
-      return { created: true, row };
+      // The live appointments it landed on (both are kept: the firm settles it with the clients).
+      const end = new Date(row.scheduledDate.getTime() + row.duration * 60_000);
+      const overlapping = await repo.liveDuring(row.scheduledDate, end, liveStatuses, row.id);
+      return { created: true, row, overlapping };
     },
 
     /**

@@ -14,11 +14,10 @@ import { bookingReference, selfServiceMessages as messages } from '../../src/sha
 import type { ConsultationType } from '../../src/shared/constants.ts';
 import type { FirmDate } from '../../src/shared/firm-time.ts';
 import type { AppointmentRow } from '../activity.ts';
-import type { Deps } from '../deps.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { bookingRulesService } from '../booking-rules/booking-rules.service.ts';
 import { appointmentsRepository, claimCells } from './appointments.repository.ts';
-import { appointmentsService, bookedExternally, getsReminder } from './appointments.service.ts';
+import { appointmentsService, bookedExternally, getsReminder, type AppointmentsDeps } from './appointments.service.ts';
 import { appointmentIdOf } from './manage-link.ts';
 
 /** What the booking's page shows: no e-mail, phone or notes (the link may be forwarded). */
@@ -34,7 +33,7 @@ export interface ManagedBooking {
   reason?: string;
 }
 
-export function appointmentSelfService(deps: Pick<Deps, 'database' | 'clock' | 'activity' | 'secrets' | 'events'>) {
+export function appointmentSelfService(deps: AppointmentsDeps) {
   const { clock, secrets, activity } = deps;
   const repo = appointmentsRepository(deps.database);
   const appointments = appointmentsService(deps);
@@ -87,7 +86,10 @@ export function appointmentSelfService(deps: Pick<Deps, 'database' | 'clock' | '
     /** A day's times this consultation could move to; its own time counts as free. */
     async availability(token: string | undefined, date: FirmDate): Promise<DayAvailability> {
       const row = await changeable(token);
-      return appointments.availability({ date, consultationType: row.consultationType as ConsultationType }, row.id);
+      return appointments.availability(
+        { date, consultationType: row.consultationType as ConsultationType },
+        { id: row.id, start: row.scheduledDate, minutes: row.duration },
+      );
     },
 
     async cancel(token: string | undefined): Promise<ManagedBooking> {
@@ -102,6 +104,10 @@ export function appointmentSelfService(deps: Pick<Deps, 'database' | 'clock' | '
       if (to.getTime() === row.scheduledDate.getTime()) return view(row);
       const problem = slotProblem(to, now, row.duration, await bookingRules.current());
       if (problem) throw badRequest(problem, { scheduledDate: problem });
+      // Busy elsewhere (decision 036): a live appointment's time or the calendar's, read afresh.
+      if (!(await appointments.stillFree(to, row.duration, { id: row.id, start: row.scheduledDate, minutes: row.duration }))) {
+        throw conflict(bookingMessages.taken, { scheduledDate: bookingMessages.taken });
+      }
       const moved = await repo.reschedule(
         row.id,
         { from: row.scheduledDate, status: row.status },

@@ -2,7 +2,8 @@ import { bodyLimit } from 'hono/body-limit';
 import type { Deps } from '../deps.ts';
 import { errorBody } from '../http/errors.ts';
 import { rateLimit } from '../http/rate-limit.ts';
-import { router } from '../http/routes.ts';
+import { adminRouter, router } from '../http/routes.ts';
+import { calendarLog } from './calendar-notices.ts';
 import { calendarInbound, type NotificationAnswer } from './calendar-inbound.ts';
 import { CALENDLY_SIGNATURE_HEADER, type CalendlyDeps, calendlyWebhooks } from './calendly.ts';
 
@@ -16,7 +17,7 @@ const OUTLOOK_NOTIFICATION_BYTES = 32 * 1024;
 /**
  * What calendar providers call. Public (Calendly signs instead of signing in; Google and Microsoft
  * send back the secret the site gave their channel). A refusal says nothing of why: whoever sent it
- * learns neither which channels exist nor which part was wrong.
+ * learns neither which channels exist nor which part was wrong. And the admin's calendar log.
  */
 export function calendarSyncRoutes(deps: CalendlyDeps & Pick<Deps, 'integrations' | 'rateLimits'>) {
   const calendly = calendlyWebhooks(deps);
@@ -45,6 +46,8 @@ export function calendarSyncRoutes(deps: CalendlyDeps & Pick<Deps, 'integrations
         if (answer.text !== undefined) return c.text(answer.text, 200);
         return answer.status === 202 ? c.body(null, 202) : errorBody(c, answer.status, refused(answer));
       }),
+    // The Integrations screen's Calendar log (decision 036), latest first.
+    admin: adminRouter().get('/calendar-notices', async (c) => c.json(await calendarLog(deps))),
     stop: () => inbound.settled(),
   };
 }

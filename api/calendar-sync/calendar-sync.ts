@@ -22,7 +22,7 @@ import { CALENDLY_INBOUND_ONLY } from './calendly.ts';
 import { sendCustomWebhook } from './custom-webhook.ts';
 import { googleCalendar } from './google.ts';
 import { outlookCalendar } from './outlook.ts';
-import { createTokenCache, restCalendar, type CalendarApi } from './rest-calendar.ts';
+import { restCalendar, tokenCacheFor, type CalendarApi } from './rest-calendar.ts';
 
 const providerLabels: Record<string, string> = { custom: 'custom webhook', google: 'Google Calendar', outlook: 'Outlook', calendly: 'Calendly' };
 const labelOf = (setting: CalendarSetting) => providerLabels[setting.provider] ?? setting.provider;
@@ -93,11 +93,11 @@ export function calendarListener(deps: Pick<Deps, 'database' | 'clock' | 'delive
   };
 }
 
-export function calendarHandler(deps: Pick<Deps, 'database' | 'clock' | 'activity' | 'events' | 'integrations' | 'secrets'>): DeliveryHandler {
+export function calendarHandler(deps: Pick<Deps, 'database' | 'clock' | 'activity' | 'events' | 'integrations' | 'secrets' | 'log'>): DeliveryHandler {
   const repo = calendarSyncRepository(deps.database);
   const appointments = appointmentsService(deps);
   // Access tokens live in this process's memory only, until shortly before they expire.
-  const tokens = createTokenCache(deps.clock);
+  const tokens = tokenCacheFor(deps);
   const google = restCalendar(deps, tokens, googleCalendar);
   const outlook = restCalendar(deps, tokens, outlookCalendar);
 

@@ -16,11 +16,14 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { appointmentsService } from '../appointments/appointments.service.ts';
+import { consultationTypeLabel } from '../../src/shared/constants.ts';
+import { whenLabel } from '../../src/shared/firm-time.ts';
 import type { Deps } from '../deps.ts';
 import { badRequest, HttpError, notFound, unauthorized } from '../http/errors.ts';
 import { textProblem, UNSTORABLE_TEXT } from '../http/validate.ts';
 import { UnreadableSecretError } from '../crypto/sealed-config.ts';
 import { calendarSyncRepository, openSecrets } from './calendar-sync.repository.ts';
+import { recordCalendarNotice } from './calendar-notices.ts';
 
 export const CALENDLY_SIGNATURE_HEADER = 'Calendly-Webhook-Signature';
 /** Calendly's own advice: reject signatures older than three minutes. */
@@ -128,7 +131,7 @@ export type CalendlyOutcome = {
 };
 
 /** What the webhook uses. */
-export type CalendlyDeps = Pick<Deps, 'database' | 'clock' | 'activity' | 'events' | 'secrets' | 'log'>;
+export type CalendlyDeps = Pick<Deps, 'database' | 'clock' | 'activity' | 'events' | 'secrets' | 'log' | 'integrations'>;
 
 export function calendlyWebhooks(deps: CalendlyDeps) {
   const settings = calendarSyncRepository(deps.database);
@@ -139,7 +142,8 @@ export function calendlyWebhooks(deps: CalendlyDeps) {
     return err;
   };
 
-  async function signingKey(): Promise<string> {
+  /** The active Calendly integration's signing key, and its id (the calendar log names it). */
+  async function signingKey(): Promise<{ key: string; integrationId: string }> {
     const setting = await settings.activeSetting();
     if (!setting || setting.provider !== 'calendly')
       throw refuse(notFound('No active Calendly integration accepts webhooks.'), 'no active calendly integration');
@@ -165,10 +169,10 @@ export function calendlyWebhooks(deps: CalendlyDeps) {
         'no signing key configured',
       );
     }
-    return key.trim();
+    return { key: key.trim(), integrationId: setting.id };
   }
 
-  async function created(i: Invitee): Promise<CalendlyOutcome> {
+  async function created(i: Invitee, integrationId: string): Promise<CalendlyOutcome> {
     const existing = await appointments.findByExternalEventId(i.uri);
     if (existing) return { status: 200, body: { received: true, outcome: 'duplicate', appointmentId: existing.id } };
     const start = i.scheduled_event.start_time;
@@ -191,6 +195,15 @@ export function calendlyWebhooks(deps: CalendlyDeps) {
     // Not created: the same webhook, delivered at the same moment, got there first.
     const { row } = recorded;
     if (!recorded.created || !row) return { status: 200, body: { received: true, outcome: 'duplicate', appointmentId: row?.id ?? null } };
+    // It already happened on Calendly, so it is kept; the firm must settle the overlap (decision 036).
+    for (const other of recorded.overlapping) {
+      await recordCalendarNotice(deps, {
+        integrationId,
+        provider: 'Calendly',
+        kind: 'overlap',
+        message: `A Calendly booking ("${clip(i.scheduled_event.name?.trim() || 'Calendly event', 80)}", ${whenLabel(row.scheduledDate)}, ${row.duration} minutes) landed on time already booked on the site (${consultationTypeLabel(other.consultationType)}, ${whenLabel(other.scheduledDate)}, ${other.duration} minutes). Both are kept; that time stays blocked until both are settled with the clients.`,
+      });
+    }
     // Announced as a booking made on the site is: the firm's notification and the other listeners.
     deps.log.info('calendly booking recorded', { appointmentId: row.id });
     return { status: 201, body: { received: true, outcome: 'created', appointmentId: row.id } };
@@ -212,7 +225,7 @@ export function calendlyWebhooks(deps: CalendlyDeps) {
 
   return {
     async receive(rawBody: string, signatureHeader: string | undefined): Promise<CalendlyOutcome> {
-      const key = await signingKey();
+      const { key, integrationId } = await signingKey();
       const check = checkCalendlySignature(signatureHeader, rawBody, key, deps.clock.now());
       if (check === 'malformed') throw refuse(badRequest(`Missing or malformed ${CALENDLY_SIGNATURE_HEADER} header.`), check);
       if (check === 'stale') throw refuse(unauthorized('The webhook signature is too old (or from the future); it may be a replay.'), check);
@@ -236,7 +249,7 @@ export function calendlyWebhooks(deps: CalendlyDeps) {
       if (outer.data.event === 'invitee.created') {
         const parsed = invitee.safeParse(outer.data.payload);
         if (!parsed.success) throw badRequest(`The invitee.created payload is missing ${parsed.error.issues.map((i) => i.path.join('.')).join(', ')}.`);
-        return created(parsed.data);
+        return created(parsed.data, integrationId);
       }
       if (outer.data.event === 'invitee.canceled') {
         const parsed = inviteeRef.safeParse(outer.data.payload);

@@ -149,6 +149,20 @@ export function createTokenCache(clock: Clock): TokenCache {
   };
 }
 
+// One per app (per its content events): the deliveries and the busy-time reads (busy-times.ts) share
+// an integration's access token.
+const appTokens = new WeakMap<object, TokenCache>();
+
+/** This app's access tokens, shared by everything that calls a calendar provider. */
+export function tokenCacheFor(deps: { events: object; clock: Clock }): TokenCache {
+  let cache = appTokens.get(deps.events);
+  if (!cache) {
+    cache = createTokenCache(deps.clock);
+    appTokens.set(deps.events, cache);
+  }
+  return cache;
+}
+
 /** A cache key that changes with the credentials, without keeping them in the key. */
 const credentialsKey = (parts: string[]) => createHash('sha256').update(parts.join('\u0000')).digest('hex');
 
@@ -204,16 +218,28 @@ function readTokenAnswer(res: SafeResponse, label: string): { token: string; exp
   return { token: body.access_token, expiresIn: Number(body.expires_in) };
 }
 
-/** A JSON request with the bearer token (`body` undefined: none). */
-export type OAuthCall = (method: string, url: string, body?: unknown) => Promise<SafeResponse>;
+/** A JSON request with the bearer token (`body` undefined: none; `headers`: more, such as Graph's Prefer). */
+export type OAuthCall = (method: string, url: string, body?: unknown, headers?: Record<string, string>) => Promise<SafeResponse>;
+
+/** How long a request (the token's included) may take: deliveries retry, so they wait long; a visitor's page does not. */
+export interface RestCalendarOptions {
+  timeoutMs?: number;
+}
 
 /**
  * JSON requests with a cached token from the grant; on a 401 the token is dropped, a new one
  * fetched, and the request tried once more (a token revoked or expired early).
  */
-function oauthJsonApi(deps: OutboundDeps, cache: TokenCache, grant: { tokenUrl: string; form: Record<string, string>; label: string; key: string }): OAuthCall {
+function oauthJsonApi(
+  deps: OutboundDeps,
+  cache: TokenCache,
+  grant: { tokenUrl: string; form: Record<string, string>; label: string; key: string },
+  { timeoutMs }: RestCalendarOptions = {},
+): OAuthCall {
+  const limit = timeoutMs ? { timeoutMs } : {};
   const fresh = async () => {
     const res = await outbound(deps, grant.tokenUrl, {
+      ...limit,
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
       body: new URLSearchParams(grant.form).toString(),
@@ -222,28 +248,39 @@ function oauthJsonApi(deps: OutboundDeps, cache: TokenCache, grant: { tokenUrl: 
     cache.set(grant.key, token, expiresIn);
     return token;
   };
-  const request = (token: string, method: string, url: string, body?: unknown) =>
+  const request = (token: string, method: string, url: string, body?: unknown, headers: Record<string, string> = {}) =>
     outbound(deps, url, {
+      ...limit,
       method,
-      headers: { authorization: `Bearer ${token}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        ...headers,
+        authorization: `Bearer ${token}`,
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-  return async (method, url, body) => {
+  return async (method, url, body, headers) => {
     const cached = cache.get(grant.key);
-    const res = await request(cached ?? (await fresh()), method, url, body);
+    const res = await request(cached ?? (await fresh()), method, url, body, headers);
     if (res.status !== 401 || cached === null) return res;
     cache.drop(grant.key);
-    return request(await fresh(), method, url, body);
+    return request(await fresh(), method, url, body, headers);
   };
 }
 
 /** A REST calendar provider's events, for one integration's credentials. */
-export function restCalendar(deps: { integrations: IntegrationSettings }, tokens: TokenCache, provider: RestCalendarProvider) {
+export function restCalendar(
+  deps: { integrations: IntegrationSettings },
+  tokens: TokenCache,
+  provider: RestCalendarProvider,
+  options: RestCalendarOptions = {},
+) {
   const { label, createVerb } = provider;
   return {
     forSetting(setting: CalendarSetting): CalendarApi {
       const { grant, eventsUrl, missing, root, calendarId } = provider.connect(readConfig(setting, label), deps.integrations);
-      const call = oauthJsonApi(deps, tokens, { ...grant, key: credentialsKey(grant.cacheKey) });
+      const call = oauthJsonApi(deps, tokens, { ...grant, key: credentialsKey(grant.cacheKey) }, options);
       const eventUrl = (eventId: string) => `${eventsUrl}/${encodeURIComponent(eventId)}`;
       return {
         label,

@@ -574,3 +574,36 @@ export const contentChanges = table(
   },
   (t, { index }) => [index('content_changes_created_at_idx').on(t.createdAt)],
 );
+
+/** What the calendar log (issue 20) records: a provider that could not be read, read again, or an overlap the site could not refuse. */
+export const calendarNoticeKinds = ['unreachable', 'reachable-again', 'overlap'] as const;
+
+/**
+ * The calendar log (issue 20, decision 036): what the firm's calendars did that the admin should
+ * know, shown on the Integrations screen. One row per outage (an 'unreachable' row is open, endedAt
+ * null, while it lasts: later failures raise its count and lastSeenAt), not one per request.
+ * Operational, like the delivery log: not migrated from DynamoDB. No client's personal data: times
+ * and consultation types only.
+ */
+export const calendarNotices = table(
+  'calendar_notices',
+  {
+    id: id(),
+    /** The integration it is about; kept (no foreign key) when the integration is deleted, as the delivery log keeps it. */
+    integrationId: text('integration_id'),
+    /** 'Google Calendar', 'Outlook', 'Calendly': the log still names it after the integration is gone. */
+    provider: text('provider').notNull(),
+    kind: text('kind').notNull(),
+    message: text('message').notNull(),
+    firstSeenAt: timestamp('first_seen_at').notNull(),
+    lastSeenAt: timestamp('last_seen_at').notNull(),
+    count: integer('count').notNull().default(1),
+    /** When it ended; null while an outage lasts. */
+    endedAt: timestamp('ended_at'),
+  },
+  (t, { check, index }) => [
+    check('calendar_notices_kind_values', isOneOf(t.kind, calendarNoticeKinds)),
+    index('calendar_notices_last_seen_idx').on(t.lastSeenAt),
+    index('calendar_notices_open_idx').on(t.integrationId, t.kind).where(sql`${t.endedAt} is null`),
+  ],
+);

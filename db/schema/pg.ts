@@ -86,4 +86,5 @@ export const {
   identityThrottles,
   idempotencyKeys,
   contentChanges,
+  calendarNotices,
 } = tables;

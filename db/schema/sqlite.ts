@@ -83,4 +83,5 @@ export const {
   identityThrottles,
   idempotencyKeys,
   contentChanges,
+  calendarNotices,
 } = tables;

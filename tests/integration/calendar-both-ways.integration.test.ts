@@ -91,6 +91,10 @@ async function mails(ctx: TestContext, appointmentId: string, purpose: string) {
 }
 
 function resetFakes(ctx: TestContext) {
+  // One fake calendar for both dialects: an earlier test's events would be busy time (decision 036) for this one's bookings.
+  fakes.google.events.clear();
+  fakes.google.deleted.clear();
+  fakes.microsoft.events.clear();
   fakes.google.resetRequests();
   fakes.microsoft.resetRequests();
   fakes.google.pageSize = 250;

@@ -286,7 +286,7 @@ forEachDialect(
         refresh_token: googleConfig.refresh_token,
       });
 
-      const [insert] = fakes.google.apiRequests();
+      const [insert] = fakes.google.eventRequests();
       expect([insert!.method, insert!.path]).toEqual(['POST', eventsPath]);
       expect(insert!.headers.authorization).toBe(`Bearer ${fakes.google.issuedTokens.at(-1)}`);
       const sent = insert!.json();
@@ -308,7 +308,7 @@ forEachDialect(
 
       await setStatus(ctx(), id, 'confirmed');
       await run(ctx());
-      const patch = fakes.google.apiRequests()[1]!;
+      const patch = fakes.google.eventRequests()[1]!;
       expect([patch.method, patch.path]).toEqual(['PATCH', `${eventsPath}/${eventId}`]);
       expect(patch.json()).toMatchObject({ status: 'confirmed', description: expect.stringContaining('Status: Confirmed') });
       expect(fakes.google.events.get(eventId)!.status).toBe('confirmed');
@@ -317,14 +317,14 @@ forEachDialect(
 
       await setStatus(ctx(), id, 'cancelled');
       await run(ctx());
-      const del = fakes.google.apiRequests()[2]!;
+      const del = fakes.google.eventRequests()[2]!;
       expect([del.method, del.path]).toEqual(['DELETE', `${eventsPath}/${eventId}`]);
       expect(fakes.google.events.has(eventId)).toBe(false);
 
       // Deleting the cancelled appointment afterwards needs no call: its event is gone already.
       await remove(ctx(), id);
       await run(ctx());
-      expect(fakes.google.apiRequests()).toHaveLength(3);
+      expect(fakes.google.eventRequests()).toHaveLength(3);
       entries = await log(ctx(), id);
       expect(entries.map((e) => [e.purpose, e.status])).toEqual([
         ['event-create', 'sent'],
@@ -343,7 +343,7 @@ forEachDialect(
       expect(fakes.google.events.has(eventId)).toBe(true);
       await remove(ctx(), id);
       await run(ctx());
-      const del = fakes.google.apiRequests().at(-1)!;
+      const del = fakes.google.eventRequests().at(-1)!;
       expect([del.method, del.path]).toEqual(['DELETE', `${eventsPath}/${eventId}`]);
       expect(fakes.google.events.has(eventId)).toBe(false);
       expect((await log(ctx(), id)).map((e) => [e.purpose, e.status])).toEqual([
@@ -363,15 +363,16 @@ forEachDialect(
       await book(ctx());
       await run(ctx());
       expect(fakes.google.tokenRequests()).toHaveLength(tokensBefore + 1);
-      const insert = fakes.google.apiRequests().at(-1)!;
+      const insert = fakes.google.eventRequests().at(-1)!;
       expect(insert.headers.authorization).toBe(`Bearer ${fakes.google.issuedTokens.at(-1)}`);
 
-      // Revoked before it expired: the 401 leads to one refresh and the call is repeated.
-      fakes.google.revokeTokens();
+      // Revoked before it expired (after the booking read the calendar's busy times with it): the
+      // 401 leads to one refresh and the call is repeated.
       const { id } = await book(ctx());
+      fakes.google.revokeTokens();
       await run(ctx());
       expect(fakes.google.tokenRequests()).toHaveLength(tokensBefore + 2);
-      const [refused, repeated] = fakes.google.apiRequests().slice(-2);
+      const [refused, repeated] = fakes.google.eventRequests().slice(-2);
       expect([refused!.method, repeated!.method]).toEqual(['POST', 'POST']);
       expect(refused!.headers.authorization).not.toBe(repeated!.headers.authorization);
       expect((await log(ctx(), id)).map((e) => [e.status, e.attempts])).toEqual([['sent', 1]]);
@@ -415,7 +416,7 @@ forEachDialect(
       expect(entry).toMatchObject({ status: 'failed', attempts: 1 });
       expect(entry!.lastError).toContain('invalid_grant');
       expect(entry!.lastError).not.toContain('revoked-refresh-token');
-      expect(fakes.google.apiRequests()).toHaveLength(0);
+      expect(fakes.google.eventRequests()).toHaveLength(0);
     });
   },
   withFakes,
@@ -445,7 +446,7 @@ forEachDialect(
         scope: 'https://graph.microsoft.com/.default',
       });
 
-      const [create] = fakes.microsoft.apiRequests();
+      const [create] = fakes.microsoft.eventRequests();
       expect([create!.method, create!.path]).toEqual(['POST', eventsPath]);
       expect(create!.headers.authorization).toBe(`Bearer ${fakes.microsoft.issuedTokens.at(-1)}`);
       const [entry] = await log(ctx(), id);
@@ -464,13 +465,13 @@ forEachDialect(
 
       await setStatus(ctx(), id, 'confirmed');
       await run(ctx());
-      const patch = fakes.microsoft.apiRequests()[1]!;
+      const patch = fakes.microsoft.eventRequests()[1]!;
       expect([patch.method, patch.path]).toEqual(['PATCH', `${eventsPath}/${encodeURIComponent(eventId)}`]);
       expect(fakes.microsoft.events.get(eventId)!.showAs).toBe('busy');
 
       await remove(ctx(), id);
       await run(ctx());
-      const del = fakes.microsoft.apiRequests()[2]!;
+      const del = fakes.microsoft.eventRequests()[2]!;
       expect([del.method, del.path]).toEqual(['DELETE', `${eventsPath}/${encodeURIComponent(eventId)}`]);
       expect(fakes.microsoft.events.has(eventId)).toBe(false);
       expect(fakes.microsoft.tokenRequests()).toHaveLength(1);
@@ -486,11 +487,12 @@ forEachDialect(
       await book(ctx());
       await run(ctx());
       const tokensBefore = fakes.microsoft.tokenRequests().length;
-      fakes.microsoft.revokeTokens();
+      // Revoked after the booking read the calendar's busy times with it.
       const { id } = await book(ctx());
+      fakes.microsoft.revokeTokens();
       await run(ctx());
       expect(fakes.microsoft.tokenRequests()).toHaveLength(tokensBefore + 1);
-      const [refused, repeated] = fakes.microsoft.apiRequests().slice(-2);
+      const [refused, repeated] = fakes.microsoft.eventRequests().slice(-2);
       expect(refused!.headers.authorization).not.toBe(repeated!.headers.authorization);
       expect((await log(ctx(), id)).map((e) => e.status)).toEqual(['sent']);
     });
@@ -577,7 +579,7 @@ forEachDialect(
       await run(ctx());
       // Google, no longer active, still has its event taken away; Outlook never had one.
       expect(fakes.google.events.has(googleEvent)).toBe(false);
-      expect(fakes.microsoft.apiRequests()).toHaveLength(0);
+      expect(fakes.microsoft.eventRequests()).toHaveLength(0);
       const cancels = (await log(ctx(), id)).filter((e) => e.purpose === 'event-cancel');
       expect(cancels.map((e) => e.status).sort()).toEqual(['sent', 'skipped']);
       expect(cancels.find((e) => e.integrationId === outlook)!.status).toBe('skipped');
@@ -590,7 +592,7 @@ forEachDialect(
       await integration(ctx(), { provider: 'outlook', config: outlookConfig });
       await setStatus(ctx(), id, 'confirmed');
       await run(ctx());
-      const [create] = fakes.microsoft.apiRequests();
+      const [create] = fakes.microsoft.eventRequests();
       expect(create!.method).toBe('POST');
       const outlookEvent = (await storedAppointment(ctx(), id))!.externalEventId!;
       expect(fakes.microsoft.events.get(outlookEvent)).toMatchObject({ showAs: 'busy' });

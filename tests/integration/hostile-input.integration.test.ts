@@ -1245,6 +1245,7 @@ function catalogue(): Endpoint[] {
       requests: () => plainRoute('POST', '/api/admin/email-settings/send-held'),
     },
     { method: 'GET', route: '/api/admin/deliveries/attention', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/deliveries/attention') },
+    { method: 'GET', route: '/api/admin/calendar-notices', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/calendar-notices') },
     { method: 'GET', route: '/api/admin/blog-sources', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/blog-sources') },
     {
       method: 'POST',

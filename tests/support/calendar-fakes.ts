@@ -37,6 +37,8 @@ export interface FailureRule {
   body?: unknown;
   /** Only requests this matches count (default: every request the service handles). */
   match?: (req: RecordedRequest) => boolean;
+  /** Answer only after this long (a provider too slow to wait for). */
+  delayMs?: number;
 }
 
 /** Request log and injected failures, shared by every fake. */
@@ -61,7 +63,12 @@ class Recorder {
     const failure = this.failures.find((f) => f.remaining > 0 && (!f.rule.match || f.rule.match(req)));
     if (!failure) return false;
     failure.remaining--;
-    send(res, failure.rule.status ?? 503, failure.rule.body ?? { error: { code: failure.rule.status ?? 503, message: 'Injected failure' } });
+    const answer = () => {
+      if (!res.destroyed)
+        send(res, failure.rule.status ?? 503, failure.rule.body ?? { error: { code: failure.rule.status ?? 503, message: 'Injected failure' } });
+    };
+    if (failure.rule.delayMs) setTimeout(answer, failure.rule.delayMs).unref();
+    else answer();
     return true;
   }
 }
@@ -78,6 +85,48 @@ function send(res: http.ServerResponse, status: number, body?: unknown) {
 const bearer = (req: RecordedRequest) => /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? null;
 const trimSlash = (prefix: string) => prefix.replace(/\/+$/, '');
 
+// ------------------------------------------------------------------------------- Times (busy reads)
+
+/** How far `zone`'s wall clock is ahead of UTC at `at`, in ms. */
+function zoneOffsetMs(zone: string, at: number): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(new Date(at));
+  const get = (type: string) => Number(parts.find((p) => p.type === type)!.value);
+  return Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second')) - at;
+}
+
+/** The instant of a wall-clock time ('2030-07-01T09:00:00', or a date '2030-07-01' for midnight) in an IANA zone. */
+function wallToInstant(wall: string, zone: string): number {
+  const guess = Date.parse(`${wall.length === 10 ? `${wall}T00:00:00` : wall.replace(/\.\d+$/, '')}Z`);
+  const first = guess - zoneOffsetMs(zone, guess);
+  return guess - zoneOffsetMs(zone, first);
+}
+
+/** Windows zone names Graph uses (and 'UTC'), as IANA zones. */
+const windowsZones: Record<string, string> = { 'Pacific Standard Time': 'America/Los_Angeles', UTC: 'UTC', 'Eastern Standard Time': 'America/New_York' };
+
+const hasOffset = (text: string) => /(Z|[+-]\d\d:\d\d)$/i.test(text);
+
+/** Overlapping intervals joined, sorted (Google's freeBusy answers them so). */
+function mergeIntervals(intervals: { start: number; end: number }[]) {
+  const sorted = [...intervals].sort((a, b) => a.start - b.start);
+  const merged: { start: number; end: number }[] = [];
+  for (const i of sorted) {
+    const last = merged.at(-1);
+    if (last && i.start <= last.end) last.end = Math.max(last.end, i.end);
+    else merged.push({ ...i });
+  }
+  return merged;
+}
+
 // ---------------------------------------------------------------------------------------------- Google
 
 export interface GoogleEvent {
@@ -86,8 +135,10 @@ export interface GoogleEvent {
   summary?: string;
   description?: string;
   status?: string;
-  start?: { dateTime?: string; timeZone?: string };
-  end?: { dateTime?: string; timeZone?: string };
+  start?: { dateTime?: string; date?: string; timeZone?: string };
+  end?: { dateTime?: string; date?: string; timeZone?: string };
+  /** 'transparent': shown as free (freeBusy leaves it out). */
+  transparency?: string;
   [key: string]: unknown;
 }
 
@@ -174,6 +225,7 @@ export class GoogleCalendarFake extends Recorder implements FakeService {
     if (!token || !this.validTokens.has(token)) {
       return send(res, 401, { error: { code: 401, message: 'Request had invalid authentication credentials.', status: 'UNAUTHENTICATED' } });
     }
+    if (req.path.slice(this.calendarPrefix.length) === '/freeBusy') return this.freeBusy(req, res);
     if (this.changesApi(req, res)) return;
     const m = /^\/calendars\/([^/]+)\/events(?:\/([^/]+))?$/.exec(req.path.slice(this.calendarPrefix.length));
     if (!m) return send(res, 404, { error: { code: 404, message: 'Not Found' } });
@@ -407,6 +459,80 @@ export class GoogleCalendarFake extends Recorder implements FakeService {
     });
     return true;
   }
+
+  // Busy times (issue 20 item 2): events the attorney made, and freeBusy ------------------------------
+
+  /** An event the attorney made in Google Calendar (not through the API): busy in freeBusy unless cancelled or transparent. Returns its id. */
+  addEvent(event: GoogleBusyEvent): string {
+    const id = randomUUID().replace(/-/g, '');
+    this.events.set(id, { status: 'confirmed', ...event, id, calendarId: event.calendarId ?? 'primary' } as GoogleEvent);
+    this.changed(id);
+    return id;
+  }
+
+  /** Requests to the events collections (not the busy-time reads). */
+  eventRequests() {
+    return this.apiRequests().filter((r) => /\/calendars\/[^/]+\/events(\/|$)/.test(r.path));
+  }
+
+  /** freeBusy requests received. */
+  freeBusyRequests() {
+    return this.requests.filter((r) => r.path === `${this.calendarPrefix}/freeBusy`);
+  }
+
+  /**
+   * POST /freeBusy as Calendar API v3 documents it: { timeMin, timeMax, timeZone?, items: [{ id }] } ->
+   * { kind: 'calendar#freeBusy', timeMin, timeMax, calendars: { [id]: { busy: [{ start, end }] } } },
+   * computed from the live events (not cancelled, not transparent), clipped to the range and merged.
+   * All-day events start at midnight in the request's timeZone (UTC when none).
+   */
+  freeBusy(req: RecordedRequest, res: http.ServerResponse) {
+    if (req.method !== 'POST') return send(res, 405, { error: { code: 405, message: 'Method not allowed' } });
+    let body: { timeMin?: string; timeMax?: string; timeZone?: string; items?: { id?: string }[] };
+    try {
+      body = req.json();
+    } catch {
+      return send(res, 400, { error: { code: 400, message: 'Parse Error' } });
+    }
+    const from = Date.parse(body.timeMin ?? '');
+    const to = Date.parse(body.timeMax ?? '');
+    if (!hasOffset(body.timeMin ?? '') || !hasOffset(body.timeMax ?? '') || Number.isNaN(from) || Number.isNaN(to)) {
+      return send(res, 400, { error: { code: 400, message: 'Bad Request', errors: [{ domain: 'global', reason: 'badRequest' }] } });
+    }
+    if (to <= from) return send(res, 400, { error: { code: 400, message: 'The specified time range is empty.', errors: [{ reason: 'timeRangeEmpty' }] } });
+    const zone = body.timeZone ?? 'UTC';
+    const at = (t: { dateTime?: string; date?: string; timeZone?: string } | undefined) =>
+      t?.date
+        ? wallToInstant(t.date, zone)
+        : t?.dateTime
+          ? hasOffset(t.dateTime)
+            ? Date.parse(t.dateTime)
+            : wallToInstant(t.dateTime, t.timeZone ?? zone)
+          : NaN;
+    const calendars: Record<string, { busy: { start: string; end: string }[] }> = {};
+    for (const item of body.items ?? []) {
+      const id = item.id ?? '';
+      const intervals = [...this.events.values()]
+        .filter((e) => e.calendarId === id && e.status !== 'cancelled' && e.transparency !== 'transparent')
+        .map((e) => ({ start: Math.max(at(e.start), from), end: Math.min(at(e.end), to) }))
+        .filter((i) => i.start < i.end);
+      calendars[id] = { busy: mergeIntervals(intervals).map((i) => ({ start: new Date(i.start).toISOString(), end: new Date(i.end).toISOString() })) };
+    }
+    send(res, 200, { kind: 'calendar#freeBusy', timeMin: new Date(from).toISOString(), timeMax: new Date(to).toISOString(), calendars });
+  }
+}
+
+// Google busy times (issue 20 item 2) --------------------------------------------------------------
+
+export interface GoogleBusyEvent {
+  /** Default 'primary'. */
+  calendarId?: string;
+  /** ISO instants, or all-day: { date: '2030-07-03' } (end: the day after, exclusive, as Google has it). */
+  start: { dateTime: string } | { date: string };
+  end: { dateTime: string } | { date: string };
+  summary?: string;
+  status?: 'confirmed' | 'tentative' | 'cancelled';
+  transparency?: 'opaque' | 'transparent';
 }
 
 // ------------------------------------------------------------------------------------------- Microsoft
@@ -495,6 +621,8 @@ export class MicrosoftGraphFake extends Recorder implements FakeService {
     if (!token || !this.validTokens.has(token)) {
       return send(res, 401, { error: { code: 'InvalidAuthenticationToken', message: 'Access token has expired or is not yet valid.' } });
     }
+    const view = /^\/users\/([^/]+)(?:\/calendars\/([^/]+))?\/calendarView$/.exec(req.path.slice(this.graphPrefix.length));
+    if (view) return this.calendarView(req, res, decodeURIComponent(view[1]!), view[2] ? decodeURIComponent(view[2]) : null);
     if (this.changesApi(req, res)) return;
     const m = /^\/users\/([^/]+)\/events(?:\/([^/]+))?$/.exec(req.path.slice(this.graphPrefix.length));
     if (!m) return send(res, 404, { error: { code: 'ResourceNotFound', message: 'Resource not found' } });
@@ -789,7 +917,106 @@ export class MicrosoftGraphFake extends Recorder implements FakeService {
     this.subscriptions.set(sub.id, sub);
     send(res, 201, { '@odata.context': 'https://graph.microsoft.com/v1.0/$metadata#subscriptions/$entity', applicationId: 'fake-app', ...sub });
   }
+
+  // Busy times (issue 20 item 2): events the attorney made, and calendarView -------------------------
+
+  /** Events per calendarView page when the request's $top does not ask fewer. */
+  calendarViewPageSize = 10;
+
+  /** An event the attorney made in Outlook (not through the API). Returns its id. */
+  addEvent(event: GraphBusyEvent): string {
+    const id = `AAMkAGfake${randomBytes(16).toString('base64url')}=`;
+    this.events.set(id, { showAs: 'busy', isCancelled: false, ...event, id });
+    this.changed(id, 'created');
+    return id;
+  }
+
+  /** Requests to the events collections (not the busy-time reads). */
+  eventRequests() {
+    return this.apiRequests().filter((r) => /\/events(\/|$)/.test(r.path));
+  }
+
+  /** calendarView requests received (every page). */
+  calendarViewRequests() {
+    return this.requests.filter((r) => r.path.endsWith('/calendarView'));
+  }
+
+  /**
+   * GET /users/{id}[/calendars/{id}]/calendarView?startDateTime&endDateTime as Graph documents it: the
+   * events (occurrences) overlapping the range, with $select honoured for showAs, start, end, isCancelled
+   * (and subject, id), times in the zone Prefer: outlook.timezone="…" asks (UTC by default), and at most
+   * $top (or calendarViewPageSize) per page, the rest behind @odata.nextLink ($skip).
+   */
+  calendarView(req: RecordedRequest, res: http.ServerResponse, user: string, calendarId: string | null) {
+    if (req.method !== 'GET') return send(res, 405, { error: { code: 'ErrorInvalidRequest', message: 'Method not allowed' } });
+    const { startDateTime, endDateTime } = req.query;
+    const from = Date.parse(startDateTime ?? '');
+    const to = Date.parse(endDateTime ?? '');
+    if (Number.isNaN(from) || Number.isNaN(to)) {
+      return send(res, 400, {
+        error: {
+          code: 'ErrorInvalidParameter',
+          message: "This request requires a time window specified by the query string parameters 'StartDateTime' and 'EndDateTime'.",
+        },
+      });
+    }
+    const preferred = /outlook\.timezone="([^"]+)"/.exec(req.headers.prefer ?? '')?.[1] ?? 'UTC';
+    const outZone = windowsZones[preferred] ?? preferred;
+    const instant = (t: { dateTime?: string; timeZone?: string } | undefined) =>
+      t?.dateTime ? (hasOffset(t.dateTime) ? Date.parse(t.dateTime) : wallToInstant(t.dateTime, windowsZones[t.timeZone ?? 'UTC'] ?? 'UTC')) : NaN;
+    const matching = [...this.events.values()]
+      .filter((e) => e.user === user && ((e.calendarId as string | undefined) ?? null) === calendarId)
+      .map((e) => ({ e, start: instant(e.start), end: instant(e.end) }))
+      .filter((x) => x.start < to && from < x.end)
+      .sort((a, b) => a.start - b.start);
+    const top = Math.min(Number(req.query.$top) || this.calendarViewPageSize, this.calendarViewPageSize);
+    const skip = Number(req.query.$skip) || 0;
+    const page = matching.slice(skip, skip + top);
+    const select = req.query.$select ? new Set(req.query.$select.split(',').map((f) => f.trim())) : null;
+    const value = page.map(({ e, start, end }) => {
+      const full: Record<string, unknown> = {
+        id: e.id,
+        subject: e.subject ?? '',
+        showAs: e.showAs ?? 'busy',
+        isCancelled: e.isCancelled ?? false,
+        isAllDay: e.isAllDay ?? false,
+        start: { dateTime: graphDateTime(start, outZone), timeZone: preferred },
+        end: { dateTime: graphDateTime(end, outZone), timeZone: preferred },
+      };
+      // Graph always returns id (and the etag) whatever $select says.
+      return select ? Object.fromEntries(Object.entries(full).filter(([k]) => k === 'id' || select.has(k))) : full;
+    });
+    const body: Record<string, unknown> = { '@odata.context': `${this.graphPrefix}/$metadata#users('${user}')/calendarView`, value };
+    if (skip + top < matching.length) {
+      const next = new URLSearchParams({ ...req.query, $skip: String(skip + top) });
+      body['@odata.nextLink'] = `http://${req.headers.host}${req.path}?${next}`;
+    }
+    send(res, 200, body);
+  }
 }
+
+// Microsoft busy times (issue 20 item 2) -----------------------------------------------------------
+
+export interface GraphBusyEvent {
+  /** The mailbox (app-only: the config's user_email). */
+  user: string;
+  /** A calendar of that mailbox other than the default one. */
+  calendarId?: string;
+  /** Wall-clock time in `timeZone` (a Windows name, 'Pacific Standard Time'), as Graph stores it. */
+  start: { dateTime: string; timeZone: string };
+  end: { dateTime: string; timeZone: string };
+  subject?: string;
+  /** free, tentative, busy, oof, workingElsewhere, unknown (Graph's freeBusyStatus); default busy. */
+  showAs?: string;
+  isCancelled?: boolean;
+  isAllDay?: boolean;
+}
+
+/** Graph's dateTime: wall clock to the 100 ns, no offset. */
+const graphDateTime = (instant: number, zone: string) => {
+  const wall = new Date(instant + zoneOffsetMs(zone, instant)).toISOString().slice(0, 19);
+  return `${wall}.0000000`;
+};
 
 // --------------------------------------------------------------------------------------------- Webhook
 

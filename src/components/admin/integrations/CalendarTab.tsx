@@ -4,7 +4,8 @@
  * integration with its provider, creation date (firm time), and an Active badge or an Activate
  * button (activating one makes it the only active one). Each card also shows its latest sync
  * deliveries, so an admin can see syncing work or fail; and Rename, Deactivate and Delete (issue 19).
- * Empty: 'No Calendar Integrations'.
+ * Empty: 'No Calendar Integrations'. Below them, the Calendar log (issue 20: calendars that could not
+ * be read for busy times, overlapping bookings).
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { CalendarX2, CircleCheck, Pencil, Plus, PowerOff, Trash2, Zap } from 'lucide-react';
@@ -19,6 +20,7 @@ import { Field, Input } from '../../ui/form.tsx';
 import { useReturnFocus } from '../../ui/return-focus.ts';
 import { EmptyState, ListState } from '../../ui/states.tsx';
 import CalendarIntegrationDialog, { calendarListKeys } from './CalendarIntegrationDialog.tsx';
+import CalendarLog from './CalendarLog.tsx';
 import CalendarSettingsDialog from './CalendarSettingsDialog.tsx';
 import DeliveryLog from './DeliveryLog.tsx';
 import { activeIntegration, calendarProviderLabel, integrationLabel, isDeliveriesKey, prettyConfig, type CalendarIntegration } from './integrations.ts';
@@ -109,6 +111,7 @@ export default function CalendarTab() {
           </ul>
         )}
       </ListState>
+      <CalendarLog integrations={rows} />
     </section>
   );
 }
