@@ -67,6 +67,8 @@ export const {
   appointments,
   appointmentSlotClaims,
   calendarSettings,
+  calendarAuthorizations,
+  calendarConnections,
   emailSettings,
   blogSources,
   externalBlogArticles,

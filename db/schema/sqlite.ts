@@ -64,6 +64,8 @@ export const {
   appointments,
   appointmentSlotClaims,
   calendarSettings,
+  calendarAuthorizations,
+  calendarConnections,
   emailSettings,
   blogSources,
   externalBlogArticles,
