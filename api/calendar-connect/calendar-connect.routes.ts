@@ -49,4 +49,3 @@ export function calendarConnectRoutes(deps: Pick<Deps, 'database' | 'integration
       .post('/calendar-settings/:id/disconnect', pathParams(idParam), async (c) => c.json(await service.disconnect(c.req.valid('param').id))),
   };
 }
-

@@ -236,10 +236,7 @@ export const calendarAuthorizations = table(
     usedAt: timestamp('used_at'),
     createdAt: createdAt(),
   },
-  (t, { unique, index }) => [
-    unique('calendar_authorizations_state_hash').on(t.stateHash),
-    index('calendar_authorizations_expires_at_idx').on(t.expiresAt),
-  ],
+  (t, { unique, index }) => [unique('calendar_authorizations_state_hash').on(t.stateHash), index('calendar_authorizations_expires_at_idx').on(t.expiresAt)],
 );
 
 /**

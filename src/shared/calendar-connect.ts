@@ -9,7 +9,8 @@ export const connectOutcomes = {
   'invalid-state':
     'This sign-in answer does not belong to a connection started on this site (its state is unknown or does not match). Nothing was connected; start again with Connect.',
   expired: 'The sign-in took longer than 10 minutes, so it expired. Nothing was connected; start again with Connect.',
-  'state-used': 'This sign-in answer was already used (a repeated or replayed sign-in). Nothing more was changed; start again with Connect if the calendar is not connected.',
+  'state-used':
+    'This sign-in answer was already used (a repeated or replayed sign-in). Nothing more was changed; start again with Connect if the calendar is not connected.',
   'browser-mismatch':
     'This sign-in was started in another browser or session (its connection cookie is missing or different). Nothing was connected; start again with Connect in this browser.',
   'code-refused':

@@ -136,7 +136,12 @@ class OAuthConsent {
   page(req: RecordedRequest, res: http.ServerResponse, formAction: string) {
     const q = req.query;
     const client = this.client(q.client_id);
-    if (!client) return sendHtml(res, 401, `<!doctype html><title>Error 401: invalid_client</title><h1>Error 401: invalid_client</h1><p>The OAuth client was not found.</p>`);
+    if (!client)
+      return sendHtml(
+        res,
+        401,
+        `<!doctype html><title>Error 401: invalid_client</title><h1>Error 401: invalid_client</h1><p>The OAuth client was not found.</p>`,
+      );
     if (!q.redirect_uri || !client.redirectUris.includes(q.redirect_uri)) {
       return sendHtml(
         res,
@@ -199,7 +204,11 @@ class OAuthConsent {
     issued.used = true;
     if (form.redirect_uri !== issued.redirectUri) return { refusal: [400, { error: 'redirect_uri_mismatch', error_description: 'Bad Request' }] };
     const challenge =
-      issued.codeChallengeMethod === 'S256' ? createHash('sha256').update(form.code_verifier ?? '').digest('base64url') : (form.code_verifier ?? '');
+      issued.codeChallengeMethod === 'S256'
+        ? createHash('sha256')
+            .update(form.code_verifier ?? '')
+            .digest('base64url')
+        : (form.code_verifier ?? '');
     if (!form.code_verifier || challenge !== issued.codeChallenge)
       return { refusal: [400, { error: 'invalid_grant', error_description: 'code_verifier or verifier is not valid' }] };
     const refreshToken = `1//fake-refresh-${randomBytes(16).toString('base64url')}`;
@@ -208,7 +217,14 @@ class OAuthConsent {
   }
 
   idToken(clientId: string, issuer: string) {
-    return unsignedJwt({ iss: issuer, aud: clientId, sub: `fake-${this.account.email}`, email: this.account.email, email_verified: true, name: this.account.name });
+    return unsignedJwt({
+      iss: issuer,
+      aud: clientId,
+      sub: `fake-${this.account.email}`,
+      email: this.account.email,
+      email_verified: true,
+      name: this.account.name,
+    });
   }
 }
 
@@ -362,7 +378,11 @@ export class GoogleCalendarFake extends Recorder implements FakeService {
   private redeemCode(form: Record<string, string>, res: http.ServerResponse) {
     const redeemed = this.oauth.redeem(form);
     if ('refusal' in redeemed) return send(res, ...redeemed.refusal);
-    this.issue(res, { scope: redeemed.scope, refreshToken: redeemed.refreshToken, idToken: this.oauth.idToken(redeemed.clientId, 'https://accounts.google.com') });
+    this.issue(res, {
+      scope: redeemed.scope,
+      refreshToken: redeemed.refreshToken,
+      idToken: this.oauth.idToken(redeemed.clientId, 'https://accounts.google.com'),
+    });
   }
 
   /** POST /revoke token=…: Google's revocation endpoint (a refresh token revokes its whole grant). */
