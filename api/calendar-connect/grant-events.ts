@@ -5,13 +5,11 @@
  * connection as needing reconnecting, with the time and the provider's reason, so the Calendar card
  * says so; a new refresh token in the answer (Microsoft rotates them) replaces the stored one, sealed.
  */
+import { calendarSettingsRepository } from '../calendar-settings/calendar-settings.repository.ts';
+import { openConfig, UnreadableSecretError } from '../crypto/sealed-config.ts';
 import type { Deps } from '../deps.ts';
 import { calendarConnectRepository } from './calendar-connect.repository.ts';
-import { changeConnectedConfig, configText } from './connected-config.ts';
-import { UnreadableSecretError } from '../crypto/sealed-config.ts';
-import { calendarSettingsRepository } from '../calendar-settings/calendar-settings.repository.ts';
-import { openConfig } from '../crypto/sealed-config.ts';
-import { parseConfigObject } from './connected-config.ts';
+import { changeConnectedConfig, configText, parseConfigObject } from './connected-config.ts';
 
 export interface GrantEvents {
   /** The provider refused `refreshToken` with invalid_grant: `reason` is its explanation. */

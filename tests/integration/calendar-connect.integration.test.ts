@@ -83,9 +83,18 @@ async function storedRow(ctx: TestContext, id: string) {
 const openedConfig = async (ctx: TestContext, id: string) =>
   JSON.parse(openConfig(ctx.deps.secrets, (await storedRow(ctx, id)).config, { table: 'calendar-settings', id })!) as Record<string, string>;
 
+/** A card's connection, as GET /api/admin/calendar-settings shows it. */
+interface ConnectionView {
+  connected: boolean;
+  accountEmail: string | null;
+  calendarName: string | null;
+  connectedAt: string | null;
+  needsReconnect: { at: string; reason: string } | null;
+}
+
 async function card(ctx: TestContext, id: string) {
   const list = await ctx.admin('GET', '/api/admin/calendar-settings');
-  return (list.body as { id: string; connection: any }[]).find((r) => r.id === id)!;
+  return (list.body as { id: string; connection: ConnectionView }[]).find((r) => r.id === id)!;
 }
 
 /** Nothing of a connection was stored: no refresh token in the config, no connection row. */
@@ -181,7 +190,9 @@ forEachDialect(
       expect((await ctx().admin('PUT', `/api/admin/calendar-settings/${id}/activate`)).status).toBe(200);
       const { id: appointmentId } = await book(ctx());
       await ctx().background.runDeliveries();
-      const event = [...fakes.google.events.values()].find((e) => (e.extendedProperties as any)?.private?.appointmentId === appointmentId);
+      const event = [...fakes.google.events.values()].find(
+        (e) => (e.extendedProperties as { private?: { appointmentId?: string } } | undefined)?.private?.appointmentId === appointmentId,
+      );
       expect(event?.calendarId).toBe('court-dates@group.calendar.google.com');
       expect((await ctx().admin('PUT', `/api/admin/calendar-settings/${id}/deactivate`)).status).toBe(200);
     });
@@ -427,7 +438,7 @@ forEachDialect(
       fakes.microsoft.revokeGrants();
       const list = await ctx().admin('GET', `/api/admin/calendar-settings/${id}/calendars`);
       expect(list.status).toBe(409);
-      expect((await card(ctx(), id)).connection.needsReconnect.reason).toContain('AADSTS50173');
+      expect((await card(ctx(), id)).connection.needsReconnect?.reason).toContain('AADSTS50173');
       const res = await ctx().admin('POST', `/api/admin/calendar-settings/${id}/disconnect`);
       expect(res.body).toEqual({ provider: 'outlook', revoked: null, deactivated: false, accessPage: 'https://myaccount.microsoft.com' });
       await expectNothingStored(ctx(), id);
