@@ -57,9 +57,7 @@ export default defineConfig({
   ],
   webServer: {
     // The lock keeps two test runs on one machine from building dist/ at the same time.
-    // The server's SITE_URL is the address the browser uses (Connect with Google / Microsoft 365 sends
-    // the browser back to SITE_URL's callback, issue 20); the build keeps its own (canonical URLs).
-    command: `flock /tmp/firm-site-build.lock node scripts/build-if-needed.ts && SITE_URL=http://127.0.0.1:${port} node api/server.ts`,
+    command: 'flock /tmp/firm-site-build.lock node scripts/build-if-needed.ts && node api/server.ts',
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,

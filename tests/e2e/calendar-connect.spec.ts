@@ -20,12 +20,24 @@ const SCREEN = '/admin/integrations';
 const fakesPort = Number(process.env.E2E_FAKES_PORT);
 const CLIENT = { clientId: 'e2e-connect.apps.example.com', clientSecret: 'GOCSPX-e2e-connect-secret' };
 const ACCOUNT = 'dana.whitfield@example-firm.test';
+/**
+ * The server's SITE_URL (playwright.config.ts leaves the default): the callback registered with the
+ * client and sent as redirect_uri. The public origin of a real install is the server itself; here
+ * the browser reaches it at baseURL, so its navigation to SITE_URL is sent there (as DNS would):
+ * the browser's own request, with its own cookies.
+ */
+const SITE_URL = 'http://localhost:4321';
+const CALLBACK = `${SITE_URL}/api/integrations/google/callback`;
 
 let fakes: CalendarFakes;
 
-test.beforeAll(async ({ baseURL }) => {
+test.beforeAll(async () => {
   fakes = await startCalendarFakes({ port: fakesPort });
-  fakes.google.oauth.clients.push({ ...CLIENT, redirectUris: [`${baseURL}/api/integrations/google/callback`] });
+  fakes.google.oauth.clients.push({ ...CLIENT, redirectUris: [CALLBACK] });
+});
+
+test.beforeEach(async ({ page, baseURL }) => {
+  await page.route(`${SITE_URL}/**`, (route) => route.fulfill({ status: 307, headers: { location: route.request().url().replace(SITE_URL, baseURL!) } }));
 });
 test.afterAll(async () => {
   await fakes?.close();
@@ -34,7 +46,7 @@ test.afterAll(async () => {
 const card = (page: Page, id: string) => page.locator(`[data-testid="calendar-integration"][data-integration-id="${id}"]`);
 
 /** Add Integration with Google's template filled in; the new row's id. */
-async function addGoogleIntegration(page: Page, baseURL: string, name: string): Promise<string> {
+async function addGoogleIntegration(page: Page, name: string): Promise<string> {
   await openAdminScreen(page, SCREEN, 'Integrations');
   await page.getByRole('button', { name: 'Add Integration' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add Calendar Integration' });
@@ -45,7 +57,7 @@ async function addGoogleIntegration(page: Page, baseURL: string, name: string): 
       {
         client_id: CLIENT.clientId,
         client_secret: CLIENT.clientSecret,
-        redirect_uri: `${baseURL}/api/integrations/google/callback`,
+        redirect_uri: CALLBACK,
         calendar_id: 'primary',
       },
       null,
@@ -62,12 +74,11 @@ async function addGoogleIntegration(page: Page, baseURL: string, name: string): 
 
 test('connect a Google calendar through its consent page, pick "Court dates", see it on the card, then disconnect; a denied consent says so', async ({
   page,
-  baseURL,
   adminApi,
 }, info) => {
   test.setTimeout(120_000);
   const console = watchConsole(page);
-  const id = await addGoogleIntegration(page, baseURL!, `Firm Google ${info.project.name} ${Date.now()}`);
+  const id = await addGoogleIntegration(page, `Firm Google ${info.project.name} ${Date.now()}`);
   const connection = card(page, id).getByTestId('calendar-connection');
   await expect(connection).toContainText('Not connected.');
   await screenshot(page, info, 'calendar-connect-not-connected', { unhover: true, blur: true });

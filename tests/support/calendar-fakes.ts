@@ -160,7 +160,7 @@ class OAuthConsent {
     sendHtml(
       res,
       200,
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign in - ${escapeHtml(this.providerName)}</title></head><body><main>` +
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Sign in - ${escapeHtml(this.providerName)}</title></head><body><main>` +
         `<h1>${escapeHtml(this.providerName)}: allow access?</h1><p>Signed in as <strong data-testid="account">${escapeHtml(this.account.email)}</strong></p>` +
         `<p>The app wants to:</p><ul>${access}</ul>` +
         `<form method="post" action="${escapeHtml(formAction)}">${hidden}<button name="decision" value="cancel">Cancel</button> <button name="decision" value="allow">Allow</button></form>` +
