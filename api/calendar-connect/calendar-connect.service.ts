@@ -25,7 +25,7 @@ import { badRequest, conflict, HttpError, notFound } from '../http/errors.ts';
 import type { SafeResponse } from '../http/outbound-fetch.ts';
 import { calendarConnectRepository } from './calendar-connect.repository.ts';
 import { changeConnectedConfig, configText, parseConfigObject } from './connected-config.ts';
-import { accessPages, authorizationUrl, clientConfig, isConnectProvider, providerNames, type ConnectProvider } from './oauth-providers.ts';
+import { accessPages, authorizationUrl, clientConfig, GOOGLE_EVENTS_SCOPE, isConnectProvider, providerNames, type ConnectProvider } from './oauth-providers.ts';
 
 /** How long a begun connection may take (the admin signs in and consents meanwhile). */
 export const AUTHORIZATION_TTL_MS = 10 * 60_000;
@@ -220,7 +220,7 @@ export function calendarConnectService(deps: ConnectDeps) {
         deps.log.warn('calendar connect: code refused', { integrationId, provider, status: res.status });
         return end(exchangeRefusal(res));
       }
-      let answer: { access_token?: unknown; refresh_token?: unknown; id_token?: unknown };
+      let answer: { access_token?: unknown; refresh_token?: unknown; id_token?: unknown; scope?: unknown };
       try {
         answer = res.json();
       } catch {
@@ -228,6 +228,11 @@ export function calendarConnectService(deps: ConnectDeps) {
       }
       const refreshToken = text(answer.refresh_token);
       if (!refreshToken) return end('no-refresh-token');
+      // Google's consent page lets the user untick a scope: without the events the site cannot sync.
+      if (provider === 'google' && typeof answer.scope === 'string' && !answer.scope.split(/\s+/).includes(GOOGLE_EVENTS_SCOPE)) {
+        deps.log.warn('calendar connect: calendar access not granted', { integrationId, provider });
+        return end('scope-missing');
+      }
       // The id_token came straight from the provider's token endpoint over TLS, in answer to our own
       // client's request: Google's and Microsoft's guides say its signature need not be checked then.
       // Only the e-mail is read from it, to show which account is connected.

@@ -17,7 +17,8 @@ export const isConnectProvider = (provider: string): provider is ConnectProvider
  * Google: the events (to write appointments), read-only (the calendar list for the picker, free/busy),
  * and openid email (the id_token names the account).
  */
-export const GOOGLE_CONNECT_SCOPE = 'openid email https://www.googleapis.com/auth/calendar.events https://www.googleapis.com/auth/calendar.readonly';
+export const GOOGLE_EVENTS_SCOPE = 'https://www.googleapis.com/auth/calendar.events';
+export const GOOGLE_CONNECT_SCOPE = `openid email ${GOOGLE_EVENTS_SCOPE} https://www.googleapis.com/auth/calendar.readonly`;
 /** Microsoft: the delegated calendar permission, offline_access for a refresh token, openid email for the account. */
 export const MICROSOFT_CONNECT_SCOPE = `openid email ${GRAPH_DELEGATED_SCOPE}`;
 

@@ -21,6 +21,8 @@ export const connectOutcomes = {
   'provider-down': 'The provider could not be reached to finish the sign-in. Nothing was connected; try Connect again in a few minutes.',
   'no-refresh-token':
     'The provider did not grant offline access (no refresh token), so the site could not keep the calendar in sync. Nothing was connected; connect again.',
+  'scope-missing':
+    'Access to the calendar’s events was not allowed (it was unticked on the consent page), so the site could not add appointments. Nothing was connected; connect again and allow access to the calendar.',
   'provider-error': 'The provider answered the sign-in with an error. Nothing was connected; try Connect again.',
   gone: 'The integration was deleted while it was being connected. Nothing was connected.',
 } as const;

@@ -45,13 +45,26 @@ async function begin(ctx: TestContext, id: string) {
 }
 
 /** The consent page loaded, then its Allow or Cancel posted, as the browser does: where the provider redirects. */
-async function consent(url: URL, decision: 'allow' | 'cancel' = 'allow'): Promise<URL> {
+async function consent(url: URL, decision: 'allow' | 'cancel' = 'allow', { untick }: { untick?: string } = {}): Promise<URL> {
   const page = await fetch(url);
   expect(page.status).toBe(200);
   expect(await page.text()).toContain('Allow');
   const answer = await fetch(`${url.origin}${url.pathname}`, {
     method: 'POST',
-    body: new URLSearchParams({ ...Object.fromEntries(url.searchParams), decision }),
+    body: new URLSearchParams({
+      ...Object.fromEntries(url.searchParams),
+      // Google's granular consent: a scope the user unticked is not granted.
+      ...(untick
+        ? {
+            scope: url.searchParams
+              .get('scope')!
+              .split(' ')
+              .filter((s) => s !== untick)
+              .join(' '),
+          }
+        : {}),
+      decision,
+    }),
     redirect: 'manual',
   });
   expect(answer.status).toBe(302);
@@ -305,6 +318,14 @@ forEachDialect(
       later(ctx(), 10 * 60_000 + 1000);
       expect((await callback(ctx(), redirect, binding)).outcome).toBe('expired');
       expect(fakes.google.tokenRequests()).toHaveLength(0);
+      await expectNothingStored(ctx(), id);
+    });
+
+    it('calendar access unticked on the consent page is not a connection: nothing is stored', async () => {
+      const id = await integration(ctx(), 'google', googleConfig);
+      const { url, binding } = await begin(ctx(), id);
+      const redirect = await consent(url, 'allow', { untick: 'https://www.googleapis.com/auth/calendar.events' });
+      expect((await callback(ctx(), redirect, binding)).outcome).toBe('scope-missing');
       await expectNothingStored(ctx(), id);
     });
 
