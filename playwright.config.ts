@@ -78,6 +78,8 @@ export default defineConfig({
       SENDGRID_API_BASE: `http://127.0.0.1:${fakesPort}/sendgrid`,
       GOOGLE_CALENDAR_API_BASE: `http://127.0.0.1:${fakesPort}/google/calendar/v3`,
       GOOGLE_OAUTH_TOKEN_URL: `http://127.0.0.1:${fakesPort}/google/token`,
+      GOOGLE_OAUTH_AUTHORIZE_URL: `http://127.0.0.1:${fakesPort}/google/oauth/authorize`,
+      GOOGLE_OAUTH_REVOKE_URL: `http://127.0.0.1:${fakesPort}/google/revoke`,
       MICROSOFT_GRAPH_API_BASE: `http://127.0.0.1:${fakesPort}/graph/v1.0`,
       MICROSOFT_LOGIN_BASE: `http://127.0.0.1:${fakesPort}/microsoft-login`,
       // The firm's calendar changes are read back this often (calendar-both-ways.spec.ts waits for one).

@@ -13,6 +13,7 @@ import { adminGuard } from './auth/admin-guard.ts';
 import { blogPostsRoutes } from './blog-posts/blog-posts.routes.ts';
 import { bookingRulesRoutes } from './booking-rules/booking-rules.routes.ts';
 import { blogSourcesRoutes } from './blog-sources/blog-sources.routes.ts';
+import { calendarConnectRoutes } from './calendar-connect/calendar-connect.routes.ts';
 import { calendarSettingsRoutes } from './calendar-settings/calendar-settings.routes.ts';
 import { calendarSyncRoutes } from './calendar-sync/calendar-sync.routes.ts';
 import { componentVisibilityRoutes } from './component-visibility/component-visibility.routes.ts';
@@ -49,6 +50,7 @@ const features = [
   componentVisibilityRoutes,
   calendarSettingsRoutes,
   calendarSyncRoutes,
+  calendarConnectRoutes,
   emailSettingsRoutes,
   blogSourcesRoutes,
   deliveriesRoutes,

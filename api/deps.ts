@@ -43,6 +43,10 @@ export interface IntegrationSettings {
   sendgridApiBase: string;
   googleCalendarApiBase: string;
   googleTokenUrl: string;
+  /** Google's consent page (Connect with Google). */
+  googleAuthorizeUrl: string;
+  /** Google's token revocation endpoint (Disconnect). */
+  googleRevokeUrl: string;
   microsoftGraphApiBase: string;
   microsoftLoginBase: string;
   blogSourceRefreshMinutes: number;

@@ -103,6 +103,9 @@ const envSchema = z
     SENDGRID_API_BASE: z.url().default('https://api.sendgrid.com'),
     GOOGLE_CALENDAR_API_BASE: z.url().default('https://www.googleapis.com/calendar/v3'),
     GOOGLE_OAUTH_TOKEN_URL: z.url().default('https://oauth2.googleapis.com/token'),
+    // Connect with Google (issue 20): where the admin consents, and where Disconnect revokes the grant.
+    GOOGLE_OAUTH_AUTHORIZE_URL: z.url().default('https://accounts.google.com/o/oauth2/v2/auth'),
+    GOOGLE_OAUTH_REVOKE_URL: z.url().default('https://oauth2.googleapis.com/revoke'),
     MICROSOFT_GRAPH_API_BASE: z.url().default('https://graph.microsoft.com/v1.0'),
     MICROSOFT_LOGIN_BASE: z.url().default('https://login.microsoftonline.com'),
     BLOG_SOURCE_REFRESH_MINUTES: z.coerce.number().int().min(1).max(1440).default(60),
@@ -276,6 +279,8 @@ export function integrationSettings(env: Env): IntegrationSettings {
     sendgridApiBase: env.SENDGRID_API_BASE,
     googleCalendarApiBase: env.GOOGLE_CALENDAR_API_BASE,
     googleTokenUrl: env.GOOGLE_OAUTH_TOKEN_URL,
+    googleAuthorizeUrl: env.GOOGLE_OAUTH_AUTHORIZE_URL,
+    googleRevokeUrl: env.GOOGLE_OAUTH_REVOKE_URL,
     microsoftGraphApiBase: env.MICROSOFT_GRAPH_API_BASE,
     microsoftLoginBase: env.MICROSOFT_LOGIN_BASE,
     blogSourceRefreshMinutes: env.BLOG_SOURCE_REFRESH_MINUTES,

@@ -28,6 +28,18 @@ export function calendarSettingsRepository({ db, t, dialect }: Database) {
       const [row] = await db.update(table).set(values).where(eq(table.id, id)).returning();
       return row ?? null;
     },
+    /**
+     * The config replaced only if it is still `expected` (the stored text): a connection's refresh
+     * token written by a callback or a rotation does not overwrite a change made meanwhile. False when it was not.
+     */
+    async replaceConfig(id: string, expected: string, config: string) {
+      const rows = await db
+        .update(table)
+        .set({ config })
+        .where(and(eq(table.id, id), eq(table.config, expected)))
+        .returning({ id: table.id });
+      return rows.length > 0;
+    },
     async rename(id: string, name: string | null) {
       const [row] = await db.update(table).set({ name }).where(eq(table.id, id)).returning();
       return row ?? null;

@@ -12,12 +12,15 @@ import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { calendarConfigProblem } from '../calendar-sync/config-check.ts';
 import { checkOutboundUrl, OutboundError } from '../http/outbound-fetch.ts';
 import { calendarSettingsRepository } from './calendar-settings.repository.ts';
+import { calendarConnectRepository } from '../calendar-connect/calendar-connect.repository.ts';
+import { configText, parseConfigObject } from '../calendar-connect/connected-config.ts';
 
 type CalendarSettingInput = z.output<typeof calendarSettingInput>;
 type CalendarSettingChange = z.output<typeof calendarSettingChange>;
 
 export function calendarSettingsService({ database, integrations, secrets }: Pick<Deps, 'database' | 'integrations' | 'secrets'>) {
   const repo = calendarSettingsRepository(database);
+  const connections = calendarConnectRepository(database);
   const owner = (id: string): SecretOwner => ({ table: 'calendar-settings', id });
   type Row = Awaited<ReturnType<typeof repo.create>>;
   // Opened only to show the last 4 characters; a value that does not open shows as the mask alone.
@@ -49,9 +52,31 @@ export function calendarSettingsService({ database, integrations, secrets }: Pic
       });
     }
   };
+  type Connection = Awaited<ReturnType<typeof connections.connection>>;
+  /**
+   * Issue 20: a Google or Outlook integration's connection, for its card: whether its config holds a
+   * connected account's refresh token, the account and calendar, and whether a refresh was refused
+   * (needs reconnecting). null for the other providers.
+   */
+  const connectionOf = (row: Row, connection: Connection) => {
+    if (row.provider !== 'google' && row.provider !== 'outlook') return null;
+    const opened = parseConfigObject(openConfig(secrets, row.config, owner(row.id), { lenient: true }));
+    return {
+      connected: configText(opened, 'refresh_token') !== null,
+      accountEmail: connection?.accountEmail ?? null,
+      calendarName: connection?.calendarName ?? null,
+      connectedAt: connection?.connectedAt ?? null,
+      needsReconnect: connection?.needsReconnectAt ? { at: connection.needsReconnectAt, reason: connection.needsReconnectReason ?? '' } : null,
+    };
+  };
+  /** A row as every answer shows it: secrets masked, with its connection (one more read). */
+  const withConnection = async (row: Row) => ({ ...safe(row), connection: connectionOf(row, await connections.connection(row.id)) });
   return {
     active: repo.activeProvider,
-    list: async () => (await repo.listNewestFirst()).map(safe),
+    async list() {
+      const byIntegration = new Map((await connections.listConnections()).map((c) => [c.integrationId, c]));
+      return (await repo.listNewestFirst()).map((row) => ({ ...safe(row), connection: connectionOf(row, byIntegration.get(row.id) ?? null) }));
+    },
 
     async create(input: CalendarSettingInput) {
       if (input.provider === 'custom') reachable(input.webhookUrl);
@@ -70,7 +95,7 @@ export function calendarSettingsService({ database, integrations, secrets }: Pic
         config: sealConfig(secrets, input.config, configKind('calendar', input.provider), owner(id)),
         apiKey: sealField(secrets, input.apiKey, owner(id), 'apiKey'),
       });
-      return safe(row);
+      return withConnection(row);
     },
 
     /**
@@ -85,7 +110,7 @@ export function calendarSettingsService({ database, integrations, secrets }: Pic
       if (problem) throw conflict(`This integration cannot be activated yet. ${problem}`);
       const row = await repo.activate(id);
       if (!row) throw notFound('Calendar integration not found');
-      return safe(row);
+      return withConnection(row);
     },
 
     /**
@@ -111,14 +136,14 @@ export function calendarSettingsService({ database, integrations, secrets }: Pic
         ...(input.apiKey ? { apiKey: sealField(secrets, input.apiKey, owner(id), 'apiKey') } : {}),
       });
       if (!row) throw notFound('Calendar integration not found');
-      return safe(row);
+      return withConnection(row);
     },
 
     /** Issue 19: a name to tell two of one provider apart (blank: the provider's own). */
     async rename(id: string, name: string | null) {
       const row = await repo.rename(id, name);
       if (!row) throw notFound('Calendar integration not found');
-      return safe(row);
+      return withConnection(row);
     },
 
     /**
@@ -128,7 +153,7 @@ export function calendarSettingsService({ database, integrations, secrets }: Pic
     async deactivate(id: string) {
       const row = await repo.deactivate(id);
       if (!row) throw notFound('Calendar integration not found');
-      return safe(row);
+      return withConnection(row);
     },
 
     /**

@@ -10,7 +10,8 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import { PermanentDeliveryError } from '../deliveries/deliveries.ts';
-import type { IntegrationSettings } from '../deps.ts';
+import type { Deps, IntegrationSettings } from '../deps.ts';
+import { grantEvents, type GrantEvents } from '../calendar-connect/grant-events.ts';
 import { OutboundError, safeFetch, type SafeFetchOptions, type SafeResponse } from '../http/outbound-fetch.ts';
 import type { AppointmentSnapshot } from './calendar-event.ts';
 import type { CalendarSetting } from './calendar-sync.repository.ts';
@@ -201,21 +202,35 @@ export function providerMessage(res: SafeResponse): string {
  * An OAuth token endpoint's answer. A 400/401 means the credentials were refused (invalid_grant,
  * invalid_client): retrying cannot fix that, the admin must. Anything else unexpected is retried.
  */
-function readTokenAnswer(res: SafeResponse, label: string): { token: string; expiresIn: number } {
+function readTokenAnswer(res: SafeResponse, label: string): { token: string; expiresIn: number; refreshToken: string | null } {
   if (res.status === 400 || res.status === 401) {
     throw new PermanentDeliveryError(
       `${label} refused the configured credentials: ${providerMessage(res)}. Check the client id, client secret and token in the integration's configuration.`,
     );
   }
   if (!res.ok) throw new Error(`${label} token request failed: ${providerMessage(res)}`);
-  let body: { access_token?: unknown; expires_in?: unknown };
+  let body: { access_token?: unknown; expires_in?: unknown; refresh_token?: unknown };
   try {
     body = res.json();
   } catch {
     throw new Error(`${label} token answer was not JSON`);
   }
   if (typeof body.access_token !== 'string' || !body.access_token) throw new Error(`${label} token answer had no access_token`);
-  return { token: body.access_token, expiresIn: Number(body.expires_in) };
+  const refreshToken = typeof body.refresh_token === 'string' && body.refresh_token ? body.refresh_token : null;
+  return { token: body.access_token, expiresIn: Number(body.expires_in), refreshToken };
+}
+
+/** The OAuth error code of a token endpoint's refusal (invalid_grant, invalid_client), and its description. */
+function oauthError(res: SafeResponse): { error: string | null; description: string } {
+  try {
+    const body = res.json<{ error?: unknown; error_description?: unknown }>();
+    return {
+      error: typeof body.error === 'string' ? body.error : null,
+      description: typeof body.error_description === 'string' ? body.error_description : '',
+    };
+  } catch {
+    return { error: null, description: '' };
+  }
 }
 
 /** A JSON request with the bearer token (`body` undefined: none; `headers`: more, such as Graph's Prefer). */
@@ -234,6 +249,7 @@ function oauthJsonApi(
   deps: OutboundDeps,
   cache: TokenCache,
   grant: { tokenUrl: string; form: Record<string, string>; label: string; key: string },
+  connection: { integrationId: string; events: GrantEvents },
   { timeoutMs }: RestCalendarOptions = {},
 ): OAuthCall {
   const limit = timeoutMs ? { timeoutMs } : {};
@@ -244,9 +260,19 @@ function oauthJsonApi(
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
       body: new URLSearchParams(grant.form).toString(),
     });
-    const { token, expiresIn } = readTokenAnswer(res, grant.label);
-    cache.set(grant.key, token, expiresIn);
-    return token;
+    const refreshToken = grant.form.grant_type === 'refresh_token' ? grant.form.refresh_token : undefined;
+    // A connected account's grant revoked or expired: the Calendar card says it needs reconnecting
+    // (the delivery still fails permanently below, with the provider's words).
+    if (refreshToken && res.status === 400) {
+      const refusal = oauthError(res);
+      if (refusal.error === 'invalid_grant') await connection.events.refused(connection.integrationId, refreshToken, refusal.description || refusal.error);
+    }
+    const answer = readTokenAnswer(res, grant.label);
+    cache.set(grant.key, answer.token, answer.expiresIn);
+    // Microsoft may send a new refresh token with each refresh: the stored one is replaced (sealed).
+    if (refreshToken && answer.refreshToken && answer.refreshToken !== refreshToken)
+      await connection.events.rotated(connection.integrationId, refreshToken, answer.refreshToken);
+    return answer.token;
   };
   const request = (token: string, method: string, url: string, body?: unknown, headers: Record<string, string> = {}) =>
     outbound(deps, url, {
@@ -269,18 +295,22 @@ function oauthJsonApi(
   };
 }
 
-/** A REST calendar provider's events, for one integration's credentials. */
+/**
+ * A REST calendar provider's events, for one integration's credentials. The database, secrets and
+ * clock record what token refreshes say about a connected account (api/calendar-connect/grant-events.ts).
+ */
 export function restCalendar(
-  deps: { integrations: IntegrationSettings },
+  deps: Pick<Deps, 'integrations' | 'database' | 'secrets' | 'clock'>,
   tokens: TokenCache,
   provider: RestCalendarProvider,
   options: RestCalendarOptions = {},
 ) {
   const { label, createVerb } = provider;
+  const events = grantEvents(deps);
   return {
     forSetting(setting: CalendarSetting): CalendarApi {
       const { grant, eventsUrl, missing, root, calendarId } = provider.connect(readConfig(setting, label), deps.integrations);
-      const call = oauthJsonApi(deps, tokens, { ...grant, key: credentialsKey(grant.cacheKey) }, options);
+      const call = oauthJsonApi(deps, tokens, { ...grant, key: credentialsKey(grant.cacheKey) }, { integrationId: setting.id, events }, options);
       const eventUrl = (eventId: string) => `${eventsUrl}/${encodeURIComponent(eventId)}`;
       return {
         label,

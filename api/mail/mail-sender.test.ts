@@ -18,6 +18,8 @@ const settings = (allowPrivateNetworks: boolean) => ({
     sendgridApiBase: 'http://127.0.0.1:9',
     googleCalendarApiBase: '',
     googleTokenUrl: '',
+    googleAuthorizeUrl: '',
+    googleRevokeUrl: '',
     microsoftGraphApiBase: '',
     microsoftLoginBase: '',
     blogSourceRefreshMinutes: 60,

@@ -242,6 +242,51 @@ export const calendarSyncStates = table('calendar_sync_states', {
   updatedAt: updatedAt(),
 });
 
+/**
+ * Issue 20: a Connect with Google / Microsoft 365 begun and not yet finished (api/calendar-connect).
+ * The `state` sent to the provider and the browser binding (an HttpOnly cookie) are kept as hashes
+ * only; the PKCE verifier is sealed. Used once (used_at set by the callback that consumes it, so two
+ * containers or a replay cannot both use it), and good for ten minutes.
+ */
+export const calendarAuthorizations = table(
+  'calendar_authorizations',
+  {
+    id: id(),
+    stateHash: text('state_hash').notNull(),
+    bindingHash: text('binding_hash').notNull(),
+    integrationId: text('integration_id')
+      .notNull()
+      .references(() => calendarSettings.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    /** The admin who began it (their identity's subject). */
+    adminSub: text('admin_sub').notNull(),
+    /** The PKCE code_verifier, sealed (deps.secrets). */
+    codeVerifier: text('code_verifier').notNull(),
+    expiresAt: timestamp('expires_at').notNull(),
+    usedAt: timestamp('used_at'),
+    createdAt: createdAt(),
+  },
+  (t, { unique, index }) => [unique('calendar_authorizations_state_hash').on(t.stateHash), index('calendar_authorizations_expires_at_idx').on(t.expiresAt)],
+);
+
+/**
+ * Issue 20: the account a Google or Microsoft 365 integration is connected to, beside SPEC's
+ * calendar_settings (whose sealed config holds the refresh token itself): the account's e-mail, the
+ * chosen calendar's name, and, when a refresh was answered invalid_grant, when and why it needs
+ * reconnecting. Deleted with the integration, and by Disconnect.
+ */
+export const calendarConnections = table('calendar_connections', {
+  integrationId: text('integration_id')
+    .primaryKey()
+    .references(() => calendarSettings.id, { onDelete: 'cascade' }),
+  accountEmail: text('account_email'),
+  calendarName: text('calendar_name'),
+  connectedAt: timestamp('connected_at').notNull(),
+  needsReconnectAt: timestamp('needs_reconnect_at'),
+  needsReconnectReason: text('needs_reconnect_reason'),
+  updatedAt: updatedAt(),
+});
+
 export const emailSettings = table(
   'email_settings',
   {

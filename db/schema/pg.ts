@@ -68,6 +68,8 @@ export const {
   appointmentSlotClaims,
   calendarSettings,
   calendarSyncStates,
+  calendarAuthorizations,
+  calendarConnections,
   emailSettings,
   blogSources,
   externalBlogArticles,

@@ -65,6 +65,8 @@ export const {
   appointmentSlotClaims,
   calendarSettings,
   calendarSyncStates,
+  calendarAuthorizations,
+  calendarConnections,
   emailSettings,
   blogSources,
   externalBlogArticles,

@@ -925,6 +925,28 @@ function catalogue(): Endpoint[] {
             .map(({ body, contentType: type }) => ({ method: 'POST', path: '/api/integrations/outlook/notifications', body, contentType: type })),
         ),
     },
+    // Connect's callbacks (issue 20): any state, code and error, with or without a binding cookie;
+    // always a redirect with a fixed outcome code, nothing stored.
+    ...(['google', 'outlook'] as const).map(
+      (provider): Endpoint => ({
+        method: 'GET',
+        route: `/api/integrations/${provider}/callback`,
+        runs: RUNS.query,
+        watch: ['calendarSettings', 'calendarConnections', 'calendarAuthorizations'],
+        requests: () =>
+          fc
+            .record({
+              request: plainRoute(
+                'GET',
+                `/api/integrations/${provider}/callback`,
+                fc.constant(`/api/integrations/${provider}/callback`),
+                oddQuery(['state', 'code', 'error', 'scope']),
+              ),
+              cookie: fc.option(fc.string({ unit: 'grapheme-ascii', maxLength: 600 }), { freq: 2 }),
+            })
+            .map(({ request, cookie }) => (cookie === null ? request : { ...request, headers: { ...request.headers, cookie: `calendar_connect=${cookie}` } })),
+      }),
+    ),
     // ----- admin
     { method: 'GET', route: '/api/admin/session', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/session') },
     { method: 'GET', route: '/api/admin/testimonials', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/testimonials') },
@@ -1205,6 +1227,46 @@ function catalogue(): Endpoint[] {
       route: '/api/admin/calendar-settings/:id',
       runs: RUNS.param,
       requests: () => plainRoute('DELETE', '/api/admin/calendar-settings/:id', withParam('/api/admin/calendar-settings/:id', oddId)),
+    },
+    // Connect (issue 20): the existing integration is Calendly's, which cannot connect (409).
+    ...(
+      [
+        ['POST', '/api/admin/calendar-settings/:id/connect'],
+        ['GET', '/api/admin/calendar-settings/:id/calendars'],
+        ['POST', '/api/admin/calendar-settings/:id/disconnect'],
+      ] as const
+    ).map(
+      ([method, route]): Endpoint => ({
+        method,
+        route,
+        runs: RUNS.param,
+        watch: ['calendarSettings', 'calendarConnections', 'calendarAuthorizations'],
+        requests: () =>
+          plainRoute(
+            method,
+            route,
+            withParam(
+              route,
+              idOrExisting(() => existing.calendarSetting),
+            ),
+          ),
+      }),
+    ),
+    {
+      method: 'PUT',
+      route: '/api/admin/calendar-settings/:id/calendar',
+      runs: RUNS.body,
+      watch: ['calendarSettings', 'calendarConnections'],
+      requests: () =>
+        jsonRoute(
+          'PUT',
+          '/api/admin/calendar-settings/:id/calendar',
+          bodyText(fc.record({ calendarId: oddText(200, 1) }), fieldsOf('calendarId')),
+          withParam(
+            '/api/admin/calendar-settings/:id/calendar',
+            idOrExisting(() => existing.calendarSetting),
+          ),
+        ),
     },
     { method: 'GET', route: '/api/admin/email-settings', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/email-settings') },
     { method: 'GET', route: '/api/admin/email-outbox', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/email-outbox') },

@@ -3,11 +3,12 @@
  * every request and can be told to fail: a Google fake (OAuth token endpoint + Calendar API v3), a
  * Microsoft fake (identity platform token endpoint + Graph events) and a plain webhook receiver.
  * Integration tests start them on port 0; e2e specs start them on E2E_FAKES_PORT with the path
- * prefixes playwright.config.ts gives the server (/google/calendar/v3, /google/token, /graph/v1.0,
- * /microsoft-login), several services on one port. No vitest import and nothing from api/: the
+ * prefixes playwright.config.ts gives the server (/google/calendar/v3, /google/token,
+ * /google/oauth/authorize, /google/revoke, /graph/v1.0, /microsoft-login), several services on one
+ * port. Connect (issue 20): consent pages, authorization codes with PKCE, refresh tokens and revocation. No vitest import and nothing from api/: the
  * fakes check what they receive on their own (a signature is verified here, not by the code under test).
  */
-import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -127,6 +128,155 @@ function mergeIntervals(intervals: { start: number; end: number }[]) {
   return merged;
 }
 
+// ------------------------------------------------------------------- OAuth consent (issue 20, Connect)
+
+/** An OAuth client registered with a fake provider (Google Cloud's Web client, an Entra app registration). */
+export interface OAuthClient {
+  clientId: string;
+  clientSecret: string;
+  /** The exact redirect URIs registered; any other is refused before the consent page. */
+  redirectUris: string[];
+}
+
+interface IssuedCode {
+  clientId: string;
+  redirectUri: string;
+  codeChallenge: string;
+  codeChallengeMethod: string;
+  scope: string;
+  used: boolean;
+}
+
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function sendHtml(res: http.ServerResponse, status: number, html: string) {
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(html) }).end(html);
+}
+
+/** An unsigned JWT-shaped id_token (alg none): the code under test reads its claims, it does not verify them. */
+const unsignedJwt = (claims: Record<string, unknown>) =>
+  `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.`;
+
+/**
+ * The authorization-code part of a fake provider, as Google and the Microsoft identity platform
+ * document it: a consent page (the account, the app's requested access, Allow and Cancel) for a
+ * registered client and redirect URI only; codes good once, bound to the PKCE S256 challenge and the
+ * redirect URI; refresh tokens that can be revoked.
+ */
+class OAuthConsent {
+  readonly clients: OAuthClient[] = [];
+  private codes = new Map<string, IssuedCode>();
+  /** Refresh tokens issued through consent, with their client; revoked ones answer invalid_grant. */
+  readonly refreshTokens = new Map<string, { clientId: string; revoked: boolean }>();
+
+  private readonly providerName: string;
+  readonly account: { email: string; name: string };
+
+  constructor(providerName: string, account: { email: string; name: string }) {
+    this.providerName = providerName;
+    this.account = account;
+  }
+
+  client(clientId: string | undefined) {
+    return this.clients.find((c) => c.clientId === clientId) ?? null;
+  }
+
+  /** GET: the consent page, or the provider's own error page for an unknown client or unregistered redirect URI. */
+  page(req: RecordedRequest, res: http.ServerResponse, formAction: string) {
+    const q = req.query;
+    const client = this.client(q.client_id);
+    if (!client)
+      return sendHtml(
+        res,
+        401,
+        `<!doctype html><title>Error 401: invalid_client</title><h1>Error 401: invalid_client</h1><p>The OAuth client was not found.</p>`,
+      );
+    if (!q.redirect_uri || !client.redirectUris.includes(q.redirect_uri)) {
+      return sendHtml(
+        res,
+        400,
+        `<!doctype html><title>Error 400: redirect_uri_mismatch</title><h1>Access blocked: this app’s request is invalid</h1><p>Error 400: redirect_uri_mismatch</p><p>You can’t sign in because this app sent an invalid request. The redirect URI in the request, ${escapeHtml(q.redirect_uri ?? '')}, does not match the ones authorized for the OAuth client.</p>`,
+      );
+    }
+    const hidden = Object.entries(q)
+      .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`)
+      .join('');
+    const access = (q.scope ?? '')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((scope) => `<li>${escapeHtml(scope)}</li>`)
+      .join('');
+    sendHtml(
+      res,
+      200,
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Sign in - ${escapeHtml(this.providerName)}</title></head><body><main>` +
+        `<h1>${escapeHtml(this.providerName)}: allow access?</h1><p>Signed in as <strong data-testid="account">${escapeHtml(this.account.email)}</strong></p>` +
+        `<p>The app wants to:</p><ul>${access}</ul>` +
+        `<form method="post" action="${escapeHtml(formAction)}">${hidden}<button name="decision" value="cancel">Cancel</button> <button name="decision" value="allow">Allow</button></form>` +
+        `</main></body></html>`,
+    );
+  }
+
+  /** POST from the consent page: a code (Allow) or error=access_denied (Cancel), redirected to the client. */
+  decide(req: RecordedRequest, res: http.ServerResponse) {
+    const f = req.form();
+    const client = this.client(f.client_id);
+    if (!client || !f.redirect_uri || !client.redirectUris.includes(f.redirect_uri)) return sendHtml(res, 400, '<h1>Error 400: redirect_uri_mismatch</h1>');
+    const to = new URL(f.redirect_uri);
+    if (f.state) to.searchParams.set('state', f.state);
+    if (f.decision !== 'allow') {
+      to.searchParams.set('error', 'access_denied');
+      to.searchParams.set('error_description', 'The user denied access');
+    } else {
+      const code = `4/fake-code-${randomBytes(16).toString('base64url')}`;
+      this.codes.set(code, {
+        clientId: client.clientId,
+        redirectUri: f.redirect_uri,
+        codeChallenge: f.code_challenge ?? '',
+        codeChallengeMethod: f.code_challenge_method ?? 'plain',
+        scope: f.scope ?? '',
+        used: false,
+      });
+      to.searchParams.set('code', code);
+      to.searchParams.set('scope', f.scope ?? '');
+    }
+    res.writeHead(302, { location: to.toString() }).end();
+  }
+
+  /** grant_type=authorization_code: the refusal (status, body), or the scope granted and a new refresh token. */
+  redeem(form: Record<string, string>): { refusal: [number, unknown] } | { scope: string; refreshToken: string; clientId: string } {
+    const client = this.client(form.client_id);
+    if (!client || client.clientSecret !== form.client_secret) return { refusal: [401, { error: 'invalid_client', error_description: 'Unauthorized' }] };
+    const issued = form.code ? this.codes.get(form.code) : undefined;
+    if (!issued || issued.clientId !== client.clientId) return { refusal: [400, { error: 'invalid_grant', error_description: 'Malformed auth code.' }] };
+    if (issued.used) return { refusal: [400, { error: 'invalid_grant', error_description: 'Bad Request' }] };
+    issued.used = true;
+    if (form.redirect_uri !== issued.redirectUri) return { refusal: [400, { error: 'redirect_uri_mismatch', error_description: 'Bad Request' }] };
+    const challenge =
+      issued.codeChallengeMethod === 'S256'
+        ? createHash('sha256')
+            .update(form.code_verifier ?? '')
+            .digest('base64url')
+        : (form.code_verifier ?? '');
+    if (!form.code_verifier || challenge !== issued.codeChallenge)
+      return { refusal: [400, { error: 'invalid_grant', error_description: 'code_verifier or verifier is not valid' }] };
+    const refreshToken = `1//fake-refresh-${randomBytes(16).toString('base64url')}`;
+    this.refreshTokens.set(refreshToken, { clientId: client.clientId, revoked: false });
+    return { scope: issued.scope, refreshToken, clientId: client.clientId };
+  }
+
+  idToken(clientId: string, issuer: string) {
+    return unsignedJwt({
+      iss: issuer,
+      aud: clientId,
+      sub: `fake-${this.account.email}`,
+      email: this.account.email,
+      email_verified: true,
+      name: this.account.name,
+    });
+  }
+}
+
 // ---------------------------------------------------------------------------------------------- Google
 
 export interface GoogleEvent {
@@ -151,6 +301,19 @@ export interface GoogleFakeOptions {
   credentials?: { clientId: string; clientSecret: string; refreshToken: string };
   /** expires_in of issued tokens, seconds (default 3599). */
   tokenLifetimeSeconds?: number;
+  /** Connect (issue 20): the consent page (default '/google/oauth/authorize') and revocation (default '/google/revoke'). */
+  authorizePath?: string;
+  revokePath?: string;
+  /** The signed-in Google account the consent page shows. */
+  account?: { email: string; name: string };
+}
+
+/** A calendar of the signed-in account's calendar list (Calendar API v3 calendarList resource). */
+export interface GoogleCalendarListEntry {
+  id: string;
+  summary: string;
+  accessRole: 'owner' | 'writer' | 'reader' | 'freeBusyReader';
+  primary?: boolean;
 }
 
 export class GoogleCalendarFake extends Recorder implements FakeService {
@@ -165,9 +328,24 @@ export class GoogleCalendarFake extends Recorder implements FakeService {
   readonly events = new Map<string, GoogleEvent>();
   /** Ids of deleted events (Google answers 410 Gone for them). */
   readonly deleted = new Set<string>();
+  readonly authorizePath: string;
+  readonly revokePath: string;
+  /** Connect: registered OAuth clients, codes and refresh tokens. */
+  readonly oauth: OAuthConsent;
+  /** The signed-in account's calendar list. */
+  calendarList: GoogleCalendarListEntry[];
 
   constructor(options: GoogleFakeOptions = {}) {
     super();
+    this.authorizePath = options.authorizePath ?? '/google/oauth/authorize';
+    this.revokePath = options.revokePath ?? '/google/revoke';
+    const account = options.account ?? { email: 'dana.whitfield@example-firm.test', name: 'Dana Whitfield' };
+    this.oauth = new OAuthConsent('Google', account);
+    this.calendarList = [
+      { id: account.email, summary: account.email, accessRole: 'owner', primary: true },
+      { id: 'court-dates@group.calendar.google.com', summary: 'Court dates', accessRole: 'owner' },
+      { id: 'en.usa#holiday@group.v.calendar.google.com', summary: 'Holidays in United States', accessRole: 'reader' },
+    ];
     this.calendarPrefix = trimSlash(options.calendarPrefix ?? '/google/calendar/v3');
     this.tokenPath = options.tokenPath ?? '/google/token';
     this.credentials = options.credentials;
@@ -189,9 +367,22 @@ export class GoogleCalendarFake extends Recorder implements FakeService {
     return this.requests.filter((r) => r.path.startsWith(`${this.calendarPrefix}/`));
   }
 
+  /** Every refresh token issued through consent stops working (the user removed the app's access). */
+  revokeGrants() {
+    for (const grant of this.oauth.refreshTokens.values()) grant.revoked = true;
+  }
+
   handle(req: RecordedRequest, res: http.ServerResponse): boolean {
     if (req.path === this.tokenPath) {
       if (!this.intercept(req, res)) this.token(req, res);
+      return true;
+    }
+    if (req.path === this.authorizePath) {
+      if (!this.intercept(req, res)) req.method === 'POST' ? this.oauth.decide(req, res) : this.oauth.page(req, res, this.authorizePath);
+      return true;
+    }
+    if (req.path === this.revokePath) {
+      if (!this.intercept(req, res)) this.revoke(req, res);
       return true;
     }
     if (!req.path.startsWith(`${this.calendarPrefix}/`)) return false;
@@ -202,22 +393,66 @@ export class GoogleCalendarFake extends Recorder implements FakeService {
   private token(req: RecordedRequest, res: http.ServerResponse) {
     if (req.method !== 'POST') return send(res, 405, { error: 'method_not_allowed' });
     const form = req.form();
+    if (form.grant_type === 'authorization_code') return this.redeemCode(form, res);
     if (form.grant_type !== 'refresh_token') return send(res, 400, { error: 'unsupported_grant_type', error_description: 'Invalid grant_type' });
+    const connected = this.oauth.refreshTokens.get(form.refresh_token ?? '');
+    if (connected) {
+      if (this.oauth.client(form.client_id)?.clientSecret !== form.client_secret || connected.clientId !== form.client_id)
+        return send(res, 401, { error: 'invalid_client', error_description: 'Unauthorized' });
+      if (connected.revoked) return send(res, 400, { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' });
+      return this.issue(res);
+    }
     if (!form.client_id || !form.client_secret || !form.refresh_token)
       return send(res, 400, { error: 'invalid_request', error_description: 'Missing parameter' });
     const c = this.credentials;
     if (c && (form.client_id !== c.clientId || form.client_secret !== c.clientSecret))
       return send(res, 401, { error: 'invalid_client', error_description: 'Unauthorized' });
     if (c && form.refresh_token !== c.refreshToken) return send(res, 400, { error: 'invalid_grant', error_description: 'Bad Request' });
+    this.issue(res);
+  }
+
+  /** An access token (and, for a code, the refresh token and id_token). */
+  private issue(res: http.ServerResponse, connect?: { scope: string; refreshToken: string; idToken: string }) {
     const token = `ya29.fake-${randomBytes(12).toString('hex')}`;
     this.issuedTokens.push(token);
     this.validTokens.add(token);
     send(res, 200, {
       access_token: token,
       expires_in: this.tokenLifetimeSeconds,
-      scope: 'https://www.googleapis.com/auth/calendar.events',
+      scope: connect?.scope ?? 'https://www.googleapis.com/auth/calendar.events',
       token_type: 'Bearer',
+      ...(connect ? { refresh_token: connect.refreshToken, id_token: connect.idToken, refresh_token_expires_in: 604799 } : {}),
     });
+  }
+
+  /** grant_type=authorization_code (Connect): single-use code, PKCE S256, the same redirect_uri. */
+  private redeemCode(form: Record<string, string>, res: http.ServerResponse) {
+    const redeemed = this.oauth.redeem(form);
+    if ('refusal' in redeemed) return send(res, ...redeemed.refusal);
+    this.issue(res, {
+      scope: redeemed.scope,
+      refreshToken: redeemed.refreshToken,
+      idToken: this.oauth.idToken(redeemed.clientId, 'https://accounts.google.com'),
+    });
+  }
+
+  /** POST /revoke token=…: Google's revocation endpoint (a refresh token revokes its whole grant). */
+  private revoke(req: RecordedRequest, res: http.ServerResponse) {
+    if (req.method !== 'POST') return send(res, 405, { error: 'method_not_allowed' });
+    const grant = this.oauth.refreshTokens.get(req.form().token ?? '');
+    if (!grant || grant.revoked) return send(res, 400, { error: 'invalid_token', error_description: 'Token expired or revoked' });
+    grant.revoked = true;
+    send(res, 200, {});
+  }
+
+  /** GET /users/me/calendarList?minAccessRole=…: the signed-in account's calendars. */
+  private listCalendars(req: RecordedRequest, res: http.ServerResponse) {
+    const order = ['freeBusyReader', 'reader', 'writer', 'owner'];
+    const min = order.indexOf(req.query.minAccessRole ?? 'freeBusyReader');
+    const items = this.calendarList
+      .filter((c) => order.indexOf(c.accessRole) >= Math.max(0, min))
+      .map((c) => ({ kind: 'calendar#calendarListEntry', ...c, timeZone: 'America/Los_Angeles' }));
+    send(res, 200, { kind: 'calendar#calendarList', etag: '"fake"', items });
   }
 
   private calendar(req: RecordedRequest, res: http.ServerResponse) {
@@ -225,6 +460,7 @@ export class GoogleCalendarFake extends Recorder implements FakeService {
     if (!token || !this.validTokens.has(token)) {
       return send(res, 401, { error: { code: 401, message: 'Request had invalid authentication credentials.', status: 'UNAUTHENTICATED' } });
     }
+    if (req.path === `${this.calendarPrefix}/users/me/calendarList` && req.method === 'GET') return this.listCalendars(req, res);
     if (req.path.slice(this.calendarPrefix.length) === '/freeBusy') return this.freeBusy(req, res);
     if (this.changesApi(req, res)) return;
     const m = /^\/calendars\/([^/]+)\/events(?:\/([^/]+))?$/.exec(req.path.slice(this.calendarPrefix.length));
@@ -556,6 +792,16 @@ export interface MicrosoftFakeOptions {
   /** When set, only these credentials get a token (others: 401 invalid_client). */
   credentials?: { tenantId: string; clientId: string; clientSecret: string };
   tokenLifetimeSeconds?: number;
+  /** Connect (issue 20): the signed-in Microsoft 365 account the consent page shows. */
+  account?: { email: string; name: string };
+}
+
+/** A calendar of the signed-in user (Graph calendar resource, the fields the site reads). */
+export interface GraphCalendar {
+  id: string;
+  name: string;
+  canEdit: boolean;
+  isDefaultCalendar?: boolean;
 }
 
 export class MicrosoftGraphFake extends Recorder implements FakeService {
@@ -566,9 +812,22 @@ export class MicrosoftGraphFake extends Recorder implements FakeService {
   readonly issuedTokens: string[] = [];
   private validTokens = new Set<string>();
   readonly events = new Map<string, GraphEvent>();
+  /** Connect: registered app registrations, codes and (rotating) refresh tokens. */
+  readonly oauth: OAuthConsent;
+  /** Delegated access tokens, by the user they act for (Graph's /me). */
+  private delegated = new Map<string, string>();
+  /** The signed-in user's calendars. */
+  calendars: GraphCalendar[];
 
   constructor(options: MicrosoftFakeOptions = {}) {
     super();
+    const account = options.account ?? { email: 'dana.whitfield@example-firm.test', name: 'Dana Whitfield' };
+    this.oauth = new OAuthConsent('Microsoft', account);
+    this.calendars = [
+      { id: 'AAMkAGfake-calendar-default=', name: 'Calendar', canEdit: true, isDefaultCalendar: true },
+      { id: 'AAMkAGfake-calendar-court=', name: 'Court dates', canEdit: true },
+      { id: 'AAMkAGfake-calendar-holidays=', name: 'United States holidays', canEdit: false },
+    ];
     this.graphPrefix = trimSlash(options.graphPrefix ?? '/graph/v1.0');
     this.loginPrefix = trimSlash(options.loginPrefix ?? '/microsoft-login');
     this.credentials = options.credentials;
@@ -597,11 +856,19 @@ export class MicrosoftGraphFake extends Recorder implements FakeService {
     return true;
   }
 
+  /** Every refresh token issued through consent stops working (the user removed the app's access). */
+  revokeGrants() {
+    for (const grant of this.oauth.refreshTokens.values()) grant.revoked = true;
+  }
+
   private token(req: RecordedRequest, res: http.ServerResponse) {
+    const authorize = /^\/([^/]+)\/oauth2\/v2\.0\/authorize$/.exec(req.path.slice(this.loginPrefix.length));
+    if (authorize) return req.method === 'POST' ? this.oauth.decide(req, res) : this.oauth.page(req, res, req.path);
     const m = /^\/([^/]+)\/oauth2\/v2\.0\/token$/.exec(req.path.slice(this.loginPrefix.length));
     if (!m || req.method !== 'POST') return send(res, 404, { error: 'not_found' });
     const tenant = decodeURIComponent(m[1]!);
     const form = req.form();
+    if (form.grant_type === 'authorization_code' || form.grant_type === 'refresh_token') return this.delegatedToken(form, res);
     if (form.grant_type !== 'client_credentials')
       return send(res, 400, { error: 'unsupported_grant_type', error_description: 'AADSTS70003: grant type not supported' });
     if (form.scope !== 'https://graph.microsoft.com/.default')
@@ -616,15 +883,80 @@ export class MicrosoftGraphFake extends Recorder implements FakeService {
     send(res, 200, { token_type: 'Bearer', expires_in: this.tokenLifetimeSeconds, ext_expires_in: this.tokenLifetimeSeconds, access_token: token });
   }
 
+  /**
+   * The delegated grants (Connect): authorization_code with PKCE, and refresh_token, which answers
+   * a new refresh token each time (Microsoft rotates them; the old one stays valid until it expires).
+   */
+  private delegatedToken(form: Record<string, string>, res: http.ServerResponse) {
+    let clientId: string;
+    let scope: string;
+    let idToken: string | undefined;
+    if (form.grant_type === 'authorization_code') {
+      const redeemed = this.oauth.redeem(form);
+      if ('refusal' in redeemed) {
+        const [status, body] = redeemed.refusal as [number, { error: string; error_description: string }];
+        // The identity platform's words for the same refusals.
+        const aad: Record<string, string> = {
+          'code_verifier or verifier is not valid': 'AADSTS501481: The Code_Verifier does not match the code_challenge supplied in the authorization request.',
+          'Bad Request': 'AADSTS54005: OAuth2 Authorization code was already redeemed.',
+        };
+        return send(res, status, { ...body, error_description: aad[body.error_description] ?? body.error_description });
+      }
+      clientId = redeemed.clientId;
+      scope = redeemed.scope;
+      this.oauth.refreshTokens.delete(redeemed.refreshToken);
+      idToken = this.oauth.idToken(clientId, 'https://login.microsoftonline.com/fake-tenant/v2.0');
+    } else {
+      const grant = this.oauth.refreshTokens.get(form.refresh_token ?? '');
+      const client = this.oauth.client(form.client_id);
+      if (!client || client.clientSecret !== form.client_secret)
+        return send(res, 401, { error: 'invalid_client', error_description: 'AADSTS7000215: Invalid client secret provided.' });
+      if (!grant || grant.clientId !== client.clientId)
+        return send(res, 400, { error: 'invalid_grant', error_description: 'AADSTS9002313: Invalid request. Request is malformed or invalid.' });
+      if (grant.revoked)
+        return send(res, 400, { error: 'invalid_grant', error_description: 'AADSTS50173: The provided grant has expired due to it being revoked.' });
+      clientId = client.clientId;
+      scope = form.scope ?? '';
+    }
+    const refreshToken = `0.fake-ms-refresh-${randomBytes(16).toString('base64url')}`;
+    this.oauth.refreshTokens.set(refreshToken, { clientId, revoked: false });
+    const token = `eyJ0eXAiOiJKV1QifQ.fake-delegated-${randomBytes(12).toString('hex')}`;
+    this.issuedTokens.push(token);
+    this.validTokens.add(token);
+    this.delegated.set(token, this.oauth.account.email);
+    send(res, 200, {
+      token_type: 'Bearer',
+      scope: scope.replace(/\b(openid|email|offline_access)\b/g, '').trim() || scope,
+      expires_in: this.tokenLifetimeSeconds,
+      ext_expires_in: this.tokenLifetimeSeconds,
+      access_token: token,
+      refresh_token: refreshToken,
+      ...(idToken ? { id_token: idToken } : {}),
+    });
+  }
+
   private graph(req: RecordedRequest, res: http.ServerResponse) {
     const token = bearer(req);
     if (!token || !this.validTokens.has(token)) {
       return send(res, 401, { error: { code: 'InvalidAuthenticationToken', message: 'Access token has expired or is not yet valid.' } });
     }
-    const view = /^\/users\/([^/]+)(?:\/calendars\/([^/]+))?\/calendarView$/.exec(req.path.slice(this.graphPrefix.length));
-    if (view) return this.calendarView(req, res, decodeURIComponent(view[1]!), view[2] ? decodeURIComponent(view[2]) : null);
-    if (this.changesApi(req, res)) return;
-    const m = /^\/users\/([^/]+)\/events(?:\/([^/]+))?$/.exec(req.path.slice(this.graphPrefix.length));
+    let path = req.path.slice(this.graphPrefix.length);
+    // /me: the signed-in user of a delegated token (an app-only token has none).
+    if (path === '/me' || path.startsWith('/me/')) {
+      const me = this.delegated.get(token);
+      if (!me) return send(res, 400, { error: { code: 'BadRequest', message: '/me request is only valid with delegated authentication flow.' } });
+      if (path === '/me' && req.method === 'GET')
+        return send(res, 200, { id: `fake-${me}`, displayName: this.oauth.account.name, mail: me, userPrincipalName: me });
+      if (path === '/me/calendars' && req.method === 'GET')
+        return send(res, 200, { '@odata.context': `${this.graphPrefix}/$metadata#users('${me}')/calendars`, value: this.calendars });
+      path = `/users/${encodeURIComponent(me)}${path.slice(3).replace(/^\/calendars\/[^/]+\/events/, '/events')}`;
+    }
+    // What the busy-time and change readers serve, on the rewritten path (/me as the signed-in user).
+    const routed = path === req.path.slice(this.graphPrefix.length) ? req : { ...req, path: `${this.graphPrefix}${path}` };
+    const view = /^\/users\/([^/]+)(?:\/calendars\/([^/]+))?\/calendarView$/.exec(path);
+    if (view) return this.calendarView(routed, res, decodeURIComponent(view[1]!), view[2] ? decodeURIComponent(view[2]) : null);
+    if (this.changesApi(routed, res)) return;
+    const m = /^\/users\/([^/]+)\/events(?:\/([^/]+))?$/.exec(path);
     if (!m) return send(res, 404, { error: { code: 'ResourceNotFound', message: 'Resource not found' } });
     const user = decodeURIComponent(m[1]!);
     const eventId = m[2] ? decodeURIComponent(m[2]) : null;
@@ -1119,7 +1451,14 @@ export interface CalendarFakes extends FakeServer {
   microsoft: MicrosoftGraphFake;
   webhook: WebhookReceiver;
   /** The API's integration settings pointing at these fakes (what playwright.config.ts sets for e2e). */
-  settings: { googleCalendarApiBase: string; googleTokenUrl: string; microsoftGraphApiBase: string; microsoftLoginBase: string };
+  settings: {
+    googleCalendarApiBase: string;
+    googleTokenUrl: string;
+    googleAuthorizeUrl: string;
+    googleRevokeUrl: string;
+    microsoftGraphApiBase: string;
+    microsoftLoginBase: string;
+  };
   /** Full URL of a webhook path, e.g. webhookUrl('/a') -> http://127.0.0.1:<port>/webhook/a */
   webhookUrl(path?: string): string;
 }
@@ -1143,6 +1482,8 @@ export async function startCalendarFakes(
     settings: {
       googleCalendarApiBase: `${server.url}${google.calendarPrefix}`,
       googleTokenUrl: `${server.url}${google.tokenPath}`,
+      googleAuthorizeUrl: `${server.url}${google.authorizePath}`,
+      googleRevokeUrl: `${server.url}${google.revokePath}`,
       microsoftGraphApiBase: `${server.url}${microsoft.graphPrefix}`,
       microsoftLoginBase: `${server.url}${microsoft.loginPrefix}`,
     },

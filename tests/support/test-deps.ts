@@ -48,6 +48,8 @@ export const testIntegrations = (overrides: Partial<IntegrationSettings> = {}): 
   sendgridApiBase: 'http://127.0.0.1:9/sendgrid',
   googleCalendarApiBase: 'http://127.0.0.1:9/google',
   googleTokenUrl: 'http://127.0.0.1:9/google-token',
+  googleAuthorizeUrl: 'http://127.0.0.1:9/google-authorize',
+  googleRevokeUrl: 'http://127.0.0.1:9/google-revoke',
   microsoftGraphApiBase: 'http://127.0.0.1:9/graph',
   microsoftLoginBase: 'http://127.0.0.1:9/login',
   blogSourceRefreshMinutes: 60,

@@ -77,3 +77,6 @@ export const blogSourceInput = z.object({
     .pipe(jsonObjectText('Configuration').nullable()),
   isActive: z.literal(true, { error: 'A blog source is created active' }).default(true),
 });
+
+/** PUT /api/admin/calendar-settings/:id/calendar (issue 20): the connected account's calendar appointments go to. */
+export const calendarChoice = z.object({ calendarId: requiredText('Calendar', 1024) });

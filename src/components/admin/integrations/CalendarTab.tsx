@@ -4,12 +4,16 @@
  * integration with its provider, creation date (firm time), and an Active badge or an Activate
  * button (activating one makes it the only active one). Each card also shows its latest sync
  * deliveries, so an admin can see syncing work or fail; and Rename, Deactivate and Delete (issue 19).
- * Empty: 'No Calendar Integrations'. Below them, the Calendar log (issue 20: calendars that could not
- * be read for busy times, overlapping bookings).
+ * Empty: 'No Calendar Integrations'. A Google or Outlook card shows its connection (issue 20,
+ * CalendarConnection.tsx); the provider's sign-in comes back here with ?calendar=<outcome>, whose
+ * message is shown above the cards, and a new connection opens its calendar picker. Below the cards,
+ * the Calendar log (calendars that could not be read for busy times, overlapping bookings).
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { CalendarX2, CircleCheck, Pencil, Plus, PowerOff, Trash2, Zap } from 'lucide-react';
-import { useState } from 'react';
+import { CalendarX2, CircleAlert, CircleCheck, Pencil, Plus, PowerOff, Trash2, Zap } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { connectOutcomes, isConnectOutcome, type ConnectOutcome } from '../../../shared/calendar-connect.ts';
+import CalendarConnection, { CalendarPickerDialog } from './CalendarConnection.tsx';
 import { ApiError, api, read } from '../../../lib/api-client.ts';
 import { adminQueries, useAdminList, useAdminMutation } from '../admin-api.ts';
 import { Button } from '../../ui/button.tsx';
@@ -32,6 +36,19 @@ export default function CalendarTab() {
   const list = useAdminList(adminQueries.calendarSettings);
   const queryClient = useQueryClient();
   const [adding, setAdding] = useState(false);
+  const [outcome, setOutcome] = useState<{ code: ConnectOutcome; integrationId: string | null } | null>(null);
+  const [pickingId, setPickingId] = useState<string | null>(null);
+
+  // Back from the provider's sign-in: its outcome once, then a clean address (a reload shows nothing again).
+  useEffect(() => {
+    const params = new URLSearchParams(window.location.search);
+    const code = params.get('calendar');
+    if (!isConnectOutcome(code)) return;
+    const integrationId = params.get('integration');
+    setOutcome({ code, integrationId });
+    if (code === 'connected' && integrationId) setPickingId(integrationId);
+    window.history.replaceState(null, '', `${window.location.pathname}${window.location.hash}`);
+  }, []);
 
   const activate = useAdminMutation<CalendarIntegration, CalendarIntegration>({
     mutationFn: (row) => read(api.admin['calendar-settings'][':id'].activate.$put({ param: { id: encodeURIComponent(row.id) } })),
@@ -52,6 +69,7 @@ export default function CalendarTab() {
 
   const rows = list.data ?? [];
   const active = activeIntegration(rows);
+  const picking = rows.find((r) => r.id === pickingId) ?? null;
 
   return (
     <section aria-labelledby="calendar-integrations-title" className="space-y-4">
@@ -72,6 +90,26 @@ export default function CalendarTab() {
           />
         }
       />
+      {outcome && (
+        <div
+          role={outcome.code === 'connected' ? 'status' : 'alert'}
+          data-testid="calendar-connect-outcome"
+          className={`flex items-start gap-3 rounded-lg border-2 bg-card p-4 ${outcome.code === 'connected' ? 'border-emerald-700 dark:border-emerald-500' : 'border-destructive'}`}
+        >
+          {outcome.code === 'connected' ? (
+            <CircleCheck aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-emerald-700 dark:text-emerald-400" />
+          ) : (
+            <CircleAlert aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-destructive" />
+          )}
+          <p>
+            {rows.find((r) => r.id === outcome.integrationId) && (
+              <span className="font-semibold">{integrationLabel(rows.find((r) => r.id === outcome.integrationId)!)}: </span>
+            )}
+            {connectOutcomes[outcome.code]}
+          </p>
+        </div>
+      )}
+      <CalendarPickerDialog row={picking} onClose={() => setPickingId(null)} />
       {active && (
         <div data-testid="active-calendar-banner" className="flex items-start gap-3 rounded-lg border-2 border-emerald-700 bg-card p-4 dark:border-emerald-500">
           <CircleCheck aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-emerald-700 dark:text-emerald-400" />
@@ -106,6 +144,7 @@ export default function CalendarTab() {
                 activating={activate.isPending && activate.variables?.id === row.id}
                 busy={activate.isPending}
                 onActivate={() => activate.mutate(row)}
+                onChangeCalendar={() => setPickingId(row.id)}
               />
             ))}
           </ul>
@@ -116,7 +155,19 @@ export default function CalendarTab() {
   );
 }
 
-function IntegrationCard({ row, activating, busy, onActivate }: { row: CalendarIntegration; activating: boolean; busy: boolean; onActivate: () => void }) {
+function IntegrationCard({
+  row,
+  activating,
+  busy,
+  onActivate,
+  onChangeCalendar,
+}: {
+  row: CalendarIntegration;
+  activating: boolean;
+  busy: boolean;
+  onActivate: () => void;
+  onChangeCalendar: () => void;
+}) {
   const label = integrationLabel(row);
   const added = formatFirmDateTime(row.createdAt);
   return (
@@ -165,6 +216,7 @@ function IntegrationCard({ row, activating, busy, onActivate }: { row: CalendarI
             <pre className="mt-2 whitespace-pre-wrap break-all rounded-md bg-muted p-3 font-mono text-xs">{prettyConfig(row.config)}</pre>
           </details>
         )}
+        <CalendarConnection row={row} label={label} busy={busy} onChangeCalendar={onChangeCalendar} />
         <IntegrationActions row={row} label={label} busy={busy} />
         <div className="border-t border-border pt-3">
           {row.provider === 'calendly' ? (
