@@ -3,12 +3,16 @@
  * which the booking modal's times leave out and a booking is refused on, as on Cal.com. An attorney's
  * court date in the firm's calendar stops a visitor booking that hour.
  *
- *   google   POST {root}/freeBusy { timeMin, timeMax, timeZone, items: [{ id: calendarId }] }
+ *   google   POST {root}/freeBusy { timeMin, timeMax, timeZone, items: [{ id: calendarId }, { id: 'primary' }] }
  *            -> calendars[id].busy; a per-calendar `errors` entry is a failure, not "free".
- *   outlook  GET {root}[/calendars/{id}]/calendarView?startDateTime&endDateTime&$select=showAs,start,end,isCancelled
+ *   outlook  GET {root}/calendarView and {root}/calendars/{id}/calendarView ?startDateTime&endDateTime&$select=showAs,start,end,isCancelled
  *            with Prefer: outlook.timezone="UTC", following @odata.nextLink; busy: not cancelled and
  *            showAs neither 'free' nor 'workingElsewhere' (a working-location marker: where the attorney
  *            works that day, not a commitment; Google's freeBusy leaves its working-location events out too).
+ *
+ * Both the calendar the appointments go to and the account's main calendar are read: an admin who
+ * sends consultations to a "Consultations" calendar still keeps the attorney's court dates in the
+ * main one (Cal.com checks the primary calendar for conflicts by default, too).
  *
  * Only a connected integration is read (its config holds a refresh_token, or Outlook app-only with a
  * user_email). Each container keeps an answer for a minute per integration and time range; the key
@@ -94,21 +98,25 @@ function instant(value: unknown, utc = false): Date {
 }
 
 async function googleBusy(api: CalendarApi, from: Date, to: Date): Promise<BusyInterval[]> {
-  const calendarId = api.calendarId ?? 'primary';
+  const calendarIds = [...new Set([api.calendarId ?? 'primary', 'primary'])];
   const res = await api.call('POST', `${api.root}/freeBusy`, {
     timeMin: from.toISOString(),
     timeMax: to.toISOString(),
     timeZone: FIRM_TIME_ZONE,
-    items: [{ id: calendarId }],
+    items: calendarIds.map((id) => ({ id })),
   });
   if (!res.ok) throw new BusyReadError(`the freeBusy request answered ${providerMessage(res)}`);
   const body = res.json<{ calendars?: Record<string, { busy?: { start?: unknown; end?: unknown }[]; errors?: { reason?: string }[] }> }>();
-  const calendar = body.calendars?.[calendarId];
-  if (!calendar) throw new BusyReadError(`its answer did not include the calendar "${calendarId}"`);
-  if (calendar.errors?.length) {
-    throw new BusyReadError(`it could not give the busy times of the calendar "${calendarId}" (${calendar.errors.map((e) => e.reason ?? 'error').join(', ')})`);
-  }
-  return (calendar.busy ?? []).map((b) => ({ start: instant(b.start), end: instant(b.end) }));
+  return calendarIds.flatMap((calendarId) => {
+    const calendar = body.calendars?.[calendarId];
+    if (!calendar) throw new BusyReadError(`its answer did not include the calendar "${calendarId}"`);
+    if (calendar.errors?.length) {
+      throw new BusyReadError(
+        `it could not give the busy times of the calendar "${calendarId}" (${calendar.errors.map((e) => e.reason ?? 'error').join(', ')})`,
+      );
+    }
+    return (calendar.busy ?? []).map((b) => ({ start: instant(b.start), end: instant(b.end) }));
+  });
 }
 
 interface GraphEventTimes {
@@ -122,7 +130,13 @@ interface GraphEventTimes {
 const notBusy = new Set(['free', 'workingElsewhere']);
 
 async function outlookBusy(api: CalendarApi, from: Date, to: Date): Promise<BusyInterval[]> {
-  const collection = api.calendarId ? `${api.root}/calendars/${encodeURIComponent(api.calendarId)}/calendarView` : `${api.root}/calendarView`;
+  const main = `${api.root}/calendarView`;
+  const chosen = api.calendarId ? `${api.root}/calendars/${encodeURIComponent(api.calendarId)}/calendarView` : null;
+  const views = await Promise.all([main, ...(chosen ? [chosen] : [])].map((collection) => outlookCalendarView(api, collection, from, to)));
+  return views.flat();
+}
+
+async function outlookCalendarView(api: CalendarApi, collection: string, from: Date, to: Date): Promise<BusyInterval[]> {
   const query = new URLSearchParams({
     startDateTime: from.toISOString(),
     endDateTime: to.toISOString(),

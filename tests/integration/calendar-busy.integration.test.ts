@@ -90,6 +90,8 @@ forEachDialect(
       fakes.google.addEvent({ calendarId: googleConfig.calendar_id, start: { dateTime: at(date, '10:00') }, end: { dateTime: at(date, '11:00') } });
       // Another calendar's event and a transparent ("free") one block nothing.
       fakes.google.addEvent({ calendarId: 'someone-else', start: { dateTime: at(date, '13:00') }, end: { dateTime: at(date, '14:00') } });
+      // The account's main calendar is read too: the attorney's own court date at 16:00.
+      fakes.google.addEvent({ calendarId: 'primary', start: { dateTime: at(date, '16:00') }, end: { dateTime: at(date, '16:30') } });
       fakes.google.addEvent({
         calendarId: googleConfig.calendar_id,
         start: { dateTime: at(date, '14:00') },
@@ -103,17 +105,18 @@ forEachDialect(
         expect.objectContaining({ time: '10:30', available: false, reason: 'taken' }),
       ]);
       expect(free(slots)).toEqual(expect.arrayContaining(['09:00', '09:30', '11:00', '13:00', '14:00']));
+      expect(slots.find((s) => s.time === '16:00')).toEqual(expect.objectContaining({ available: false, reason: 'taken' }));
       // A 60-minute consultation at 9:30 would run into the busy hour.
       expect(free(await availability(ctx(), date, 'estate-planning'))).not.toContain('09:30');
 
-      // The documented request: POST {root}/freeBusy for the firm's day, the calendar of the config.
+      // The documented request: POST {root}/freeBusy for the firm's day, the calendar of the config and the main one.
       const [request] = fakes.google.freeBusyRequests();
       expect(request!.headers.authorization).toMatch(/^Bearer ya29\.fake-/);
       expect(request!.json()).toEqual({
         timeMin: at(date, '00:00'),
         timeMax: at(addDays(date, 1), '00:00'),
         timeZone: 'America/Los_Angeles',
-        items: [{ id: googleConfig.calendar_id }],
+        items: [{ id: googleConfig.calendar_id }, { id: 'primary' }],
       });
 
       const before = await countRows(ctx(), 'appointments');
@@ -202,7 +205,13 @@ forEachDialect(
       });
       const slots = await availability(ctx(), date);
       expect(slots.filter((s) => s.reason === 'taken').map((s) => s.time)).toEqual(['09:00', '09:30']);
-      expect(fakes.microsoft.calendarViewRequests()[0]!.path).toBe(`/graph/v1.0/users/${encodeURIComponent(user)}/calendars/AAMkAGcourt%3D/calendarView`);
+      // The chosen calendar and the mailbox's main one.
+      expect(fakes.microsoft.calendarViewRequests().map((r) => r.path)).toEqual(
+        expect.arrayContaining([
+          `/graph/v1.0/users/${encodeURIComponent(user)}/calendars/AAMkAGcourt%3D/calendarView`,
+          `/graph/v1.0/users/${encodeURIComponent(user)}/calendarView`,
+        ]),
+      );
     });
 
     it('an all-day event blocks the whole day, and the next day stays open', async () => {
