@@ -56,14 +56,25 @@ export function appointmentsService(deps: AppointmentsDeps) {
   const calendar = calendarBusyTimes(deps);
 
   /**
-   * Whether [start, start + minutes) is still free beyond the slot claims: no live appointment's time
-   * (a Calendly booking's holds only the cells that were free), nor a busy period of the connected
-   * calendar, read afresh (a minute-old answer may miss the court date added since). `except`: the
-   * appointment being moved (its own time and its own event count as free).
+   * Whether [start, start + minutes) is still free beyond the slot claims: no cell of it that a live
+   * appointment occupies without holding its claim (a Calendly booking, or one the firm moved in its
+   * calendar, holds only the cells that were free), nor a busy period of the connected calendar, read
+   * afresh (a minute-old answer may miss the court date added since). A claimed cell is left to the
+   * booking's own transaction, which the database refuses it in: so two requests with one
+   * Idempotency-Key racing in two processes still meet at the key (one is stored, both get its answer),
+   * not here. `except`: the appointment being moved (its own time and its own event count as free).
    */
   async function stillFree(start: Date, minutes: number, except?: { id: string; start: Date; minutes: number }): Promise<boolean> {
     const end = new Date(start.getTime() + minutes * 60_000);
-    if ((await repo.liveDuring(start, end, liveStatuses, except?.id)).length) return false;
+    const live = await repo.liveDuring(start, end, liveStatuses, except?.id);
+    if (live.length) {
+      const wanted = claimCells(start, minutes);
+      const held = new Set(
+        (await repo.claimedCells(wanted[0]!, new Date(wanted.at(-1)!.getTime() + CLAIM_MINUTES * 60_000), except?.id)).map((t) => t.getTime()),
+      );
+      const occupied = new Set(live.flatMap((r) => claimCells(r.scheduledDate, r.duration)).map((t) => t.getTime()));
+      if (wanted.some((t) => occupied.has(t.getTime()) && !held.has(t.getTime()))) return false;
+    }
     const own = except ? { start: except.start, end: new Date(except.start.getTime() + except.minutes * 60_000) } : null;
     return !without(await calendar.during(start, end, { fresh: true }), own).some((b) => overlaps(b, start, end));
   }
