@@ -17,7 +17,7 @@ import { calendarSettingsRepository } from '../calendar-settings/calendar-settin
 import { openSecrets } from '../calendar-sync/calendar-sync.repository.ts';
 import { googleCalendar } from '../calendar-sync/google.ts';
 import { outlookCalendar } from '../calendar-sync/outlook.ts';
-import { createTokenCache, outbound, restCalendar, type CalendarApi } from '../calendar-sync/rest-calendar.ts';
+import { outbound, restCalendar, tokenCacheFor, type CalendarApi } from '../calendar-sync/rest-calendar.ts';
 import { openConfig, UnreadableSecretError } from '../crypto/sealed-config.ts';
 import { PermanentDeliveryError } from '../deliveries/deliveries.ts';
 import type { Deps } from '../deps.ts';
@@ -33,7 +33,7 @@ export const AUTHORIZATION_TTL_MS = 10 * 60_000;
 export const BINDING_COOKIE = 'calendar_connect';
 export const BINDING_COOKIE_PATH = '/api/integrations';
 
-type ConnectDeps = Pick<Deps, 'database' | 'integrations' | 'secrets' | 'clock' | 'log'>;
+type ConnectDeps = Pick<Deps, 'database' | 'integrations' | 'secrets' | 'clock' | 'log' | 'events'>;
 
 const random = () => randomBytes(32).toString('base64url');
 const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
@@ -79,8 +79,8 @@ export function calendarConnectService(deps: ConnectDeps) {
   const settings = calendarSettingsRepository(deps.database);
   const repo = calendarConnectRepository(deps.database);
   const owner = (id: string) => ({ table: 'calendar-settings', id }) as const;
-  // Access tokens for the picker, in this process's memory only (as the deliveries' own).
-  const tokens = createTokenCache(deps.clock);
+  // Access tokens, shared with the deliveries and busy-time reads of this app (memory only).
+  const tokens = tokenCacheFor(deps);
   const adapters = { google: restCalendar(deps, tokens, googleCalendar), outlook: restCalendar(deps, tokens, outlookCalendar) };
 
   /** A Google or Outlook integration with its config opened, or the 404/409 saying why not. */

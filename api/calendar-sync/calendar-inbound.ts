@@ -38,7 +38,7 @@ import {
 import { calendarSyncRepository, openSecrets, type CalendarSetting } from './calendar-sync.repository.ts';
 import { googleCalendar } from './google.ts';
 import { outlookCalendar } from './outlook.ts';
-import { createTokenCache, restCalendar, type CalendarApi } from './rest-calendar.ts';
+import { restCalendar, tokenCacheFor, type CalendarApi } from './rest-calendar.ts';
 
 /** How long one container may hold an integration's sync before another may take it over. */
 const LEASE_MS = 2 * 60_000;
@@ -99,7 +99,7 @@ function createCalendarInbound(deps: InboundDeps) {
   const settings = calendarSyncRepository(deps.database);
   const deliveries = deliveriesRepository(deps.database);
   const appointments = appointmentsService(deps);
-  const tokens = createTokenCache(clock);
+  const tokens = tokenCacheFor(deps);
   const calendars = { google: restCalendar(deps, tokens, googleCalendar), outlook: restCalendar(deps, tokens, outlookCalendar) };
   const graphBase = integrations.microsoftGraphApiBase.replace(/\/+$/, '');
   // This process, as the holder of a lease.

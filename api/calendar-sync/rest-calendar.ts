@@ -150,8 +150,9 @@ export function createTokenCache(clock: Clock): TokenCache {
   };
 }
 
-// One per app (per its content events): the deliveries and the busy-time reads (busy-times.ts) share
-// an integration's access token.
+// One per app (per its content events): the deliveries, the busy-time reads (busy-times.ts), the
+// change reader (calendar-inbound.ts) and the calendar picker (api/calendar-connect) share an
+// integration's access token.
 const appTokens = new WeakMap<object, TokenCache>();
 
 /** This app's access tokens, shared by everything that calls a calendar provider. */
