@@ -150,20 +150,20 @@ function createCalendarInbound(deps: InboundDeps) {
   }
 
   /** Opens, renews or closes the integration's push channel, as the site's address allows; inside the lease. */
-  async function keepChannel(setting: CalendarSetting & { provider: ChangeProvider }, api: CalendarApi, state: CalendarSyncState): Promise<void> {
+  async function keepChannel(
+    setting: CalendarSetting & { provider: ChangeProvider },
+    api: CalendarApi,
+    state: CalendarSyncState,
+    sameSource: boolean,
+  ): Promise<void> {
     const base = notificationBase(integrations);
     const address = base ? `${base}${notificationPath(setting.provider)}` : null;
     const now = clock.now();
     const current = state.channelId ? { id: state.channelId, resourceId: state.channelResourceId } : null;
-    if (
-      current &&
-      address &&
-      state.channelAddress === address &&
-      state.channelExpiresAt &&
-      state.channelExpiresAt.getTime() - now.getTime() > CHANNEL_RENEW_BEFORE_MS
-    )
-      return;
-    if (current && address && state.channelAddress === address && setting.provider === 'outlook') {
+    // A channel watching another calendar (or posting elsewhere) is replaced, not kept or renewed.
+    const same = current !== null && address !== null && state.channelAddress === address && sameSource;
+    if (same && state.channelExpiresAt && state.channelExpiresAt.getTime() - now.getTime() > CHANNEL_RENEW_BEFORE_MS) return;
+    if (same && setting.provider === 'outlook') {
       const renewed = await renewSubscription(api, graphBase, current.id, now);
       if (renewed) {
         await states.setChannel(
@@ -207,22 +207,28 @@ function createCalendarInbound(deps: InboundDeps) {
     if (!state) return 'busy';
     try {
       const api = apiOf(setting);
+      // The calendar read: a cursor and channel of another one (a calendar picked since, another
+      // mailbox) say nothing about it, so it is read from now and watched anew.
+      const source = `${api.root} ${api.calendarId ?? ''}`;
+      const sameSource = state.source === source;
+      const cursor = sameSource ? state.cursor : null;
       const pushed = state.channelId !== null && notificationBase(integrations) !== null;
       const due =
         !onlyIfDue ||
+        !sameSource ||
         !state.lastSyncedAt ||
         now.getTime() - state.lastSyncedAt.getTime() >= (pushed ? SAFETY_POLL_MS : integrations.calendarPollSeconds * 1000) - TICK_SLACK_MS;
       let applied = 0;
       if (due) {
-        let read = await readChanges(setting.provider, api, state.cursor, now, graphBase);
+        let read = await readChanges(setting.provider, api, cursor, now, graphBase);
         // The provider forgot where we were: everything from now again (applying it twice is harmless).
         if ('stale' in read) read = await readChanges(setting.provider, api, null, now, graphBase);
         if ('stale' in read) throw new Error('the provider refused a full read');
         for (const change of read.changes) if (await apply(setting, api.label, change)) applied++;
         // When this read began: the next tick, an interval later, finds it due.
-        if (!(await states.advance(setting.id, owner, state.version, read.cursor, now))) warn(setting, 'advancing the cursor', 'lost the lease');
+        if (!(await states.advance(setting.id, owner, state.version, read.cursor, source, now))) warn(setting, 'advancing the cursor', 'lost the lease');
       }
-      await keepChannel(setting, api, state).catch((err) => warn(setting, 'keeping the push channel', err));
+      await keepChannel(setting, api, state, sameSource).catch((err) => warn(setting, 'keeping the push channel', err));
       return applied;
     } finally {
       await states.release(setting.id, owner);

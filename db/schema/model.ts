@@ -238,6 +238,11 @@ export const calendarSyncStates = table('calendar_sync_states', {
   channelExpiresAt: timestamp('channel_expires_at'),
   /** The address the channel posts to: a changed SITE_URL makes a new one. */
   channelAddress: text('channel_address'),
+  /**
+   * The calendar the cursor and the channel belong to (API root and calendar id): another calendar
+   * picked, or another mailbox configured, reads from scratch and watches anew.
+   */
+  source: text('source'),
   lastSyncedAt: timestamp('last_synced_at'),
   updatedAt: updatedAt(),
 });

@@ -376,6 +376,44 @@ forEachDialect(
         expect(fakes.google.channels.size).toBe(0);
         await waitForPush(ctx());
       });
+      it('another calendar picked: the old channel is stopped, the new calendar read from now and watched, and its deleted event cancels its appointment', async () => {
+        const integrationId = await integration(ctx(), 'google');
+        await bookedWithEvent(ctx());
+        await waitForPush(ctx());
+        const old = [...fakes.google.channels.values()].at(-1)!;
+        expect(old.calendarId).toBe(googleConfig.calendar_id);
+        const before = new Set(fakes.google.channels.keys());
+
+        const picked = await ctx().admin('PUT', `/api/admin/calendar-settings/${integrationId}/calendar`, {
+          calendarId: 'court-dates@group.calendar.google.com',
+        });
+        expect(picked.status, JSON.stringify(picked.body)).toBe(200);
+        fakes.google.resetRequests();
+        await ctx().background.syncCalendarChanges();
+        await waitForPush(ctx());
+        // The old calendar's sync token says nothing about this one: a full list of the new calendar.
+        const reads = fakes.google.apiRequests().filter((r) => r.method === 'GET' && r.path.includes('/events'));
+        expect(reads.length).toBeGreaterThan(0);
+        for (const read of reads) {
+          expect(read.path).toContain(encodeURIComponent('court-dates@group.calendar.google.com'));
+          expect(read.query.syncToken).toBeUndefined();
+        }
+        expect(fakes.google.stoppedChannels).toContain(old.id);
+        const watching = [...fakes.google.channels.values()].filter((c) => !before.has(c.id));
+        expect(watching.map((c) => c.calendarId)).toEqual(['court-dates@group.calendar.google.com']);
+
+        // A booking now lands in the new calendar; deleted there, it is pushed and cancelled.
+        const { id, eventId } = await bookedWithEvent(ctx());
+        fakes.google.deleteEventAsOwner(eventId);
+        await waitForPush(ctx());
+        expect((await storedAppointment(ctx(), id))!.status).toBe('cancelled');
+        // The next tick keeps the new channel.
+        await ctx().background.syncCalendarChanges();
+        expect([...fakes.google.channels.values()].filter((c) => !before.has(c.id)).map((c) => c.id)).toEqual(watching.map((c) => c.id));
+        expect((await ctx().admin('PUT', `/api/admin/calendar-settings/${integrationId}/deactivate`)).status).toBe(200);
+        await ctx().background.syncCalendarChanges();
+        expect(fakes.google.stoppedChannels).toContain(watching[0]!.id);
+      });
     });
 
     describe('Graph subscriptions', () => {
