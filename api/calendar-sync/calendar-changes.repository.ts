@@ -70,6 +70,14 @@ export function calendarChangesRepository({ db, t }: Database) {
       return rows.length > 0;
     },
 
+    /** The cursor forgotten while `owner` holds the lease: the next sync reads from now. */
+    async forgetCursor(integrationId: string, owner: string): Promise<void> {
+      await db
+        .update(states)
+        .set({ cursor: null, source: null })
+        .where(and(eq(states.integrationId, integrationId), eq(states.leaseOwner, owner)));
+    },
+
     /** The push channel, replacing the one that was (`previous`: only if that one is still recorded). */
     async setChannel(integrationId: string, channel: PushChannel | null, previous: string | null): Promise<boolean> {
       const cleared = { channelId: null, channelResourceId: null, channelSecret: null, channelExpiresAt: null, channelAddress: null };

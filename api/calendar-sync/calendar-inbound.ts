@@ -20,7 +20,8 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { AppointmentRow } from '../activity.ts';
 import { appointmentsService, terminalStatuses } from '../appointments/appointments.service.ts';
-import { openField, sealField, type SecretOwner } from '../crypto/sealed-config.ts';
+import { openField, sealField, UnreadableSecretError, type SecretOwner } from '../crypto/sealed-config.ts';
+import { PermanentDeliveryError } from '../deliveries/deliveries.ts';
 import { deliveriesRepository } from '../deliveries/deliveries.repository.ts';
 import type { Deps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
@@ -235,6 +236,23 @@ function createCalendarInbound(deps: InboundDeps) {
     }
   }
 
+  /**
+   * Stops the leased integration's push channel and forgets it. One that can never be stopped from
+   * here (the token disconnected or refused, the config unreadable) is forgotten all the same: it
+   * lapses by itself within CHANNEL_LIFETIME_MS, and its notifications find no active integration.
+   */
+  async function stopChannel(setting: CalendarSetting & { provider: ChangeProvider }, leased: CalendarSyncState) {
+    if (!leased.channelId) return;
+    const channel = { id: leased.channelId, resourceId: leased.channelResourceId };
+    try {
+      await closeChannel(setting.provider, apiOf(setting), graphBase, channel);
+    } catch (err) {
+      if (!(err instanceof PermanentDeliveryError || err instanceof UnreadableSecretError)) throw err;
+      warn(setting, 'the push channel cannot be stopped (it lapses by itself)', err);
+    }
+    await states.setChannel(setting.id, null, leased.channelId);
+  }
+
   /** Channels of integrations no longer the active one are stopped (deactivated, or replaced by another). */
   async function closeStaleChannels(activeId: string | null) {
     for (const state of await states.withChannel()) {
@@ -243,14 +261,9 @@ function createCalendarInbound(deps: InboundDeps) {
       if (!setting || !isChangeProvider(setting.provider)) continue;
       const now = clock.now();
       const leased = await states.lease(setting.id, owner, now, new Date(now.getTime() + LEASE_MS));
-      if (!leased?.channelId) {
-        if (leased) await states.release(setting.id, owner);
-        continue;
-      }
+      if (!leased) continue;
       try {
-        const provider = setting.provider;
-        await closeChannel(provider, apiOf({ ...setting, provider }), graphBase, { id: leased.channelId, resourceId: leased.channelResourceId });
-        await states.setChannel(setting.id, null, leased.channelId);
+        await stopChannel({ ...setting, provider: setting.provider }, leased);
       } catch (err) {
         warn(setting, 'stopping the push channel of an inactive integration', err);
       } finally {
@@ -357,6 +370,25 @@ function createCalendarInbound(deps: InboundDeps) {
       if (!ours.size) return { status: 403 };
       for (const id of ours) trigger(id);
       return { status: 202 };
+    },
+
+    /**
+     * Disconnect (api/calendar-connect): the integration's push channel stopped while its token still
+     * works, and its cursor forgotten (the account connected next may be another). When another
+     * container is syncing it just now, the timer stops the channel later instead.
+     */
+    async forget(integrationId: string): Promise<void> {
+      const setting = await settings.settingById(integrationId);
+      if (!setting || !isChangeProvider(setting.provider)) return;
+      const now = clock.now();
+      const leased = await states.lease(setting.id, owner, now, new Date(now.getTime() + LEASE_MS));
+      if (!leased) return;
+      try {
+        await stopChannel({ ...setting, provider: setting.provider }, leased).catch((err) => warn(setting, 'stopping the push channel at Disconnect', err));
+        await states.forgetCursor(setting.id, owner);
+      } finally {
+        await states.release(setting.id, owner);
+      }
     },
 
     /** Resolves when the syncs notifications asked for have finished (tests; shutdown). */

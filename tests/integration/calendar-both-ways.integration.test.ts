@@ -10,7 +10,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { calendarInbound } from '../../api/calendar-sync/calendar-inbound.ts';
 import { startBackgroundWork } from '../../api/composition.ts';
 import { bookings, claimsOf, NOW, storedAppointment } from '../support/appointment-requests.ts';
@@ -413,6 +413,28 @@ forEachDialect(
         expect((await ctx().admin('PUT', `/api/admin/calendar-settings/${integrationId}/deactivate`)).status).toBe(200);
         await ctx().background.syncCalendarChanges();
         expect(fakes.google.stoppedChannels).toContain(watching[0]!.id);
+      });
+      it('Disconnect stops the push channel while the token still works, and a reconnected account is read from now', async () => {
+        const integrationId = await integration(ctx(), 'google');
+        await bookedWithEvent(ctx());
+        await waitForPush(ctx());
+        const channel = [...fakes.google.channels.values()].at(-1)!;
+
+        const disconnected = await ctx().admin('POST', `/api/admin/calendar-settings/${integrationId}/disconnect`);
+        expect(disconnected.status, JSON.stringify(disconnected.body)).toBe(200);
+        expect(fakes.google.stoppedChannels).toContain(channel.id);
+        const { db, t } = ctx().database;
+        const [state] = await db.select().from(t.calendarSyncStates).where(eq(t.calendarSyncStates.integrationId, integrationId));
+        expect(state).toMatchObject({ channelId: null, channelSecret: null, cursor: null });
+        // Nothing is left for the timer to retry (it used to warn on every tick, the token gone).
+        const warn = vi.spyOn(ctx().deps.log, 'warn');
+        try {
+          await ctx().background.syncCalendarChanges();
+          await ctx().background.syncCalendarChanges();
+          expect(warn).not.toHaveBeenCalled();
+        } finally {
+          warn.mockRestore();
+        }
       });
     });
 
