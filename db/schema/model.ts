@@ -401,6 +401,11 @@ export const deliveries = table(
     leaseExpiresAt: timestamp('lease_expires_at'),
     lastError: text('last_error'),
     externalRef: text('external_ref'),
+    /**
+     * A calendar delivery's calendar: the one its event (externalRef) is in, so a change or removal
+     * still reaches it after another calendar was picked.
+     */
+    externalCalendar: text('external_calendar'),
     sentAt: timestamp('sent_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

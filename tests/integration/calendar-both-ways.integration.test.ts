@@ -62,6 +62,8 @@ const outlookConfig = {
 };
 
 const { book } = bookings('2030-09-02');
+/** Bookings of their own days, clear of the moves the tests above make. */
+const { book: bookApart } = bookings('2030-10-07');
 
 async function integration(ctx: TestContext, provider: 'google' | 'outlook'): Promise<string> {
   const config = provider === 'google' ? googleConfig : outlookConfig;
@@ -231,6 +233,33 @@ forEachDialect(
       } finally {
         await other.stop();
       }
+    });
+
+    it('another calendar picked: the events already made stay in the old calendar and are still updated and removed there', async () => {
+      const integrationId = await integration(ctx(), 'google');
+      const first = await bookApart(ctx());
+      const second = await bookApart(ctx());
+      await ctx().background.runDeliveries();
+      const firstEvent = (await storedAppointment(ctx(), first.id))!.externalEventId!;
+      const secondEvent = (await storedAppointment(ctx(), second.id))!.externalEventId!;
+      expect(fakes.google.events.get(firstEvent)?.calendarId).toBe(googleConfig.calendar_id);
+
+      const picked = await ctx().admin('PUT', `/api/admin/calendar-settings/${integrationId}/calendar`, {
+        calendarId: 'court-dates@group.calendar.google.com',
+      });
+      expect(picked.status, JSON.stringify(picked.body)).toBe(200);
+      expect((await ctx().admin('PUT', `/api/admin/appointments/${first.id}`, { status: 'confirmed' })).status).toBe(200);
+      expect((await ctx().admin('PUT', `/api/admin/appointments/${second.id}`, { status: 'cancelled' })).status).toBe(200);
+      await ctx().background.runDeliveries();
+
+      // Confirmed: its event in the old calendar says so (it is not lost as "deleted there").
+      expect(fakes.google.events.get(firstEvent)).toMatchObject({ calendarId: googleConfig.calendar_id, status: 'confirmed' });
+      // Cancelled: its event is gone from the old calendar, not left there as a consultation that will not happen.
+      expect(fakes.google.events.has(secondEvent)).toBe(false);
+      // A new booking goes to the picked calendar.
+      const third = await bookApart(ctx());
+      await ctx().background.runDeliveries();
+      expect(fakes.google.events.get((await storedAppointment(ctx(), third.id))!.externalEventId!)?.calendarId).toBe('court-dates@group.calendar.google.com');
     });
   },
   { integrations: fakes.settings },
