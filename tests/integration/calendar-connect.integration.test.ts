@@ -379,6 +379,20 @@ forEachDialect(
       expect(down.body).toMatchObject({ revoked: false, deactivated: false });
       await expectNothingStored(ctx(), id);
     });
+
+    it('a connected integration is not deleted until it is disconnected (the grant revoked first)', async () => {
+      const id = await integration(ctx(), 'google', googleConfig);
+      await connect(ctx(), id);
+      const token = (await openedConfig(ctx(), id)).refresh_token!;
+      const refused = await ctx().admin('DELETE', `/api/admin/calendar-settings/${id}`);
+      expect(refused.status).toBe(409);
+      expect(refused.body.error).toBe('It is connected to a Google account: Disconnect it first, then delete it.');
+      expect(await storedRow(ctx(), id)).toBeTruthy();
+
+      expect((await ctx().admin('POST', `/api/admin/calendar-settings/${id}/disconnect`)).status).toBe(200);
+      expect(fakes.google.oauth.refreshTokens.get(token)?.revoked).toBe(true);
+      expect((await ctx().admin('DELETE', `/api/admin/calendar-settings/${id}`)).status).toBe(204);
+    });
   },
   { integrations: { ...fakes.settings, siteUrl: SITE } },
 );
