@@ -241,6 +241,9 @@ export function calendarConnectService(deps: ConnectDeps) {
       let email = text(claims.email) ?? text(claims.preferred_username);
       if (!email && provider === 'outlook' && typeof answer.access_token === 'string') email = await graphProfileEmail(answer.access_token);
 
+      // The account may be another one: what was read from the previous one's calendar (its cursor,
+      // its push channel, stopped with its token while that is still stored) says nothing about it.
+      await calendarInbound(deps).forget(integrationId);
       const stored = await changeConnectedConfig(deps, integrationId, (config) => ({ ...config, refresh_token: refreshToken }));
       if (!stored) return end('gone');
       await repo.saveConnection(integrationId, email, deps.clock.now());
