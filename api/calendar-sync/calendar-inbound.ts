@@ -26,7 +26,10 @@ import { deliveriesRepository } from '../deliveries/deliveries.repository.ts';
 import type { Deps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
 import { isLoopbackOrPrivateHost } from '../http/outbound-fetch.ts';
+import { consultationTypeLabel } from '../../src/shared/constants.ts';
+import { whenLabel } from '../../src/shared/firm-time.ts';
 import { calendarChangesRepository, type CalendarSyncState } from './calendar-changes.repository.ts';
+import { recordCalendarNotice } from './calendar-notices.ts';
 import {
   CHANNEL_RENEW_BEFORE_MS,
   closeChannel,
@@ -143,7 +146,19 @@ function createCalendarInbound(deps: InboundDeps) {
     // the site, not moved by the firm; once our write lands it comes back equal.
     if (await deliveries.hasUnfinished('calendar', appointment.id)) return null;
     try {
-      return (await appointments.moveByFirm(appointment.id, change.start)) ? 'moved' : null;
+      const moved = await appointments.moveByFirm(appointment.id, change.start);
+      if (!moved) return null;
+      // The firm's move stands (it happened in its calendar), but one onto another client's booking
+      // leaves two appointments at once: the calendar log tells the admin, as for a Calendly overlap.
+      for (const other of await appointments.overlapping(moved)) {
+        await recordCalendarNotice(deps, {
+          integrationId: setting.id,
+          provider: label,
+          kind: 'overlap',
+          message: `An appointment moved in the firm's ${label} (${consultationTypeLabel(moved.consultationType)}, now ${whenLabel(moved.scheduledDate)}, ${moved.duration} minutes) landed on time already booked on the site (${consultationTypeLabel(other.consultationType)}, ${whenLabel(other.scheduledDate)}, ${other.duration} minutes). Both are kept; settle it with the clients.`,
+        });
+      }
+      return 'moved';
     } catch (err) {
       if (err instanceof HttpError && err.status === 409) return null;
       throw err;

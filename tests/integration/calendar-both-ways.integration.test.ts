@@ -261,6 +261,27 @@ forEachDialect(
       await ctx().background.runDeliveries();
       expect(fakes.google.events.get((await storedAppointment(ctx(), third.id))!.externalEventId!)?.calendarId).toBe('court-dates@group.calendar.google.com');
     });
+
+    it('an event moved in Google Calendar onto another client’s booking: the move stands, both are kept, and the calendar log says so', async () => {
+      await integration(ctx(), 'google');
+      const mine = await bookApart(ctx());
+      const theirs = await bookApart(ctx());
+      await ctx().background.runDeliveries();
+      expect(await ctx().background.syncCalendarChanges()).toBe(0);
+      const eventId = (await storedAppointment(ctx(), mine.id))!.externalEventId!;
+
+      fakes.google.moveEvent(eventId, theirs.scheduledDate, plus(theirs.scheduledDate, hour));
+      expect(await ctx().background.syncCalendarChanges()).toBe(1);
+      expect((await storedAppointment(ctx(), mine.id))!.scheduledDate.toISOString()).toBe(theirs.scheduledDate);
+      expect((await storedAppointment(ctx(), theirs.id))!.status).toBe('scheduled');
+      const log = (await ctx().admin('GET', '/api/admin/calendar-notices')).body as { kind: string; message: string }[];
+      const overlap = log.filter((n) => n.kind === 'overlap');
+      expect(overlap).toHaveLength(1);
+      expect(overlap[0]!.message).toMatch(/^An appointment moved in the firm's Google Calendar .* landed on time already booked on the site/);
+      // Read again: nothing new, no second notice.
+      expect(await ctx().background.syncCalendarChanges()).toBe(0);
+      expect(((await ctx().admin('GET', '/api/admin/calendar-notices')).body as { kind: string }[]).filter((n) => n.kind === 'overlap')).toHaveLength(1);
+    });
   },
   { integrations: fakes.settings },
 );
