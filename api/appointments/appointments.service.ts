@@ -180,6 +180,11 @@ export function appointmentsService(deps: AppointmentsDeps) {
      * nothing to move: gone, cancelled or completed, or already at that time (the same change read
      * twice, by two containers or after a lost cursor, moves it and mails the visitor once).
      */
+    /** The other live appointments during this one's time (a move made in the firm's calendar may land on them). */
+    async overlapping(row: AppointmentRow): Promise<{ scheduledDate: Date; duration: number; consultationType: string }[]> {
+      return repo.liveDuring(row.scheduledDate, new Date(row.scheduledDate.getTime() + row.duration * 60_000), liveStatuses, row.id);
+    },
+
     async moveByFirm(id: string, to: Date): Promise<AppointmentRow | null> {
       for (let attempt = 0; ; attempt++) {
         const current = await repo.findById(id);

@@ -15,7 +15,7 @@ const param = (value: string | undefined, max: number) => (value && value.length
  * admin guard; the providers' redirects back are public (a top-level navigation, checked by state and
  * the browser binding cookie instead of the bearer token).
  */
-export function calendarConnectRoutes(deps: Pick<Deps, 'database' | 'integrations' | 'secrets' | 'clock' | 'log' | 'events'>) {
+export function calendarConnectRoutes(deps: Pick<Deps, 'database' | 'integrations' | 'secrets' | 'clock' | 'log' | 'activity' | 'events'>) {
   const service = calendarConnectService(deps);
   const secure = deps.integrations.siteUrl.startsWith('https:');
   const bindingCookie = { path: BINDING_COOKIE_PATH, httpOnly: true, sameSite: 'Lax', secure } as const;

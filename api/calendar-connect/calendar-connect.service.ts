@@ -14,6 +14,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { ConnectOutcome } from '../../src/shared/calendar-connect.ts';
 import { calendarSettingsRepository } from '../calendar-settings/calendar-settings.repository.ts';
+import { calendarInbound } from '../calendar-sync/calendar-inbound.ts';
 import { openSecrets } from '../calendar-sync/calendar-sync.repository.ts';
 import { googleCalendar } from '../calendar-sync/google.ts';
 import { outlookCalendar } from '../calendar-sync/outlook.ts';
@@ -33,7 +34,7 @@ export const AUTHORIZATION_TTL_MS = 10 * 60_000;
 export const BINDING_COOKIE = 'calendar_connect';
 export const BINDING_COOKIE_PATH = '/api/integrations';
 
-type ConnectDeps = Pick<Deps, 'database' | 'integrations' | 'secrets' | 'clock' | 'log' | 'events'>;
+type ConnectDeps = Pick<Deps, 'database' | 'integrations' | 'secrets' | 'clock' | 'log' | 'activity' | 'events'>;
 
 const random = () => randomBytes(32).toString('base64url');
 const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
@@ -240,6 +241,9 @@ export function calendarConnectService(deps: ConnectDeps) {
       let email = text(claims.email) ?? text(claims.preferred_username);
       if (!email && provider === 'outlook' && typeof answer.access_token === 'string') email = await graphProfileEmail(answer.access_token);
 
+      // The account may be another one: what was read from the previous one's calendar (its cursor,
+      // its push channel, stopped with its token while that is still stored) says nothing about it.
+      await calendarInbound(deps).forget(integrationId);
       const stored = await changeConnectedConfig(deps, integrationId, (config) => ({ ...config, refresh_token: refreshToken }));
       if (!stored) return end('gone');
       await repo.saveConnection(integrationId, email, deps.clock.now());
@@ -269,6 +273,8 @@ export function calendarConnectService(deps: ConnectDeps) {
       const { row, provider, config } = await connectable(id);
       const refreshToken = configText(parseConfigObject(config), 'refresh_token');
       if (!refreshToken) throw conflict(`It is not connected to a ${providerNames[provider]} account.`);
+      // Its push channel is stopped first: only its token can stop it.
+      await calendarInbound(deps).forget(id);
       let revoked: boolean | null = null;
       if (provider === 'google') {
         try {

@@ -158,9 +158,19 @@ export function calendarSettingsService({ database, integrations, secrets }: Pic
 
     /**
      * Deletes the integration and its sealed secrets. Deliveries queued for it are skipped when their
-     * turn comes (it no longer exists); events it made in the calendar stay there.
+     * turn comes (it no longer exists); events it made in the calendar stay there. One connected to a
+     * Google or Microsoft account through Connect is refused: Disconnect first revokes the grant and
+     * stops its push channel, which only its token can do (deleted, the grant would stay in the
+     * account's list of apps and the channel would post here until it lapsed). A refresh token pasted
+     * into the config was granted outside the site, and is the admin's to revoke there.
      */
     async remove(id: string) {
+      const row = await repo.findById(id);
+      if (row && (row.provider === 'google' || row.provider === 'outlook') && (await connections.connection(id))) {
+        const config = parseConfigObject(openConfig(secrets, row.config, owner(id), { lenient: true }));
+        if (configText(config, 'refresh_token'))
+          throw conflict(`It is connected to a ${row.provider === 'google' ? 'Google' : 'Microsoft 365'} account: Disconnect it first, then delete it.`);
+      }
       if (!(await repo.remove(id))) throw notFound('Calendar integration not found');
     },
   };

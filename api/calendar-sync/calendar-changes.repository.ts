@@ -58,16 +58,24 @@ export function calendarChangesRepository({ db, t }: Database) {
     },
 
     /**
-     * The cursor moved on, only from the version read and while `owner` still holds the lease: a
+     * The cursor moved on (`source`: the calendar it was read from), only from the version read and while `owner` still holds the lease: a
      * container whose lease ran out meanwhile does not overwrite a newer cursor. false: it did not.
      */
-    async advance(integrationId: string, owner: string, fromVersion: number, cursor: string | null, now: Date): Promise<boolean> {
+    async advance(integrationId: string, owner: string, fromVersion: number, cursor: string | null, source: string, now: Date): Promise<boolean> {
       const rows = await db
         .update(states)
-        .set({ cursor, version: fromVersion + 1, lastSyncedAt: now })
+        .set({ cursor, source, version: fromVersion + 1, lastSyncedAt: now })
         .where(and(eq(states.integrationId, integrationId), eq(states.version, fromVersion), eq(states.leaseOwner, owner)))
         .returning({ integrationId: states.integrationId });
       return rows.length > 0;
+    },
+
+    /** The cursor forgotten while `owner` holds the lease: the next sync reads from now. */
+    async forgetCursor(integrationId: string, owner: string): Promise<void> {
+      await db
+        .update(states)
+        .set({ cursor: null, source: null })
+        .where(and(eq(states.integrationId, integrationId), eq(states.leaseOwner, owner)));
     },
 
     /** The push channel, replacing the one that was (`previous`: only if that one is still recorded). */

@@ -20,12 +20,16 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { AppointmentRow } from '../activity.ts';
 import { appointmentsService, terminalStatuses } from '../appointments/appointments.service.ts';
-import { openField, sealField, type SecretOwner } from '../crypto/sealed-config.ts';
+import { openField, sealField, UnreadableSecretError, type SecretOwner } from '../crypto/sealed-config.ts';
+import { PermanentDeliveryError } from '../deliveries/deliveries.ts';
 import { deliveriesRepository } from '../deliveries/deliveries.repository.ts';
 import type { Deps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
 import { isLoopbackOrPrivateHost } from '../http/outbound-fetch.ts';
+import { consultationTypeLabel } from '../../src/shared/constants.ts';
+import { whenLabel } from '../../src/shared/firm-time.ts';
 import { calendarChangesRepository, type CalendarSyncState } from './calendar-changes.repository.ts';
+import { recordCalendarNotice } from './calendar-notices.ts';
 import {
   CHANNEL_RENEW_BEFORE_MS,
   closeChannel,
@@ -142,7 +146,19 @@ function createCalendarInbound(deps: InboundDeps) {
     // the site, not moved by the firm; once our write lands it comes back equal.
     if (await deliveries.hasUnfinished('calendar', appointment.id)) return null;
     try {
-      return (await appointments.moveByFirm(appointment.id, change.start)) ? 'moved' : null;
+      const moved = await appointments.moveByFirm(appointment.id, change.start);
+      if (!moved) return null;
+      // The firm's move stands (it happened in its calendar), but one onto another client's booking
+      // leaves two appointments at once: the calendar log tells the admin, as for a Calendly overlap.
+      for (const other of await appointments.overlapping(moved)) {
+        await recordCalendarNotice(deps, {
+          integrationId: setting.id,
+          provider: label,
+          kind: 'overlap',
+          message: `An appointment moved in the firm's ${label} (${consultationTypeLabel(moved.consultationType)}, now ${whenLabel(moved.scheduledDate)}, ${moved.duration} minutes) landed on time already booked on the site (${consultationTypeLabel(other.consultationType)}, ${whenLabel(other.scheduledDate)}, ${other.duration} minutes). Both are kept; settle it with the clients.`,
+        });
+      }
+      return 'moved';
     } catch (err) {
       if (err instanceof HttpError && err.status === 409) return null;
       throw err;
@@ -150,20 +166,20 @@ function createCalendarInbound(deps: InboundDeps) {
   }
 
   /** Opens, renews or closes the integration's push channel, as the site's address allows; inside the lease. */
-  async function keepChannel(setting: CalendarSetting & { provider: ChangeProvider }, api: CalendarApi, state: CalendarSyncState): Promise<void> {
+  async function keepChannel(
+    setting: CalendarSetting & { provider: ChangeProvider },
+    api: CalendarApi,
+    state: CalendarSyncState,
+    sameSource: boolean,
+  ): Promise<void> {
     const base = notificationBase(integrations);
     const address = base ? `${base}${notificationPath(setting.provider)}` : null;
     const now = clock.now();
     const current = state.channelId ? { id: state.channelId, resourceId: state.channelResourceId } : null;
-    if (
-      current &&
-      address &&
-      state.channelAddress === address &&
-      state.channelExpiresAt &&
-      state.channelExpiresAt.getTime() - now.getTime() > CHANNEL_RENEW_BEFORE_MS
-    )
-      return;
-    if (current && address && state.channelAddress === address && setting.provider === 'outlook') {
+    // A channel watching another calendar (or posting elsewhere) is replaced, not kept or renewed.
+    const same = current !== null && address !== null && state.channelAddress === address && sameSource;
+    if (same && state.channelExpiresAt && state.channelExpiresAt.getTime() - now.getTime() > CHANNEL_RENEW_BEFORE_MS) return;
+    if (same && setting.provider === 'outlook') {
       const renewed = await renewSubscription(api, graphBase, current.id, now);
       if (renewed) {
         await states.setChannel(
@@ -207,26 +223,49 @@ function createCalendarInbound(deps: InboundDeps) {
     if (!state) return 'busy';
     try {
       const api = apiOf(setting);
+      // The calendar read: a cursor and channel of another one (a calendar picked since, another
+      // mailbox) say nothing about it, so it is read from now and watched anew.
+      const source = `${api.root} ${api.calendarId ?? ''}`;
+      const sameSource = state.source === source;
+      const cursor = sameSource ? state.cursor : null;
       const pushed = state.channelId !== null && notificationBase(integrations) !== null;
       const due =
         !onlyIfDue ||
+        !sameSource ||
         !state.lastSyncedAt ||
         now.getTime() - state.lastSyncedAt.getTime() >= (pushed ? SAFETY_POLL_MS : integrations.calendarPollSeconds * 1000) - TICK_SLACK_MS;
       let applied = 0;
       if (due) {
-        let read = await readChanges(setting.provider, api, state.cursor, now, graphBase);
+        let read = await readChanges(setting.provider, api, cursor, now, graphBase);
         // The provider forgot where we were: everything from now again (applying it twice is harmless).
         if ('stale' in read) read = await readChanges(setting.provider, api, null, now, graphBase);
         if ('stale' in read) throw new Error('the provider refused a full read');
         for (const change of read.changes) if (await apply(setting, api.label, change)) applied++;
         // When this read began: the next tick, an interval later, finds it due.
-        if (!(await states.advance(setting.id, owner, state.version, read.cursor, now))) warn(setting, 'advancing the cursor', 'lost the lease');
+        if (!(await states.advance(setting.id, owner, state.version, read.cursor, source, now))) warn(setting, 'advancing the cursor', 'lost the lease');
       }
-      await keepChannel(setting, api, state).catch((err) => warn(setting, 'keeping the push channel', err));
+      await keepChannel(setting, api, state, sameSource).catch((err) => warn(setting, 'keeping the push channel', err));
       return applied;
     } finally {
       await states.release(setting.id, owner);
     }
+  }
+
+  /**
+   * Stops the leased integration's push channel and forgets it. One that can never be stopped from
+   * here (the token disconnected or refused, the config unreadable) is forgotten all the same: it
+   * lapses by itself within CHANNEL_LIFETIME_MS, and its notifications find no active integration.
+   */
+  async function stopChannel(setting: CalendarSetting & { provider: ChangeProvider }, leased: CalendarSyncState) {
+    if (!leased.channelId) return;
+    const channel = { id: leased.channelId, resourceId: leased.channelResourceId };
+    try {
+      await closeChannel(setting.provider, apiOf(setting), graphBase, channel);
+    } catch (err) {
+      if (!(err instanceof PermanentDeliveryError || err instanceof UnreadableSecretError)) throw err;
+      warn(setting, 'the push channel cannot be stopped (it lapses by itself)', err);
+    }
+    await states.setChannel(setting.id, null, leased.channelId);
   }
 
   /** Channels of integrations no longer the active one are stopped (deactivated, or replaced by another). */
@@ -237,14 +276,9 @@ function createCalendarInbound(deps: InboundDeps) {
       if (!setting || !isChangeProvider(setting.provider)) continue;
       const now = clock.now();
       const leased = await states.lease(setting.id, owner, now, new Date(now.getTime() + LEASE_MS));
-      if (!leased?.channelId) {
-        if (leased) await states.release(setting.id, owner);
-        continue;
-      }
+      if (!leased) continue;
       try {
-        const provider = setting.provider;
-        await closeChannel(provider, apiOf({ ...setting, provider }), graphBase, { id: leased.channelId, resourceId: leased.channelResourceId });
-        await states.setChannel(setting.id, null, leased.channelId);
+        await stopChannel({ ...setting, provider: setting.provider }, leased);
       } catch (err) {
         warn(setting, 'stopping the push channel of an inactive integration', err);
       } finally {
@@ -351,6 +385,25 @@ function createCalendarInbound(deps: InboundDeps) {
       if (!ours.size) return { status: 403 };
       for (const id of ours) trigger(id);
       return { status: 202 };
+    },
+
+    /**
+     * Disconnect (api/calendar-connect): the integration's push channel stopped while its token still
+     * works, and its cursor forgotten (the account connected next may be another). When another
+     * container is syncing it just now, the timer stops the channel later instead.
+     */
+    async forget(integrationId: string): Promise<void> {
+      const setting = await settings.settingById(integrationId);
+      if (!setting || !isChangeProvider(setting.provider)) return;
+      const now = clock.now();
+      const leased = await states.lease(setting.id, owner, now, new Date(now.getTime() + LEASE_MS));
+      if (!leased) return;
+      try {
+        await stopChannel({ ...setting, provider: setting.provider }, leased).catch((err) => warn(setting, 'stopping the push channel at Disconnect', err));
+        await states.forgetCursor(setting.id, owner);
+      } finally {
+        await states.release(setting.id, owner);
+      }
     },
 
     /** Resolves when the syncs notifications asked for have finished (tests; shutdown). */

@@ -102,12 +102,13 @@ export function calendarSyncRepository({ db, t }: Database) {
 
     /**
      * The provider's event for this appointment in this integration: the newest delivery that was
-     * sent with an event id (an insert, an update, or the delete that removed it). The delivery log
+     * sent with an event id (an insert, an update, or the delete that removed it), and the calendar it
+     * is in (null: sent before that was recorded, the integration's calendar). The delivery log
      * outlives the appointment row, so a delete still finds it.
      */
-    async lastEventRef(appointmentId: string, integrationId: string): Promise<{ eventId: string; purpose: string } | null> {
+    async lastEventRef(appointmentId: string, integrationId: string): Promise<{ eventId: string; purpose: string; calendarId: string | null } | null> {
       const [row] = await db
-        .select({ eventId: deliveries.externalRef, purpose: deliveries.purpose })
+        .select({ eventId: deliveries.externalRef, purpose: deliveries.purpose, calendarId: deliveries.externalCalendar })
         .from(deliveries)
         .where(
           and(
@@ -120,7 +121,7 @@ export function calendarSyncRepository({ db, t }: Database) {
         )
         .orderBy(desc(deliveries.createdAt), desc(deliveries.sentAt))
         .limit(1);
-      return row?.eventId ? { eventId: row.eventId, purpose: row.purpose } : null;
+      return row?.eventId ? { eventId: row.eventId, purpose: row.purpose, calendarId: row.calendarId } : null;
     },
   };
 }

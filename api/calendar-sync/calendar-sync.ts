@@ -108,8 +108,8 @@ export function calendarHandler(deps: Pick<Deps, 'database' | 'clock' | 'activit
     if (removes(payload.action)) {
       if (!known) return { status: 'skipped', reason: `No ${api.label} event was created for this appointment.` };
       if (removedBy(known.purpose)) return { status: 'skipped', reason: `The ${api.label} event was already removed.` };
-      await api.remove(known.eventId);
-      return { status: 'sent', externalRef: known.eventId };
+      await api.remove(known.eventId, known.calendarId);
+      return { status: 'sent', externalRef: known.eventId, externalCalendar: known.calendarId ?? api.calendarId };
     }
     // A create or an update sends the appointment as it is now: an older change retried late must
     // not overwrite a newer one.
@@ -118,13 +118,14 @@ export function calendarHandler(deps: Pick<Deps, 'database' | 'clock' | 'activit
     if (current.status === 'cancelled') return { status: 'skipped', reason: 'The appointment was cancelled before its event was sent.' };
     const appointment = snapshot(current);
     if (known && !removedBy(known.purpose)) {
-      if (await api.update(known.eventId, appointment)) return { status: 'sent', externalRef: known.eventId };
+      if (await api.update(known.eventId, appointment, known.calendarId))
+        return { status: 'sent', externalRef: known.eventId, externalCalendar: known.calendarId ?? api.calendarId };
       return { status: 'skipped', reason: `The ${api.label} event no longer exists (it was deleted there); it is not recreated.` };
     }
     // No event in this calendar yet (a create, or an update after the integration changed): make it.
     const eventId = await api.create(appointment, delivery.id);
     await appointments.recordProviderEvent(current, eventId);
-    return { status: 'sent', externalRef: eventId };
+    return { status: 'sent', externalRef: eventId, externalCalendar: api.calendarId };
   }
 
   /** Its secrets opened for this delivery; one that does not open fails it at once, nothing is sent. */

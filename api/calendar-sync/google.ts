@@ -55,6 +55,8 @@ export const googleCalendar: RestCalendarProvider = {
         cacheKey: ['google', integrations.googleTokenUrl, clientId, clientSecret, refreshToken],
       },
       eventsUrl: `${root}/calendars/${encodeURIComponent(calendarId)}/events`,
+      // Event ids are per calendar: an event made before another calendar was picked is in its own.
+      eventUrl: (eventId, calendarOfEvent) => `${root}/calendars/${encodeURIComponent(calendarOfEvent ?? calendarId)}/events/${encodeURIComponent(eventId)}`,
       missing: { what: `calendar "${calendarId}" for these credentials`, configKey: 'calendar_id' },
     };
   },

@@ -65,6 +65,8 @@ export const outlookCalendar: RestCalendarProvider = {
       root,
       calendarId,
       eventsUrl: calendarId ? `${root}/calendars/${encodeURIComponent(calendarId)}/events` : `${root}/events`,
+      // An event's id is unique in the mailbox: found in whichever calendar it was made (one picked before this one, too).
+      eventUrl: (eventId) => `${root}/events/${encodeURIComponent(eventId)}`,
       missing: mailbox
         ? { what: `mailbox "${mailbox}" in this tenant`, configKey: 'user_email' }
         : { what: 'calendar for the connected account', configKey: 'calendar_id' },

@@ -23,9 +23,9 @@ export interface CalendarApi {
   /** Creates the event and returns its id. `idempotencyKey` (the delivery id) makes a retried insert create it once. */
   create(appointment: AppointmentSnapshot, idempotencyKey: string): Promise<string>;
   /** false when the event no longer exists at the provider. */
-  update(eventId: string, appointment: AppointmentSnapshot): Promise<boolean>;
+  update(eventId: string, appointment: AppointmentSnapshot, calendarId?: string | null): Promise<boolean>;
   /** Resolves also when the event was already gone. */
-  remove(eventId: string): Promise<void>;
+  remove(eventId: string, calendarId?: string | null): Promise<void>;
   /**
    * Any other request of the provider's API with this integration's token (busy times, calendar
    * lists, changes): `url` absolute, under `root` or the provider's API base.
@@ -57,8 +57,13 @@ export interface RestCalendarProvider {
   ): {
     /** An OAuth grant at `tokenUrl` (form-encoded); `label` names the token service in messages; `cacheKey`: the credentials it is cached by. */
     grant: { tokenUrl: string; form: Record<string, string>; label: string; cacheKey: string[] };
-    /** POST creates an event here; PATCH and DELETE go to `eventsUrl/{id}`. */
+    /** POST creates an event here. */
     eventsUrl: string;
+    /**
+     * Where PATCH and DELETE go for an event made in `calendarOfEvent` (null: not recorded, this
+     * integration's calendar): another calendar may have been picked since the event was made.
+     */
+    eventUrl(eventId: string, calendarOfEvent: string | null): string;
     /** What a 404 on create means is missing, and the config key that names it. */
     missing: { what: string; configKey: string };
     /** CalendarApi.root and CalendarApi.calendarId. */
@@ -310,9 +315,8 @@ export function restCalendar(
   const events = grantEvents(deps);
   return {
     forSetting(setting: CalendarSetting): CalendarApi {
-      const { grant, eventsUrl, missing, root, calendarId } = provider.connect(readConfig(setting, label), deps.integrations);
+      const { grant, eventsUrl, eventUrl, missing, root, calendarId } = provider.connect(readConfig(setting, label), deps.integrations);
       const call = oauthJsonApi(deps, tokens, { ...grant, key: credentialsKey(grant.cacheKey) }, { integrationId: setting.id, events }, options);
-      const eventUrl = (eventId: string) => `${eventsUrl}/${encodeURIComponent(eventId)}`;
       return {
         label,
         call,
@@ -329,15 +333,15 @@ export function restCalendar(
           if (typeof created.id !== 'string' || !created.id) throw new Error(`${label} answered the ${createVerb} without an event id`);
           return created.id;
         },
-        async update(eventId, a) {
-          const res = await call('PATCH', eventUrl(eventId), provider.resource(a));
+        async update(eventId, a, inCalendar) {
+          const res = await call('PATCH', eventUrl(eventId, inCalendar ?? null), provider.resource(a));
           if (res.status === 404 || res.status === 410) return false;
           if (res.status === 400) throw new PermanentDeliveryError(`${label} refused the change: ${providerMessage(res)}`);
           if (!res.ok) throw new Error(`${label} update failed: ${providerMessage(res)}`);
           return true;
         },
-        async remove(eventId) {
-          const res = await call('DELETE', eventUrl(eventId));
+        async remove(eventId, inCalendar) {
+          const res = await call('DELETE', eventUrl(eventId, inCalendar ?? null));
           // 404: never there or purged; 410: already deleted. Either way the event is gone.
           if (res.ok || res.status === 404 || res.status === 410) return;
           throw new Error(`${label} delete failed: ${providerMessage(res)}`);

@@ -169,7 +169,7 @@ export function deliveriesRepository(database: Database) {
     async finish(
       id: string,
       status: Extract<DeliveryStatus, 'sent' | 'held' | 'skipped' | 'failed'>,
-      fields: { now: Date; lastError?: string | null; externalRef?: string | null; recipient?: string },
+      fields: { now: Date; lastError?: string | null; externalRef?: string | null; externalCalendar?: string | null; recipient?: string },
     ) {
       await write((tx) =>
         tx
@@ -181,6 +181,7 @@ export function deliveriesRepository(database: Database) {
             leaseExpiresAt: null,
             lastError: fields.lastError ?? null,
             ...(fields.externalRef !== undefined ? { externalRef: fields.externalRef } : {}),
+            ...(fields.externalCalendar !== undefined ? { externalCalendar: fields.externalCalendar } : {}),
             ...(fields.recipient !== undefined ? { recipient: fields.recipient } : {}),
             ...(status === 'sent' ? { sentAt: fields.now } : {}),
           })

@@ -26,7 +26,7 @@ export class PermanentDeliveryError extends Error {}
 /** `recipient`: where it went, when the handler knows better than the queued row (it replaces the row's). */
 /** `held`: kept where an admin can read it and send it later (the development outbox), not sent. */
 export type DeliveryOutcome = (
-  | { status: 'sent'; externalRef?: string | null }
+  | { status: 'sent'; externalRef?: string | null; externalCalendar?: string | null }
   | { status: 'held'; externalRef: string }
   | { status: 'skipped'; reason: string }
 ) & { recipient?: string };
@@ -99,7 +99,13 @@ export function createDeliveryRunner({
     try {
       const outcome = await handlers[claimed.channel as DeliveryChannel](claimed, JSON.parse(claimed.payload));
       const recipient = outcome.recipient;
-      if (outcome.status === 'sent') await repo.finish(claimed.id, 'sent', { now: clock.now(), externalRef: outcome.externalRef ?? null, recipient });
+      if (outcome.status === 'sent')
+        await repo.finish(claimed.id, 'sent', {
+          now: clock.now(),
+          externalRef: outcome.externalRef ?? null,
+          externalCalendar: outcome.externalCalendar ?? null,
+          recipient,
+        });
       else if (outcome.status === 'held') await repo.finish(claimed.id, 'held', { now: clock.now(), externalRef: outcome.externalRef, recipient });
       else await repo.finish(claimed.id, 'skipped', { now: clock.now(), lastError: outcome.reason, recipient });
       log.info('delivery done', {

@@ -238,6 +238,11 @@ export const calendarSyncStates = table('calendar_sync_states', {
   channelExpiresAt: timestamp('channel_expires_at'),
   /** The address the channel posts to: a changed SITE_URL makes a new one. */
   channelAddress: text('channel_address'),
+  /**
+   * The calendar the cursor and the channel belong to (API root and calendar id): another calendar
+   * picked, or another mailbox configured, reads from scratch and watches anew.
+   */
+  source: text('source'),
   lastSyncedAt: timestamp('last_synced_at'),
   updatedAt: updatedAt(),
 });
@@ -396,6 +401,11 @@ export const deliveries = table(
     leaseExpiresAt: timestamp('lease_expires_at'),
     lastError: text('last_error'),
     externalRef: text('external_ref'),
+    /**
+     * A calendar delivery's calendar: the one its event (externalRef) is in, so a change or removal
+     * still reaches it after another calendar was picked.
+     */
+    externalCalendar: text('external_calendar'),
     sentAt: timestamp('sent_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

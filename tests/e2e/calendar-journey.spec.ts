@@ -79,6 +79,8 @@ test.describe('a Google calendar connected, read and written both ways', () => {
     if (before) expect((await adminApi.put(`/api/admin/calendar-settings/${before}/activate`)).status()).toBe(200);
     if (made) {
       if (!before) await adminApi.put(`/api/admin/calendar-settings/${made}/deactivate`);
+      // A connected integration is deleted only once disconnected (decision 038); 409: not connected.
+      expect([200, 409]).toContain((await adminApi.post(`/api/admin/calendar-settings/${made}/disconnect`)).status());
       expect((await adminApi.delete(`/api/admin/calendar-settings/${made}`)).status()).toBe(204);
     }
     await fakes?.close();

@@ -10,7 +10,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { calendarInbound } from '../../api/calendar-sync/calendar-inbound.ts';
 import { startBackgroundWork } from '../../api/composition.ts';
 import { bookings, claimsOf, NOW, storedAppointment } from '../support/appointment-requests.ts';
@@ -62,6 +62,8 @@ const outlookConfig = {
 };
 
 const { book } = bookings('2030-09-02');
+/** Bookings of their own days, clear of the moves the tests above make. */
+const { book: bookApart } = bookings('2030-10-07');
 
 async function integration(ctx: TestContext, provider: 'google' | 'outlook'): Promise<string> {
   const config = provider === 'google' ? googleConfig : outlookConfig;
@@ -232,6 +234,54 @@ forEachDialect(
         await other.stop();
       }
     });
+
+    it('another calendar picked: the events already made stay in the old calendar and are still updated and removed there', async () => {
+      const integrationId = await integration(ctx(), 'google');
+      const first = await bookApart(ctx());
+      const second = await bookApart(ctx());
+      await ctx().background.runDeliveries();
+      const firstEvent = (await storedAppointment(ctx(), first.id))!.externalEventId!;
+      const secondEvent = (await storedAppointment(ctx(), second.id))!.externalEventId!;
+      expect(fakes.google.events.get(firstEvent)?.calendarId).toBe(googleConfig.calendar_id);
+
+      const picked = await ctx().admin('PUT', `/api/admin/calendar-settings/${integrationId}/calendar`, {
+        calendarId: 'court-dates@group.calendar.google.com',
+      });
+      expect(picked.status, JSON.stringify(picked.body)).toBe(200);
+      expect((await ctx().admin('PUT', `/api/admin/appointments/${first.id}`, { status: 'confirmed' })).status).toBe(200);
+      expect((await ctx().admin('PUT', `/api/admin/appointments/${second.id}`, { status: 'cancelled' })).status).toBe(200);
+      await ctx().background.runDeliveries();
+
+      // Confirmed: its event in the old calendar says so (it is not lost as "deleted there").
+      expect(fakes.google.events.get(firstEvent)).toMatchObject({ calendarId: googleConfig.calendar_id, status: 'confirmed' });
+      // Cancelled: its event is gone from the old calendar, not left there as a consultation that will not happen.
+      expect(fakes.google.events.has(secondEvent)).toBe(false);
+      // A new booking goes to the picked calendar.
+      const third = await bookApart(ctx());
+      await ctx().background.runDeliveries();
+      expect(fakes.google.events.get((await storedAppointment(ctx(), third.id))!.externalEventId!)?.calendarId).toBe('court-dates@group.calendar.google.com');
+    });
+
+    it('an event moved in Google Calendar onto another client’s booking: the move stands, both are kept, and the calendar log says so', async () => {
+      await integration(ctx(), 'google');
+      const mine = await bookApart(ctx());
+      const theirs = await bookApart(ctx());
+      await ctx().background.runDeliveries();
+      expect(await ctx().background.syncCalendarChanges()).toBe(0);
+      const eventId = (await storedAppointment(ctx(), mine.id))!.externalEventId!;
+
+      fakes.google.moveEvent(eventId, theirs.scheduledDate, plus(theirs.scheduledDate, hour));
+      expect(await ctx().background.syncCalendarChanges()).toBe(1);
+      expect((await storedAppointment(ctx(), mine.id))!.scheduledDate.toISOString()).toBe(theirs.scheduledDate);
+      expect((await storedAppointment(ctx(), theirs.id))!.status).toBe('scheduled');
+      const log = (await ctx().admin('GET', '/api/admin/calendar-notices')).body as { kind: string; message: string }[];
+      const overlap = log.filter((n) => n.kind === 'overlap');
+      expect(overlap).toHaveLength(1);
+      expect(overlap[0]!.message).toMatch(/^An appointment moved in the firm's Google Calendar .* landed on time already booked on the site/);
+      // Read again: nothing new, no second notice.
+      expect(await ctx().background.syncCalendarChanges()).toBe(0);
+      expect(((await ctx().admin('GET', '/api/admin/calendar-notices')).body as { kind: string }[]).filter((n) => n.kind === 'overlap')).toHaveLength(1);
+    });
   },
   { integrations: fakes.settings },
 );
@@ -375,6 +425,66 @@ forEachDialect(
         expect(fakes.google.stoppedChannels).toContain(second!.id);
         expect(fakes.google.channels.size).toBe(0);
         await waitForPush(ctx());
+      });
+      it('another calendar picked: the old channel is stopped, the new calendar read from now and watched, and its deleted event cancels its appointment', async () => {
+        const integrationId = await integration(ctx(), 'google');
+        await bookedWithEvent(ctx());
+        await waitForPush(ctx());
+        const old = [...fakes.google.channels.values()].at(-1)!;
+        expect(old.calendarId).toBe(googleConfig.calendar_id);
+        const before = new Set(fakes.google.channels.keys());
+
+        const picked = await ctx().admin('PUT', `/api/admin/calendar-settings/${integrationId}/calendar`, {
+          calendarId: 'court-dates@group.calendar.google.com',
+        });
+        expect(picked.status, JSON.stringify(picked.body)).toBe(200);
+        fakes.google.resetRequests();
+        await ctx().background.syncCalendarChanges();
+        await waitForPush(ctx());
+        // The old calendar's sync token says nothing about this one: a full list of the new calendar.
+        const reads = fakes.google.apiRequests().filter((r) => r.method === 'GET' && r.path.includes('/events'));
+        expect(reads.length).toBeGreaterThan(0);
+        for (const read of reads) {
+          expect(read.path).toContain(encodeURIComponent('court-dates@group.calendar.google.com'));
+          expect(read.query.syncToken).toBeUndefined();
+        }
+        expect(fakes.google.stoppedChannels).toContain(old.id);
+        const watching = [...fakes.google.channels.values()].filter((c) => !before.has(c.id));
+        expect(watching.map((c) => c.calendarId)).toEqual(['court-dates@group.calendar.google.com']);
+
+        // A booking now lands in the new calendar; deleted there, it is pushed and cancelled.
+        const { id, eventId } = await bookedWithEvent(ctx());
+        fakes.google.deleteEventAsOwner(eventId);
+        await waitForPush(ctx());
+        expect((await storedAppointment(ctx(), id))!.status).toBe('cancelled');
+        // The next tick keeps the new channel.
+        await ctx().background.syncCalendarChanges();
+        expect([...fakes.google.channels.values()].filter((c) => !before.has(c.id)).map((c) => c.id)).toEqual(watching.map((c) => c.id));
+        expect((await ctx().admin('PUT', `/api/admin/calendar-settings/${integrationId}/deactivate`)).status).toBe(200);
+        await ctx().background.syncCalendarChanges();
+        expect(fakes.google.stoppedChannels).toContain(watching[0]!.id);
+      });
+      it('Disconnect stops the push channel while the token still works, and a reconnected account is read from now', async () => {
+        const integrationId = await integration(ctx(), 'google');
+        await bookedWithEvent(ctx());
+        await waitForPush(ctx());
+        const channel = [...fakes.google.channels.values()].at(-1)!;
+
+        const disconnected = await ctx().admin('POST', `/api/admin/calendar-settings/${integrationId}/disconnect`);
+        expect(disconnected.status, JSON.stringify(disconnected.body)).toBe(200);
+        expect(fakes.google.stoppedChannels).toContain(channel.id);
+        const { db, t } = ctx().database;
+        const [state] = await db.select().from(t.calendarSyncStates).where(eq(t.calendarSyncStates.integrationId, integrationId));
+        expect(state).toMatchObject({ channelId: null, channelSecret: null, cursor: null });
+        // Nothing is left for the timer to retry (it used to warn on every tick, the token gone).
+        const warn = vi.spyOn(ctx().deps.log, 'warn');
+        try {
+          await ctx().background.syncCalendarChanges();
+          await ctx().background.syncCalendarChanges();
+          expect(warn).not.toHaveBeenCalled();
+        } finally {
+          warn.mockRestore();
+        }
       });
     });
 

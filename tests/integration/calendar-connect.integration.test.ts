@@ -379,6 +379,37 @@ forEachDialect(
       expect(down.body).toMatchObject({ revoked: false, deactivated: false });
       await expectNothingStored(ctx(), id);
     });
+
+    it('connecting again (perhaps another account) forgets what was read from the calendar before: the cursor, and the push channel is stopped', async () => {
+      const id = await integration(ctx(), 'google', googleConfig);
+      await connect(ctx(), id);
+      expect((await ctx().admin('PUT', `/api/admin/calendar-settings/${id}/activate`)).status).toBe(200);
+      await ctx().background.syncCalendarChanges();
+      const { db, t } = ctx().database;
+      const stateOf = async () => (await db.select().from(t.calendarSyncStates).where(eq(t.calendarSyncStates.integrationId, id)))[0]!;
+      const before = await stateOf();
+      expect(before.cursor).toBeTruthy();
+      expect(before.channelId).toBeTruthy();
+
+      await connect(ctx(), id);
+      expect(fakes.google.stoppedChannels).toContain(before.channelId);
+      expect(await stateOf()).toMatchObject({ cursor: null, channelId: null });
+      expect((await ctx().admin('POST', `/api/admin/calendar-settings/${id}/disconnect`)).status).toBe(200);
+    });
+
+    it('a connected integration is not deleted until it is disconnected (the grant revoked first)', async () => {
+      const id = await integration(ctx(), 'google', googleConfig);
+      await connect(ctx(), id);
+      const token = (await openedConfig(ctx(), id)).refresh_token!;
+      const refused = await ctx().admin('DELETE', `/api/admin/calendar-settings/${id}`);
+      expect(refused.status).toBe(409);
+      expect(refused.body.error).toBe('It is connected to a Google account: Disconnect it first, then delete it.');
+      expect(await storedRow(ctx(), id)).toBeTruthy();
+
+      expect((await ctx().admin('POST', `/api/admin/calendar-settings/${id}/disconnect`)).status).toBe(200);
+      expect(fakes.google.oauth.refreshTokens.get(token)?.revoked).toBe(true);
+      expect((await ctx().admin('DELETE', `/api/admin/calendar-settings/${id}`)).status).toBe(204);
+    });
   },
   { integrations: { ...fakes.settings, siteUrl: SITE } },
 );

@@ -277,7 +277,8 @@ function IntegrationActions({ row, label, busy }: { row: CalendarIntegration; la
     mutationFn: () => read(api.admin['calendar-settings'][':id'].$delete(param)),
     invalidates: calendarListKeys,
     success: 'Calendar integration deleted',
-    failure: 'Failed to delete calendar integration',
+    // A connected one is refused with what to do first (Disconnect): the server's words say so.
+    failure: (error) => (error instanceof ApiError && error.details.error) || 'Failed to delete calendar integration',
   });
   const sr = <span className="sr-only"> {label}</span>;
   return (

@@ -1,0 +1,1 @@
+ALTER TABLE `calendar_sync_states` ADD `source` text;
