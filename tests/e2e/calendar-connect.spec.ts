@@ -124,6 +124,14 @@ test('connect a Google calendar through its consent page, pick "Court dates", se
   await picker.getByRole('button', { name: 'Cancel' }).click();
   await expect(picker).toBeHidden();
 
+  // Deleting it while connected is refused with what to do first; it stays.
+  await card(page, id)
+    .getByRole('button', { name: /^Delete/ })
+    .click();
+  await page.getByRole('alertdialog', { name: 'Delete this calendar integration?' }).getByRole('button', { name: 'Delete Integration' }).click();
+  await expectToast(page, 'Error', 'It is connected to a Google account: Disconnect it first, then delete it.');
+  await expect(connection.getByTestId('connected-account')).toHaveText(ACCOUNT);
+
   // Disconnect: revoked at Google, forgotten here.
   await connection.getByRole('button', { name: /^Disconnect/ }).click();
   const confirm = page.getByRole('alertdialog', { name: 'Disconnect the Google account?' });
@@ -151,5 +159,6 @@ test('connect a Google calendar through its consent page, pick "Court dates", se
 
   // Leave nothing behind for other specs sharing the server.
   expect((await adminApi.delete(`/api/admin/calendar-settings/${id}`)).status()).toBe(204);
-  console.expectNone();
+  // The refused Delete (409), shown as its toast and logged as SPEC §8 has failures logged.
+  console.expectOnly(/status of 409/, /Disconnect it first, then delete it/);
 });
