@@ -14,7 +14,7 @@ import { timeSlots } from '../../src/shared/constants.ts';
 import { addDays, firmInstant, firmToday, longDateLabel } from '../../src/shared/firm-time.ts';
 import { book } from '../support/appointment-requests.ts';
 import { isBookableDay } from '../support/bookable-days.ts';
-import { bookingButton, chooseDay as chooseModalDay, bookingDialog, fillDetails, openBooking, slotLabel } from '../support/booking.ts';
+import { bookingButton, chooseDay as chooseModalDay, bookingDialog, fillDetails, openBooking, showMonthOf, slotLabel } from '../support/booking.ts';
 import { expectNoAxeViolationsInEveryMode, screenshot, unique } from '../support/e2e.ts';
 
 const dbPath = join(process.env.E2E_DATA_DIR ?? '', 'site.db');
@@ -55,7 +55,7 @@ const details = (page: Page) => main(page).getByRole('region', { name: /your con
 const pageDay = (page: Page, date: string) => main(page).locator(`[data-date="${date}"]`);
 
 async function choosePageDay(page: Page, date: string) {
-  for (let i = 0; i < 4 && !(await pageDay(page, date).isVisible()); i++) await main(page).getByRole('button', { name: 'Next month' }).click();
+  await showMonthOf(main(page), date, 4);
   await pageDay(page, date).click();
 }
 

@@ -45,9 +45,19 @@ export async function openBooking(page: Page, trigger: Locator) {
   await expect(bookingDialog(page)).toHaveAccessibleDescription('Step 1 of 3: choose a consultation type, a date and a time.');
 }
 
+/**
+ * A calendar (the modal's, or a booking page's) moved on with Next month until `date`'s day shows, at
+ * most `max` times. The calendar is waited for first: isVisible() does not wait, so on a slow machine
+ * a calendar still being drawn looked like another month, and the clicks went past the date's.
+ */
+export async function showMonthOf(scope: Locator, date: string, max = 3) {
+  await expect(scope.locator('[data-date]').first()).toBeVisible();
+  for (let i = 0; i < max && !(await scope.locator(`[data-date="${date}"]`).isVisible()); i++) await scope.getByRole('button', { name: 'Next month' }).click();
+}
+
 /** Step 1's calendar: Next month until the month that holds the date shows (at most three), then the date. */
 export async function chooseDay(page: Page, date: string) {
-  for (let i = 0; i < 3 && !(await bookingDay(page, date).isVisible()); i++) await bookingButton(page, 'Next month').click();
+  await showMonthOf(bookingDialog(page), date);
   await bookingDay(page, date).click();
 }
 
