@@ -9,40 +9,16 @@
  * busy times a minute and leaves an unreachable provider alone 30 s, per integration), and the
  * integration active before the spec is active again after it, as every spec shares one server.
  */
-import type { APIRequestContext, Page } from '@playwright/test';
-import { timeSlots } from '../../src/shared/constants.ts';
-import { addDays, firmInstant, firmToday } from '../../src/shared/firm-time.ts';
+import type { APIRequestContext } from '@playwright/test';
+import { firmInstant } from '../../src/shared/firm-time.ts';
 import { expect, openAdminScreen, test } from '../support/admin.ts';
-import { isBookableDay } from '../support/bookable-days.ts';
-import { bookingDialog, chooseDay, openBooking } from '../support/booking.ts';
+import { freeHourPair, modalTimes } from '../support/calendar-e2e.ts';
 import { startCalendarFakes, type CalendarFakes } from '../support/calendar-fakes.ts';
 import { expectNoAxeViolations, screenshot, watchConsole } from '../support/e2e.ts';
 
 const fakesPort = Number(process.env.E2E_FAKES_PORT);
 const credentials = { clientId: 'busy-e2e.apps.example.com', clientSecret: 'GOCSPX-busy-e2e-secret', refreshToken: '1//busy-e2e-refresh-token' };
 const calendarId = 'attorney@firm.example.com';
-
-type Slot = { time: string; startsAt: string; available: boolean };
-
-/**
- * A bookable day 3 to 8 weeks ahead (the modal's calendar reaches it within three months) with an hour
- * free for a 30-minute consultation and the hour after it free too, read before this test's integration
- * exists (so nothing of Google's is kept for it yet). Random: both projects book into one database.
- */
-async function freeHourPair(request: APIRequestContext): Promise<{ date: string; hour: string; next: string }> {
-  const today = firmToday(new Date());
-  const days = Array.from({ length: 36 }, (_, i) => addDays(today, 21 + i)).filter(isBookableDay);
-  for (const date of days.sort(() => Math.random() - 0.5)) {
-    const day = (await (await request.get(`/api/appointments/availability?date=${date}&consultationType=initial`)).json()) as { slots: Slot[] };
-    const free = new Set(day.slots.filter((s) => s.available).map((s) => s.time));
-    for (const hour of ['10:00', '11:00', '13:00', '14:00', '15:00']) {
-      const h = Number(hour.slice(0, 2));
-      const next = `${h + 1}:00`;
-      if (free.has(hour) && free.has(`${h}:30`) && free.has(next)) return { date, hour, next };
-    }
-  }
-  throw new Error('no day with two free hours');
-}
 
 /** A Google integration holding the fake's refresh token, made active; returns its id. */
 async function activeGoogle(adminApi: APIRequestContext, name: string): Promise<string> {
@@ -52,18 +28,6 @@ async function activeGoogle(adminApi: APIRequestContext, name: string): Promise<
   const { id } = (await created.json()) as { id: string };
   expect((await adminApi.put(`/api/admin/calendar-settings/${id}/activate`)).status()).toBe(200);
   return id;
-}
-
-/** The modal on `date`, for an Initial Consultation: the day's 13 time radios. */
-async function modalTimes(page: Page, date: string) {
-  await page.goto('/');
-  await openBooking(page, page.locator('section[aria-labelledby="hero-title"]').getByRole('link', { name: 'Schedule Consultation' }));
-  const modal = bookingDialog(page);
-  await modal.getByRole('radio', { name: 'Initial Consultation (30 min)' }).check();
-  await chooseDay(page, date);
-  const times = modal.getByRole('group', { name: /^Available times for/ }).getByRole('radio');
-  await expect(times).toHaveCount(timeSlots.length);
-  return (time: string) => times.nth(timeSlots.indexOf(time as (typeof timeSlots)[number]));
 }
 
 test.describe('busy times of the firm’s Google Calendar', () => {

@@ -14,14 +14,13 @@
  * phone changes it, in calendar-busy, calendar-connect and calendar-both-ways). The integration active
  * before the spec is active again after it, and this spec's is deleted: every spec shares one server.
  */
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import type { CalendarIntegration } from '../../src/components/admin/integrations/integrations.ts';
 import { connectOutcomes } from '../../src/shared/calendar-connect.ts';
-import { timeSlots } from '../../src/shared/constants.ts';
-import { addDays, firmInstant, firmToday } from '../../src/shared/firm-time.ts';
+import { firmInstant } from '../../src/shared/firm-time.ts';
 import { expect, openAdminScreen, test } from '../support/admin.ts';
-import { isBookableDay } from '../support/bookable-days.ts';
-import { bookingButton, bookingDialog, chooseDay, fillDetails, openBooking, storedByEmail } from '../support/booking.ts';
+import { bookingButton, bookingDialog, fillDetails, storedByEmail } from '../support/booking.ts';
+import { CALENDAR_EFFECT, expectCancelledFromGoogle, freeHourPair, modalTimes } from '../support/calendar-e2e.ts';
 import { startCalendarFakes, type CalendarFakes } from '../support/calendar-fakes.ts';
 import { expectToast, screenshot, unique, watchConsole } from '../support/e2e.ts';
 
@@ -32,29 +31,6 @@ const CLIENT = { clientId: 'e2e-journey.apps.example.com', clientSecret: 'GOCSPX
 const SITE_URL = 'http://localhost:4321';
 const CALLBACK = `${SITE_URL}/api/integrations/google/callback`;
 const COURT_DATES = 'court-dates@group.calendar.google.com';
-/** A few poll intervals (CALENDAR_POLL_SECONDS), and room for a busy shared machine. */
-const EFFECT = { timeout: 30_000 };
-
-type Slot = { time: string; available: boolean };
-
-/**
- * A bookable day 3 to 8 weeks ahead with an hour free for a 30-minute consultation and the hour after
- * it free too, read before this spec's integration exists. Random: both projects share one database.
- */
-async function freeHourPair(request: APIRequestContext): Promise<{ date: string; hour: string; next: string }> {
-  const today = firmToday(new Date());
-  const days = Array.from({ length: 36 }, (_, i) => addDays(today, 21 + i)).filter(isBookableDay);
-  for (const date of days.sort(() => Math.random() - 0.5)) {
-    const day = (await (await request.get(`/api/appointments/availability?date=${date}&consultationType=initial`)).json()) as { slots: Slot[] };
-    const free = new Set(day.slots.filter((s) => s.available).map((s) => s.time));
-    for (const hour of ['10:00', '11:00', '13:00', '14:00']) {
-      const h = Number(hour.slice(0, 2));
-      const next = `${h + 1}:00`;
-      if (free.has(hour) && free.has(`${h}:30`) && free.has(next)) return { date, hour, next };
-    }
-  }
-  throw new Error('no day with two free hours');
-}
 
 const card = (page: Page, id: string) => page.locator(`[data-testid="calendar-integration"][data-integration-id="${id}"]`);
 
@@ -143,14 +119,7 @@ test.describe('a Google calendar connected, read and written both ways', () => {
     });
 
     // A visitor opens the modal on that day: the hearing's hour is not offered, the next one is.
-    await page.goto('/');
-    await openBooking(page, page.locator('section[aria-labelledby="hero-title"]').getByRole('link', { name: 'Schedule Consultation' }));
-    const modal = bookingDialog(page);
-    await modal.getByRole('radio', { name: 'Initial Consultation (30 min)' }).check();
-    await chooseDay(page, date);
-    const times = modal.getByRole('group', { name: /^Available times for/ }).getByRole('radio');
-    await expect(times).toHaveCount(timeSlots.length);
-    const time = (t: string) => times.nth(timeSlots.indexOf(t as (typeof timeSlots)[number]));
+    const time = await modalTimes(page, date);
     await expect(time(hour)).toBeDisabled();
     await expect(time(`${Number(hour.slice(0, 2))}:30`)).toBeDisabled();
     await expect(time(next)).toBeEnabled();
@@ -162,7 +131,7 @@ test.describe('a Google calendar connected, read and written both ways', () => {
     await bookingButton(page, 'Continue').click();
     await fillDetails(page, { firstName: 'Nora', lastName: 'Ashby', email, phone: '(619) 555-0142', practiceArea: 'estate-planning' });
     await bookingButton(page, 'Book Consultation').click();
-    await expect(modal.getByRole('status')).toHaveText('Consultation Scheduled!');
+    await expect(bookingDialog(page).getByRole('status')).toHaveText('Consultation Scheduled!');
     await bookingButton(page, 'Done').click();
     const [stored] = await storedByEmail(adminApi, email);
     expect(stored!.scheduledDate).toBe(firmInstant(date, next).toISOString());
@@ -172,32 +141,14 @@ test.describe('a Google calendar connected, read and written both ways', () => {
       [...fakes.google.events.values()].find(
         (e) => (e.extendedProperties as { private?: { appointmentId?: string } } | undefined)?.private?.appointmentId === stored!.id,
       );
-    await expect.poll(() => event()?.calendarId ?? null, EFFECT).toBe(COURT_DATES);
+    await expect.poll(() => event()?.calendarId ?? null, CALENDAR_EFFECT).toBe(COURT_DATES);
     expect(new Date(event()!.start!.dateTime!).toISOString()).toBe(firmInstant(date, next).toISOString());
 
     // 4. The attorney deletes it in Google Calendar; the admin reloads Appointments until it shows.
     fakes.google.deleteEventAsOwner(event()!.id);
-    const row = page.locator(`[data-testid="appointment"][data-appointment-id="${stored!.id}"]`);
     await openAdminScreen(page, '/admin/appointments', 'Appointments');
-    await expect
-      .poll(async () => {
-        await page.reload();
-        await expect(page.getByRole('heading', { level: 1, name: 'Appointments' })).toBeVisible();
-        return (await row.textContent()) ?? '';
-      }, EFFECT)
-      .toContain('Cancelled');
-    await expect(row).toContainText("Cancellation reason: Cancelled in the firm's Google Calendar.");
+    await expectCancelledFromGoogle(page, adminApi, stored!.id, email);
     await screenshot(page, info, 'calendar-journey-cancelled');
-
-    // The client is told, once.
-    const outbox = async () =>
-      ((await (await adminApi.get('/api/admin/email-outbox')).json()) as { to?: unknown; subject?: string }[]).filter((m) =>
-        JSON.stringify(m.to).includes(email),
-      );
-    await expect
-      .poll(async () => (await outbox()).map((m) => m.subject ?? ''), EFFECT)
-      .toContainEqual(expect.stringMatching(/^Cancelled: your consultation on /));
-    expect((await outbox()).filter((m) => m.subject?.startsWith('Cancelled:'))).toHaveLength(1);
     logs.expectNone();
   });
 });

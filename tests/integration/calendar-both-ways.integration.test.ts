@@ -14,15 +14,10 @@ import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { calendarInbound } from '../../api/calendar-sync/calendar-inbound.ts';
 import { startBackgroundWork } from '../../api/composition.ts';
 import { bookings, claimsOf, NOW, storedAppointment } from '../support/appointment-requests.ts';
-import { startCalendarFakes } from '../support/calendar-fakes.ts';
+import { startCalendarFakes, googleTestConfig as googleConfig, outlookTestConfig as outlookConfig, testCredentials } from '../support/calendar-fakes.ts';
 import { forEachDialect, testDeps, type TestContext } from '../support/test-app.ts';
 
-const fakes = await startCalendarFakes({
-  google: {
-    credentials: { clientId: 'google-client.apps.example.com', clientSecret: 'GOCSPX-google-secret-0042', refreshToken: '1//google-refresh-token-7788' },
-  },
-  microsoft: { credentials: { tenantId: 'firm-tenant', clientId: 'outlook-client-id', clientSecret: 'outlook~secret~value~9911' } },
-});
+const fakes = await startCalendarFakes(testCredentials);
 
 /** Where the fakes post notifications: forwarded to the app of the suite running now. */
 let relayTarget: TestContext | null = null;
@@ -46,20 +41,6 @@ afterAll(async () => {
   relay.closeAllConnections();
   await new Promise((done) => relay.close(done));
 });
-
-const googleConfig = {
-  client_id: 'google-client.apps.example.com',
-  client_secret: 'GOCSPX-google-secret-0042',
-  redirect_uri: 'https://firm.example.com/oauth/google',
-  calendar_id: 'consultations@group.calendar.google.com',
-  refresh_token: '1//google-refresh-token-7788',
-};
-const outlookConfig = {
-  client_id: 'outlook-client-id',
-  client_secret: 'outlook~secret~value~9911',
-  tenant_id: 'firm-tenant',
-  user_email: 'calendar@firm.example.com',
-};
 
 const { book } = bookings('2030-09-02');
 /** Bookings of their own days, clear of the moves the tests above make. */

@@ -11,30 +11,18 @@ import { afterAll, beforeEach, expect, it } from 'vitest';
 import { bookingMessages } from '../../src/shared/booking/availability.ts';
 import { addDays, firmInstant, type FirmDate } from '../../src/shared/firm-time.ts';
 import { NOW, visitorBooking } from '../support/appointment-requests.ts';
-import { startCalendarFakes, timestampedSignature } from '../support/calendar-fakes.ts';
+import {
+  startCalendarFakes,
+  timestampedSignature,
+  googleTestConfig as googleConfig,
+  outlookTestConfig as outlookConfig,
+  testCredentials,
+} from '../support/calendar-fakes.ts';
 import { countRows, forEachDialect, type TestContext } from '../support/test-app.ts';
 
-const fakes = await startCalendarFakes({
-  google: {
-    credentials: { clientId: 'google-client.apps.example.com', clientSecret: 'GOCSPX-google-secret-0042', refreshToken: '1//google-refresh-token-7788' },
-  },
-  microsoft: { credentials: { tenantId: 'firm-tenant', clientId: 'outlook-client-id', clientSecret: 'outlook~secret~value~9911' } },
-});
+const fakes = await startCalendarFakes(testCredentials);
 afterAll(() => fakes.close());
 
-const googleConfig = {
-  client_id: 'google-client.apps.example.com',
-  client_secret: 'GOCSPX-google-secret-0042',
-  redirect_uri: 'https://firm.example.com/oauth/google',
-  calendar_id: 'consultations@group.calendar.google.com',
-  refresh_token: '1//google-refresh-token-7788',
-};
-const outlookConfig = {
-  client_id: 'outlook-client-id',
-  client_secret: 'outlook~secret~value~9911',
-  tenant_id: 'firm-tenant',
-  user_email: 'calendar@firm.example.com',
-};
 const calendlyKey = 'calendly-webhook-signing-key-busy-4242';
 
 /** From Monday 2 September 2030 (Labor Day: closed) on, weeks no other file books; each test its own weekdays. */

@@ -8,34 +8,23 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeEach, expect, it } from 'vitest';
-import { startCalendarFakes, verifyTimestampedSignature, type RecordedRequest } from '../support/calendar-fakes.ts';
+import {
+  startCalendarFakes,
+  verifyTimestampedSignature,
+  type RecordedRequest,
+  googleTestConfig as googleConfig,
+  outlookTestConfig as outlookConfig,
+  testCredentials,
+} from '../support/calendar-fakes.ts';
 import { bookings, NOW, visitorBooking } from '../support/appointment-requests.ts';
 import { countRows, forEachDialect, type TestContext } from '../support/test-app.ts';
 
-const fakes = await startCalendarFakes({
-  google: {
-    credentials: { clientId: 'google-client.apps.example.com', clientSecret: 'GOCSPX-google-secret-0042', refreshToken: '1//google-refresh-token-7788' },
-  },
-  microsoft: { credentials: { tenantId: 'firm-tenant', clientId: 'outlook-client-id', clientSecret: 'outlook~secret~value~9911' } },
-});
+const fakes = await startCalendarFakes(testCredentials);
 afterAll(() => fakes.close());
 /** The API's Google and Microsoft endpoints point at the fakes. */
 const withFakes = { integrations: fakes.settings };
 
 const webhookSecret = 'whsec-custom-signing-secret-5150';
-const googleConfig = {
-  client_id: 'google-client.apps.example.com',
-  client_secret: 'GOCSPX-google-secret-0042',
-  redirect_uri: 'https://firm.example.com/oauth/google',
-  calendar_id: 'consultations@group.calendar.google.com',
-  refresh_token: '1//google-refresh-token-7788',
-};
-const outlookConfig = {
-  client_id: 'outlook-client-id',
-  client_secret: 'outlook~secret~value~9911',
-  tenant_id: 'firm-tenant',
-  user_email: 'calendar@firm.example.com',
-};
 /** Every secret configured in this file: none may come back from a GET or sit in the delivery log. */
 const secrets = [webhookSecret, googleConfig.client_secret, googleConfig.refresh_token, outlookConfig.client_secret, 'hook-query-token-31337'];
 

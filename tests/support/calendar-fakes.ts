@@ -1490,3 +1490,32 @@ export async function startCalendarFakes(
     webhookUrl: (path = '') => `${server.url}${webhook.prefix}${path}`,
   };
 }
+
+// ------------------------------------------------------------------------- A firm's test integrations
+
+/**
+ * A Google and an Outlook integration's config as an admin would save them (SPEC §3's templates, with
+ * the refresh token and mailbox the adapter needs), and the fakes' credentials that accept exactly
+ * them: `startCalendarFakes(testCredentials)` and these configs go together.
+ */
+export const googleTestConfig = {
+  client_id: 'google-client.apps.example.com',
+  client_secret: 'GOCSPX-google-secret-0042',
+  redirect_uri: 'https://firm.example.com/oauth/google',
+  calendar_id: 'consultations@group.calendar.google.com',
+  refresh_token: '1//google-refresh-token-7788',
+};
+export const outlookTestConfig = {
+  client_id: 'outlook-client-id',
+  client_secret: 'outlook~secret~value~9911',
+  tenant_id: 'firm-tenant',
+  user_email: 'calendar@firm.example.com',
+};
+export const testCredentials = {
+  google: {
+    credentials: { clientId: googleTestConfig.client_id, clientSecret: googleTestConfig.client_secret, refreshToken: googleTestConfig.refresh_token },
+  },
+  microsoft: {
+    credentials: { tenantId: outlookTestConfig.tenant_id, clientId: outlookTestConfig.client_id, clientSecret: outlookTestConfig.client_secret },
+  },
+} satisfies { google: GoogleFakeOptions; microsoft: MicrosoftFakeOptions };
