@@ -89,6 +89,8 @@ export const blogPosts = table(
     /** An https image shown above the article and in link previews, with its alternative text. */
     featuredImageUrl: text('featured_image_url'),
     featuredImageAlt: text('featured_image_alt'),
+    /** Preview links made before this instant no longer open (revoked from the editor, or the post unpublished). */
+    previewsRevokedAt: timestamp('previews_revoked_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -547,10 +549,84 @@ export const identityUsers = table(
     status: text('status').notNull().default('UNCONFIRMED'),
     enabled: boolean('enabled').notNull().default(true),
     isAdmin: boolean('is_admin').notNull().default(false),
+    /**
+     * The address, normalised (NFKC, lower case), once the account is confirmed: one confirmed account
+     * per address. Null while unconfirmed.
+     */
+    emailKey: text('email_key').unique(),
+    /** A confirmed sign-up on ADMIN_EMAILS asks to be an admin; an admin approves or refuses it. */
+    adminRequestedAt: timestamp('admin_requested_at'),
+    /** SRP's salt and verifier (USER_SRP_AUTH), sealed with the install's secrets key; null until the password is next set or used. */
+    srpVerifier: text('srp_verifier'),
+    /** The TOTP secret (sealed), once verified; a secret being associated waits in mfaPendingSecret. */
+    mfaSecret: text('mfa_secret'),
+    mfaPendingSecret: text('mfa_pending_secret'),
+    /** SOFTWARE_TOKEN_MFA is the user's preference: every sign-in asks for a code. */
+    mfaEnabled: boolean('mfa_enabled').notNull().default(false),
+    /** The last TOTP time step accepted: each code is used once. */
+    mfaLastStep: integer('mfa_last_step'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t, { check }) => [check('identity_users_status_values', isOneOf(t.status, identityUserStatuses))],
+);
+
+/**
+ * An admin's invitation to a colleague: a single-use, expiring link, e-mailed, whose holder sets a
+ * password and is an admin. Only the token's digest is kept.
+ */
+export const identityInvitations = table(
+  'identity_invitations',
+  {
+    id: id(),
+    email: text('email').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    /** The inviting admin's username. */
+    invitedBy: text('invited_by').notNull(),
+    expiresAt: timestamp('expires_at').notNull(),
+    acceptedAt: timestamp('accepted_at'),
+    revokedAt: timestamp('revoked_at'),
+    createdAt: createdAt(),
+  },
+  (t, { index }) => [index('identity_invitations_expires_idx').on(t.expiresAt)],
+);
+
+/**
+ * A sign-in under way (Cognito's `Session`): the SRP exchange's server secret, or a password already
+ * checked that waits for a TOTP code or an MFA set-up. Single use, short-lived, its state sealed.
+ */
+export const identityChallenges = table(
+  'identity_challenges',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => identityUsers.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    state: text('state').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: timestamp('expires_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (t, { index }) => [index('identity_challenges_user_idx').on(t.userId), index('identity_challenges_expires_idx').on(t.expiresAt)],
+);
+
+/**
+ * Mail with nowhere else to go (no e-mail setting yet, or a message held), kept in the shared
+ * database for every container, sealed with the install's secrets key (codes, manage links and
+ * clients' names are never readable at rest), and kept 30 days at most.
+ */
+export const outboxMessages = table(
+  'outbox_messages',
+  {
+    id: id(),
+    /** The delivery it was held for, if any (not an identity code): erased with it. */
+    deliveryId: text('delivery_id'),
+    /** The message (to, subject, text, html, attachments) as sealed JSON. */
+    sealed: text('sealed').notNull(),
+    createdAt: createdAt(),
+  },
+  (t, { index }) => [index('outbox_messages_created_at_idx').on(t.createdAt), index('outbox_messages_delivery_idx').on(t.deliveryId)],
 );
 
 export const identityCodes = table(

@@ -27,6 +27,7 @@ const post: BlogPost = {
   seoDescription: null,
   featuredImageUrl: 'https://media.example.com/trusts.jpg',
   featuredImageAlt: 'A family at a kitchen table reading papers',
+  previewsRevokedAt: null,
   createdAt: '2026-05-30T10:00:00.000Z',
   updatedAt: '2026-05-30T10:00:00.000Z',
   isSample: false,
@@ -60,6 +61,7 @@ describe('blog post form values', () => {
       seoTitle: '',
       featuredImageUrl: 'https://media.example.com/trusts.jpg',
       featuredImageAlt: 'A family at a kitchen table reading papers',
+  previewsRevokedAt: null,
     });
   });
 
