@@ -8,16 +8,20 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import * as Tabs from '@radix-ui/react-tabs';
 import { ArrowLeft, CircleAlert, LoaderCircle, LockKeyhole } from 'lucide-react';
-import { useEffect, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import type { SignInOutput } from 'aws-amplify/auth';
+import { renderSVG } from 'uqr';
 import { useForm, type FieldValues, type Path, type UseFormRegisterReturn, type UseFormSetFocus } from 'react-hook-form';
-import { confirmForgotPassword, confirmSignUp, forgotPassword, resendCode, signIn, signOut, signUp } from '../../lib/auth/auth.ts';
+import { confirmForgotPassword, confirmSignUp, continueSignIn, forgotPassword, resendCode, signIn, signOut, signUp } from '../../lib/auth/auth.ts';
 import { checkAdmin } from '../admin/AdminGuard.tsx';
 import {
+  authenticatorCodeSchema,
   resetPasswordSchema,
   resetRequestSchema,
   signInSchema,
   signUpSchema,
   verifyEmailSchema,
+  type AuthenticatorCodeValues,
   type ResetPasswordValues,
   type ResetRequestValues,
   type SignInValues,
@@ -28,8 +32,17 @@ import { toast, toastOnNextPage } from '../../lib/toast.ts';
 import { buttonClass } from '../ui/button-class.ts';
 import { Field, Input } from '../ui/form.tsx';
 
-/** 'reset' (Forgot password) has no tab of its own: Sign In's link opens it, and it leads back there. */
-type Tab = 'sign-in' | 'sign-up' | 'verify' | 'reset';
+/**
+ * 'reset' (Forgot password) and 'two-step' (the code from an authenticator app, or setting one up,
+ * after the password) have no tab of their own: Sign In leads to them, and they lead back there.
+ */
+type Tab = 'sign-in' | 'sign-up' | 'verify' | 'reset' | 'two-step';
+
+/** SPEC §4 sign-in steps this page answers after the password: TOTP, and TOTP set-up (MFA setup). */
+type SecondStep = { kind: 'code'; username: string } | { kind: 'set-up'; username: string; setupUri: string; secret: string };
+
+/** The issuer an authenticator app lists the account under. */
+const AUTHENTICATOR_ISSUER = 'Pacific Crest Law Group';
 
 /** SPEC §8 fallbacks, used when the service gives no message of its own. */
 const fallback = {
@@ -39,6 +52,7 @@ const fallback = {
   resend: 'Failed to resend code',
   resetRequest: 'The reset code could not be sent. Please try again.',
   reset: 'Failed to reset password. Please try again.',
+  twoStep: 'That code was not accepted. Wait for the next code and try again.',
 } as const;
 
 const messageOf = (err: unknown, otherwise: string) => (err instanceof Error && err.message ? err.message : otherwise);
@@ -53,6 +67,7 @@ interface Handoff {
 export default function LoginPage() {
   const [tab, setTab] = useState<Tab>('sign-in');
   const [handoff, setHandoff] = useState<Handoff>({ username: '' });
+  const [secondStep, setSecondStep] = useState<SecondStep | null>(null);
   // Submitting before React has taken over would send the form natively: buttons wait for it.
   const [ready, setReady] = useState(false);
   useEffect(() => setReady(true), []);
@@ -103,7 +118,22 @@ export default function LoginPage() {
                 go('verify', { username, focus: 'code', notice: 'Your email address is not verified yet. Enter the code we sent you.' })
               }
               onForgot={(username) => go('reset', { username, focus: 'username' })}
+              onSecondStep={(step) => {
+                setSecondStep(step);
+                setTab('two-step');
+              }}
             />
+          </Tabs.Content>
+          <Tabs.Content value="two-step" className="mt-6 rounded-sm">
+            {secondStep && (
+              <TwoStepForm
+                key={`${secondStep.kind}:${secondStep.username}`}
+                ready={ready}
+                step={secondStep}
+                onSecondStep={setSecondStep}
+                onBack={(username) => go('sign-in', { username, focus: 'password' })}
+              />
+            )}
           </Tabs.Content>
           <Tabs.Content value="reset" className="mt-6 rounded-sm">
             <ResetPasswordForm
@@ -150,11 +180,13 @@ function SignInForm({
   handoff,
   onNeedsVerification,
   onForgot,
+  onSecondStep,
 }: {
   ready: boolean;
   handoff: Handoff;
   onNeedsVerification: (username: string) => void;
   onForgot: (username: string) => void;
+  onSecondStep: (step: SecondStep) => void;
 }) {
   const form = useForm<SignInValues>({ resolver: zodResolver(signInSchema), defaultValues: { username: handoff.username, password: '' } });
   const [failure, setFailure] = useState<string | null>(null);
@@ -166,15 +198,16 @@ function SignInForm({
     setFailure(null);
     try {
       const result = await signIn(username, password);
+      const second = await secondStepOf(result, username);
       if (result.isSignedIn) {
         setLeaving(true);
-        // The toast is shown by /admin's Toaster: this page is about to go.
-        toastOnNextPage({ title: 'Welcome back!', description: 'You have been successfully signed in' });
-        window.location.assign('/admin');
+        enterPortal();
       } else if (result.nextStep.signInStep === 'CONFIRM_SIGN_UP') {
         onNeedsVerification(username);
+      } else if (second) {
+        onSecondStep(second);
       } else {
-        // SPEC §4: the wrapper does not handle the other steps (MFA, new password...).
+        // Steps no admin of this site meets (SMS, a custom challenge, a new password required...).
         setFailure(fallback.signIn);
       }
     } catch (err) {
@@ -206,6 +239,113 @@ function SignInForm({
           Forgot password?
         </button>
       </p>
+    </AuthForm>
+  );
+}
+
+/** Signed in: on to the portal. The toast is shown by /admin's Toaster: this page is about to go. */
+function enterPortal() {
+  toastOnNextPage({ title: 'Welcome back!', description: 'You have been successfully signed in' });
+  window.location.assign('/admin');
+}
+
+/**
+ * The two-step verification the service asks for, if that is its next step: a TOTP code, or setting
+ * up an authenticator app (choosing TOTP first when the service offers a choice of types to set up).
+ */
+async function secondStepOf(result: SignInOutput, username: string): Promise<SecondStep | null> {
+  const next = result.nextStep;
+  if (next.signInStep === 'CONFIRM_SIGN_IN_WITH_TOTP_CODE') return { kind: 'code', username };
+  if (next.signInStep === 'CONTINUE_SIGN_IN_WITH_TOTP_SETUP') {
+    const { sharedSecret } = next.totpSetupDetails;
+    return { kind: 'set-up', username, secret: sharedSecret, setupUri: next.totpSetupDetails.getSetupUri(AUTHENTICATOR_ISSUER, username).href };
+  }
+  if (next.signInStep === 'CONTINUE_SIGN_IN_WITH_MFA_SETUP_SELECTION' && next.allowedMFATypes?.includes('TOTP')) {
+    return secondStepOf(await continueSignIn('TOTP'), username);
+  }
+  return null;
+}
+
+/** The key as authenticator apps ask it to be typed: groups of four. */
+const groupedSecret = (secret: string) => secret.replace(/(.{4})(?=.)/g, '$1 ');
+
+/**
+ * Two-step verification after the password: the code from the authenticator app, or, for an admin
+ * who must set one up first, the QR code and the key to type, then the first code.
+ */
+function TwoStepForm({
+  ready,
+  step,
+  onSecondStep,
+  onBack,
+}: {
+  ready: boolean;
+  step: SecondStep;
+  onSecondStep: (step: SecondStep) => void;
+  onBack: (username: string) => void;
+}) {
+  const form = useForm<AuthenticatorCodeValues>({ resolver: zodResolver(authenticatorCodeSchema), defaultValues: { code: '' } });
+  const [failure, setFailure] = useState<string | null>(null);
+  const [leaving, setLeaving] = useState(false);
+  useFocusOnArrival(form.setFocus, 'code');
+  const qr = useMemo(
+    () => (step.kind === 'set-up' ? `data:image/svg+xml;charset=utf-8,${encodeURIComponent(renderSVG(step.setupUri, { border: 2 }))}` : null),
+    [step],
+  );
+
+  const onSubmit = form.handleSubmit(async ({ code }) => {
+    setFailure(null);
+    try {
+      const result = await continueSignIn(code);
+      if (result.isSignedIn) {
+        setLeaving(true);
+        enterPortal();
+        return;
+      }
+      const next = await secondStepOf(result, step.username);
+      if (next) onSecondStep(next);
+      else setFailure(fallback.signIn);
+    } catch (err) {
+      form.setValue('code', '');
+      setFailure(messageOf(err, fallback.twoStep));
+    }
+  });
+  const pending = form.formState.isSubmitting || leaving;
+
+  return (
+    <AuthForm
+      onSubmit={onSubmit}
+      description={
+        step.kind === 'code'
+          ? 'Two-step verification: enter the 6-digit code your authenticator app shows for this account.'
+          : 'Your account needs two-step verification. Scan the QR code with an authenticator app (such as Google Authenticator, Microsoft Authenticator or 1Password), or type the key into it, then enter the 6-digit code it shows.'
+      }
+    >
+      {step.kind === 'set-up' && qr && (
+        <figure className="flex flex-col items-center gap-3">
+          <img src={qr} alt="QR code for your authenticator app" width={192} height={192} className="size-48 rounded-md bg-white" />
+          <figcaption className="w-full text-center text-sm">
+            <span className="text-muted-foreground">Or type this key:</span>{' '}
+            <code className="break-all rounded bg-muted px-1.5 py-0.5 font-mono text-sm">{groupedSecret(step.secret)}</code>
+          </figcaption>
+        </figure>
+      )}
+      <TextField
+        label="Authentication Code"
+        registration={form.register('code')}
+        error={form.formState.errors.code?.message}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={9}
+        spellCheck={false}
+      />
+      <FailureAlert message={failure} />
+      <SubmitButton ready={ready} pending={pending} pendingLabel="Verifying...">
+        {step.kind === 'code' ? 'Verify' : 'Verify and Sign In'}
+      </SubmitButton>
+      <button type="button" onClick={() => onBack(step.username)} className={buttonClass('outline', 'md', 'w-full')}>
+        Back to Sign In
+      </button>
     </AuthForm>
   );
 }

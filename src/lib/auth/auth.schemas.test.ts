@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { signInSchema, signUpSchema, verifyEmailSchema } from './auth.schemas.ts';
+import { authenticatorCodeSchema, signInSchema, signUpSchema, verifyEmailSchema } from './auth.schemas.ts';
 
 function messages(result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) {
   return Object.fromEntries((result.error?.issues ?? []).map((i) => [i.path.join('.'), i.message]));
@@ -37,5 +37,12 @@ describe('SPEC §5 sign-in, sign-up and verification rules', () => {
       code: 'Verification code must be 6 digits',
     });
     expect(verifyEmailSchema.parse({ username: ' ana ', code: ' 123456 ' })).toEqual({ username: 'ana', code: '123456' });
+  });
+
+  it('two-step verification takes six digits, spaces allowed as authenticator apps show them', () => {
+    expect(authenticatorCodeSchema.parse({ code: '123 456' })).toEqual({ code: '123456' });
+    for (const code of ['', '12345', '1234567', 'abcdef']) {
+      expect(messages(authenticatorCodeSchema.safeParse({ code }))).toEqual({ code: 'Enter the 6-digit code from your authenticator app' });
+    }
   });
 });

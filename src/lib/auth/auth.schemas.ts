@@ -56,3 +56,12 @@ export const resetPasswordSchema = z
     when: (payload) => passwords.safeParse(payload.value).success,
   });
 export type ResetPasswordValues = z.infer<typeof resetPasswordSchema>;
+
+/** Two-step verification at sign-in: the 6-digit code the authenticator app shows (TOTP, RFC 6238). */
+export const authenticatorCodeSchema = z.object({
+  code: z
+    .string()
+    .transform((value) => value.replace(/\s/g, ''))
+    .pipe(z.string().regex(/^\d{6}$/, 'Enter the 6-digit code from your authenticator app')),
+});
+export type AuthenticatorCodeValues = z.input<typeof authenticatorCodeSchema>;

@@ -6,6 +6,7 @@
 import { Amplify } from 'aws-amplify';
 import {
   confirmResetPassword,
+  confirmSignIn as amplifyConfirmSignIn,
   confirmSignUp as amplifyConfirmSignUp,
   fetchAuthSession,
   getCurrentUser,
@@ -114,6 +115,26 @@ export async function signIn(username: string, password: string): Promise<SignIn
   try {
     await configureAuth();
     const result = await amplifySignIn({ username: username.trim(), password, options: { authFlowType: 'USER_PASSWORD_AUTH' } });
+    if (result.isSignedIn) await refresh();
+    else $auth.set({ ...$auth.get(), loading: false });
+    return result;
+  } catch (err) {
+    $auth.set({ ...$auth.get(), loading: false });
+    throw toAuthError(err, 'Failed to sign in');
+  }
+}
+
+/**
+ * Answers the sign-in step the identity service asked for after the password (SPEC §4 sign-in steps:
+ * TOTP, MFA selection and setup): a code from the authenticator app, or the MFA type to set up.
+ * Signed in when the service says so.
+ */
+export async function continueSignIn(challengeResponse: string): Promise<SignInOutput> {
+  required(challengeResponse, 'Authentication code is required');
+  $auth.set({ ...$auth.get(), loading: true });
+  try {
+    await configureAuth();
+    const result = await amplifyConfirmSignIn({ challengeResponse: challengeResponse.trim() });
     if (result.isSignedIn) await refresh();
     else $auth.set({ ...$auth.get(), loading: false });
     return result;
