@@ -4,7 +4,7 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { databaseRefusal, isUniqueViolation } from './driver-errors.ts';
+import { databaseRefusal, databaseUnavailable, isUniqueViolation } from './driver-errors.ts';
 
 /** What better-sqlite3 throws through Drizzle, for real: an in-memory database refusing a statement (so changing nothing). */
 const sqlite = drizzle(new Sqlite(':memory:'));
@@ -102,5 +102,27 @@ describe('isUniqueViolation', () => {
     expect(isUniqueViolation(sqliteRefusal('insert into runs (id, parent) values (2, 99)'), running)).toBe(false);
     expect(isUniqueViolation(sqliteRefusal("insert into pairs values ('x', 'y')"), { pg: 'x', sqlite: 'pairs.a' })).toBe(false);
     expect(isUniqueViolation(new Error('UNIQUE constraint failed: runs.state'), running)).toBe(false);
+  });
+});
+
+describe('databaseUnavailable', () => {
+  it("names a lost connection: PostgreSQL's shutdown and connection codes, a socket torn down", () => {
+    for (const code of ['57P01', '57P02', '57P03', '08006', '08003']) expect(databaseUnavailable(pgRefusal(code)), code).toBe('connection');
+    expect(databaseUnavailable(new DrizzleQueryError('select 1', [], new Error('Connection terminated unexpectedly')))).toBe('connection');
+    expect(databaseUnavailable(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }))).toBe('connection');
+  });
+
+  it('names a full disk on either database', () => {
+    expect(databaseUnavailable(pgRefusal('53100'))).toBe('disk-full');
+    expect(databaseUnavailable(new DrizzleQueryError('insert', [], Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' })))).toBe(
+      'disk-full',
+    );
+  });
+
+  it('is null for a refusal, a bug, or a message that only resembles one', () => {
+    expect(databaseUnavailable(pgRefusal('23505'))).toBe(null);
+    expect(databaseUnavailable(sqliteRefusal('insert into runs (id) values (1)'))).toBe(null);
+    expect(databaseUnavailable(new TypeError('x is undefined'))).toBe(null);
+    expect(databaseUnavailable(new Error('Connection terminated by the client on purpose'))).toBe(null);
   });
 });

@@ -63,3 +63,22 @@ export function isUniqueViolation(err: unknown, index: { pg: string; sqlite: str
   if (!refusal.code.startsWith('SQLITE_')) return refusal.constraint === index.pg;
   return /constraint failed: (.*)$/.exec(refusal.message)?.[1] === index.sqlite;
 }
+
+/**
+ * Why the database could not be reached or written for a moment, when that is what err says:
+ * 'connection' for a connection lost or refused (PostgreSQL's class 08, an administrator's or a
+ * crash's shutdown 57P01-57P03, a socket reset), 'disk-full' for a full disk (PostgreSQL's 53100,
+ * SQLite's SQLITE_FULL). Either passes; null for anything else.
+ */
+export function databaseUnavailable(err: unknown): 'connection' | 'disk-full' | null {
+  let e = err;
+  for (let depth = 0; e !== null && typeof e === 'object' && depth < MAX_DEPTH; depth++) {
+    const { code, message, cause } = e as { code?: unknown; message?: unknown; cause?: unknown };
+    if (code === '53100' || code === 'SQLITE_FULL') return 'disk-full';
+    if (typeof code === 'string' && (code.startsWith('08') || /^57P0[123]$/.test(code) || ['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT'].includes(code)))
+      return 'connection';
+    if (typeof message === 'string' && /^(Connection terminated( unexpectedly| due to connection timeout)?|Client has encountered a connection error and is not queryable)$/.test(message)) return 'connection';
+    e = cause;
+  }
+  return null;
+}

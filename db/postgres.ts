@@ -6,6 +6,7 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { type Database, type Db, describePostgres, MIGRATION_LOCK_KEY, migrationsDir, type OpenOptions } from './client.ts';
+import { databaseUnavailable } from './driver-errors.ts';
 import * as pgSchema from './schema/pg.ts';
 import type { Build, Results } from './transactions.ts';
 
@@ -13,8 +14,15 @@ export async function openPostgres(url: string, options: OpenOptions): Promise<D
   // Pipeline mode: a checked-out client sends queries without waiting for the one before (one round
   // trip for a whole transaction, db/transactions.ts); one query at a time behaves as before.
   const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, pipeline: true });
-  // An idle client's network error must not crash the process; the next query reports it.
-  pool.on('error', (err) => console.error(JSON.stringify({ level: 'error', msg: 'postgres pool error', err: err.message })));
+  // A connection that dies (a failover, an idle timeout, a pgbouncer or RDS restart, an operator's
+  // pg_terminate_backend) must never take the process down. node-postgres emits 'error' on the pool
+  // for an idle client and on the client itself for one checked out between queries: an 'error'
+  // event nobody listens to is thrown by Node. The query in flight, if any, fails on its own; the pool
+  // drops the dead client and opens a new one for the next query.
+  const connectionLost = (err: Error) => console.warn(JSON.stringify({ level: 'warn', msg: 'postgres connection lost', err: err.message }));
+  pool.on('error', connectionLost);
+  pool.on('connect', (client) => client.on('error', connectionLost));
+  retryReadsOnce(pool);
   const where = describePostgres(url);
   let client: pg.PoolClient;
   try {
@@ -54,6 +62,26 @@ export async function openPostgres(url: string, options: OpenOptions): Promise<D
   };
 }
 
+/**
+ * A read cut off by a lost connection is sent once more on another connection: a SELECT outside a
+ * transaction changes nothing, so a second try is safe, and the visitor sees the page instead of an
+ * error. Writes are not retried here (whether a cut-off COMMIT landed is unknown): they answer 503,
+ * and the client's retry with its Idempotency-Key stores them once (api/http/errors.ts).
+ */
+function retryReadsOnce(pool: pg.Pool) {
+  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+  (pool as { query: unknown }).query = (...args: unknown[]) => {
+    const [config] = args;
+    const text = typeof config === 'string' ? config : (config as { text?: unknown } | undefined)?.text;
+    const callback = args.some((arg) => typeof arg === 'function');
+    if (callback || typeof text !== 'string' || !/^\s*select\b/i.test(text)) return query(...args);
+    return query(...args).catch((err: unknown) => {
+      if (databaseUnavailable(err) !== 'connection') throw err;
+      return query(...args);
+    });
+  };
+}
+
 /** A Drizzle instance on one pooled client (kept per client: the pool reuses its clients). */
 const clientDbs = new WeakMap<pg.PoolClient, Db>();
 
@@ -69,6 +97,18 @@ const answeredByServer = (err: unknown) => err instanceof pg.DatabaseError || (e
  * can depend on another's result in JavaScript here; SQL may (INSERT … SELECT sees the rows before it).
  */
 async function pipelinedTransaction<T extends readonly PromiseLike<unknown>[]>(pool: pg.Pool, build: Build<T>): Promise<Results<T>> {
+  try {
+    return await pipelinedTransactionOn(pool, build);
+  } catch (err) {
+    // The pool lent a client whose connection had died while idle: node-postgres refused to send
+    // anything on it, so the transaction never started and is safe to run once more on a new one.
+    if ((err as Error)?.message !== NOT_QUERYABLE) throw err;
+    return pipelinedTransactionOn(pool, build);
+  }
+}
+const NOT_QUERYABLE = 'Client has encountered a connection error and is not queryable';
+
+async function pipelinedTransactionOn<T extends readonly PromiseLike<unknown>[]>(pool: pg.Pool, build: Build<T>): Promise<Results<T>> {
   const client = await pool.connect();
   let tx = clientDbs.get(client);
   if (!tx) clientDbs.set(client, (tx = drizzle(client, { schema: pgSchema }) as unknown as Db));

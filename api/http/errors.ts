@@ -6,7 +6,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ZodError } from 'zod';
-import { databaseRefusal } from '../../db/driver-errors.ts';
+import { databaseRefusal, databaseUnavailable } from '../../db/driver-errors.ts';
 import type { Logger } from '../logger.ts';
 
 export class HttpError extends Error {
@@ -76,6 +76,14 @@ export function handleError(log: Logger) {
     }
     const mapped = constraintError(err);
     if (mapped) return errorBody(c, mapped.status, mapped.message, mapped.fields);
+    const unavailable = databaseUnavailable(err);
+    if (unavailable) {
+      // A moment's outage, not a bug: 503 with Retry-After says "send it again" to the client and the
+      // CDN (writes carry Idempotency-Keys, so a second try never stores twice).
+      log.warn('database unavailable', { requestId: c.get('requestId'), method: c.req.method, path: c.req.path, cause: unavailable, err: err.message });
+      c.header('Retry-After', '2');
+      return errorBody(c, 503, 'The site cannot save or load this right now. Please try again in a few seconds, or call the office.');
+    }
     log.error('unhandled error', { requestId: c.get('requestId'), method: c.req.method, path: c.req.path, err: err?.stack ?? String(err) });
     return errorBody(c, 500, 'Something went wrong on our side. Please try again, or call the office.');
   };

@@ -1,7 +1,18 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, api, apiClient, createQueryClient, getQueryFn, randomKey, read, setAccessTokenProvider, submissionKey } from './api-client.ts';
+import {
+  ApiError,
+  api,
+  apiClient,
+  createQueryClient,
+  fetchThroughOutages,
+  getQueryFn,
+  randomKey,
+  read,
+  setAccessTokenProvider,
+  submissionKey,
+} from './api-client.ts';
 
 /** A real local HTTP peer that echoes what it got, so the client is tested over a real fetch. */
 let server: Server;
@@ -165,5 +176,39 @@ describe('createQueryClient', () => {
   it('has the SPEC §7 data-fetch defaults', () => {
     const q = createQueryClient().getDefaultOptions().queries!;
     expect(q).toMatchObject({ retry: false, refetchOnWindowFocus: false, staleTime: Infinity, refetchInterval: false, gcTime: 300_000 });
+  });
+});
+
+describe('fetchThroughOutages (a 503 with Retry-After: the database away for a moment)', () => {
+  const answers = (...statuses: [number, string | null][]) => {
+    const sent: number[] = [];
+    const send = async () => {
+      const [status, retryAfter] = statuses[Math.min(sent.length, statuses.length - 1)]!;
+      sent.push(status);
+      return new Response('{}', { status, headers: retryAfter === null ? {} : { 'Retry-After': retryAfter } });
+    };
+    return { send, sent };
+  };
+  const slept: number[] = [];
+  const sleep = async (ms: number) => void slept.push(ms);
+
+  it('sends a repeatable request again after the wait, up to twice', async () => {
+    const once = answers([503, '2'], [201, null]);
+    expect((await fetchThroughOutages(once.send, { repeatable: true, sleep })).status).toBe(201);
+    expect(once.sent).toEqual([503, 201]);
+    const always = answers([503, '1']);
+    expect((await fetchThroughOutages(always.send, { repeatable: true, sleep })).status).toBe(503);
+    expect(always.sent).toEqual([503, 503, 503]);
+    expect(slept).toEqual([2000, 1000, 1000]);
+  });
+
+  it('never repeats a request that is not safe to send twice, nor a 503 without a short Retry-After', async () => {
+    const unkeyed = answers([503, '1'], [201, null]);
+    expect((await fetchThroughOutages(unkeyed.send, { repeatable: false, sleep })).status).toBe(503);
+    for (const retryAfter of [null, '60', 'soon', '-1']) {
+      const other = answers([503, retryAfter], [201, null]);
+      expect((await fetchThroughOutages(other.send, { repeatable: true, sleep })).status, String(retryAfter)).toBe(503);
+      expect(other.sent).toEqual([503]);
+    }
   });
 });

@@ -63,10 +63,39 @@ async function apiFetch(input: RequestInfo | URL, init: RequestInit = {}): Promi
   const path = new URL(input instanceof Request ? input.url : String(input), 'http://site').pathname;
   const headers = new Headers(init.headers);
   for (const [name, value] of Object.entries(await headersFor(path))) headers.set(name, value);
-  const res = await fetch(input, { ...init, headers, credentials: 'include' });
+  const res = await fetchThroughOutages(() => fetch(input, { ...init, headers, credentials: 'include' }), {
+    repeatable: !init.method || ['GET', 'HEAD'].includes(init.method.toUpperCase()) || headers.has('Idempotency-Key'),
+  });
   await throwIfResNotOk(res);
   return res;
 }
+
+/** How often, at most, a request is sent again through a moment's outage. */
+const OUTAGE_RETRIES = 2;
+
+/**
+ * A 503 with a short Retry-After is the server saying "the database was away for a moment, send it
+ * again" (api/http/errors.ts): a request that is safe to send twice (a read, or a submission with its
+ * Idempotency-Key, which the server stores once) is sent again after the wait, so the visitor sees
+ * their booking go through instead of an error. Anything else is answered as it came.
+ */
+export async function fetchThroughOutages(
+  send: () => Promise<Response>,
+  { repeatable, sleep = wait }: { repeatable: boolean; sleep?: (ms: number) => Promise<void> },
+) {
+  let res = await send();
+  for (let tries = 0; repeatable && tries < OUTAGE_RETRIES && res.status === 503; tries++) {
+    const retryAfter = res.headers.get('Retry-After');
+    const seconds = retryAfter && /^\d+$/.test(retryAfter) ? Number(retryAfter) : Number.NaN;
+    if (!(seconds <= 5)) break;
+    await res.body?.cancel();
+    await sleep(seconds * 1000);
+    res = await send();
+  }
+  return res;
+}
+
+const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * The typed client of the API (Hono's `hc`, typed by api/app.ts's `ApiRoutes`): islands, admin
