@@ -77,7 +77,11 @@ export function databaseUnavailable(err: unknown): 'connection' | 'disk-full' | 
     if (code === '53100' || code === 'SQLITE_FULL') return 'disk-full';
     if (typeof code === 'string' && (code.startsWith('08') || /^57P0[123]$/.test(code) || ['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT'].includes(code)))
       return 'connection';
-    if (typeof message === 'string' && /^(Connection terminated( unexpectedly| due to connection timeout)?|Client has encountered a connection error and is not queryable)$/.test(message)) return 'connection';
+    if (
+      typeof message === 'string' &&
+      /^(Connection terminated( unexpectedly| due to connection timeout)?|Client has encountered a connection error and is not queryable)$/.test(message)
+    )
+      return 'connection';
     e = cause;
   }
   return null;
