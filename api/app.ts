@@ -94,7 +94,18 @@ export function createApp(deps: Deps) {
     await next();
     if (!c.res.headers.get('cache-control')?.includes('public')) setHeaders(c, NO_STORE);
   });
-  app.use('/api/*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => errorBody(c, 413, 'Request body is too large (64 KB at most).') }));
+  // Refused unread: the rest of the body would still be on the connection, and whoever reused it next
+  // (a CDN pools its backend connections) would read garbage. The connection closes with the answer.
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) => {
+        c.header('Connection', 'close');
+        return errorBody(c, 413, 'Request body is too large (64 KB at most).');
+      },
+    }),
+  );
   // Deny by default: registered before any admin route, so unknown admin paths are guarded too.
   app.use('/api/admin/*', adminGuard(deps.verifier));
   app.use('/api/admin', adminGuard(deps.verifier));

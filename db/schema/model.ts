@@ -738,3 +738,13 @@ export const calendarNotices = table(
     index('calendar_notices_open_idx').on(t.integrationId, t.kind).where(sql`${t.endedAt} is null`),
   ],
 );
+
+/**
+ * Readiness's write probe (GET /api/health/ready): each process writes its own row at most once a
+ * second, so a database that cannot take a write (a full disk, a read-only replica after a failover)
+ * turns the container unready before a visitor's booking finds out.
+ */
+export const healthProbes = table('health_probes', {
+  origin: text('origin').primaryKey(),
+  checkedAt: timestamp('checked_at').notNull(),
+});

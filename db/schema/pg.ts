@@ -89,6 +89,7 @@ export const {
   identityInvitations,
   identityChallenges,
   outboxMessages,
+  healthProbes,
   idempotencyKeys,
   contentChanges,
   calendarNotices,

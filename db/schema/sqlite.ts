@@ -86,6 +86,7 @@ export const {
   identityInvitations,
   identityChallenges,
   outboxMessages,
+  healthProbes,
   idempotencyKeys,
   contentChanges,
   calendarNotices,

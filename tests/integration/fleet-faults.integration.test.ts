@@ -5,7 +5,17 @@
  * - every backend connection of the site terminated again and again (a failover, an idle timeout, a
  *   pgbouncer or RDS restart does this): no process dies, a request cut off answers 503 with
  *   Retry-After (reads are sent again inside the server), and both answer again at once.
+ * - a body over the limit: refused with 413 and the connection closed, so no pooled connection (a
+ *   CDN's to its backend) is left with the unread rest of it in front of the next request.
+ * - the disk filling up under a SQLite site (its file on a small file system of its own): readiness
+ *   turns 503 within 2 s of the first refused write while liveness stays 200, writes answer 503 (try
+ *   again) and store nothing, and once space is freed it is ready again and writes go through.
  */
+import { execFileSync } from 'node:child_process';
+import net from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import type { Database } from '../../db/client.ts';
@@ -116,6 +126,127 @@ describe('PostgreSQL connections cut under load', () => {
     for (const server of servers) {
       const after = await drive(server.url, [contact()], 1, () => {});
       expect(answered(after).map((o) => o.status)).toEqual([201]);
+    }
+  });
+});
+
+describe('the disk fills up under a SQLite site', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'firm-full-disk-'));
+    // A file system of its own, so filling it fills nothing else (the tests run as root, as CI does).
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=24m', 'tmpfs', dir]);
+  });
+  afterAll(() => {
+    if (!dir) return;
+    execFileSync('umount', ['-l', dir]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('turns readiness 503 within 2 s of the first refused write, stores nothing half, and recovers when space is freed', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'firm-full-disk-keys-'));
+    const env = { SQLITE_PATH: join(dir, 'site.db'), DATABASE_URL: '', SECRETS_KEY_FILE: join(outside, 'secrets.key'), OUTBOX_DIR: join(outside, 'outbox') };
+    const server = await startServerProcess(env);
+    running.add(server);
+    void server.exited.then(() => running.delete(server));
+    expect((await getOnce(`${server.url}/api/health/ready`)).status).toBe(200);
+
+    let stop = false;
+    let firstRefusal = 0;
+    const ops: Operation[] = futureSlots(3000, 14).flatMap((slot) => [booking(slot), contact()]);
+    const load = drive(
+      server.url,
+      ops,
+      4,
+      (outcome) => {
+        if ('status' in outcome && outcome.status === 503 && !firstRefusal) firstRefusal = Date.now();
+      },
+      () => stop,
+    );
+
+    // Fill every byte left.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const chunk = Buffer.alloc(256 * 1024, 1);
+    let filled = 0;
+    for (;;) {
+      try {
+        writeFileSync(join(dir, `filler-${filled++}`), chunk);
+      } catch {
+        break;
+      }
+    }
+    for (let n = 0; n < 4096; n++) {
+      try {
+        writeFileSync(join(dir, `crumb-${n}`), Buffer.alloc(1024, 1));
+      } catch {
+        break;
+      }
+    }
+    // Writes start failing once SQLite needs a page it cannot have (bounded: 30 s).
+    for (let waited = 0; !firstRefusal && waited < 30_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(firstRefusal, 'no write was refused with the disk full').toBeGreaterThan(0);
+    let unready = false;
+    while (!unready && Date.now() - firstRefusal < 2000) {
+      unready = (await getOnce(`${server.url}/api/health/ready`)).status === 503;
+      if (!unready) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(unready, 'readiness still 200 2 s after the first refused write').toBe(true);
+    expect((await getOnce(`${server.url}/api/health`)).status).toBe(200);
+
+    // Space is freed: ready again, and writes go through.
+    for (const name of (await import('node:fs')).readdirSync(dir)) if (/^(filler|crumb)-/.test(name)) rmSync(join(dir, name));
+    let ready = false;
+    for (let waited = 0; !ready && waited < 5000; waited += 100) {
+      ready = (await getOnce(`${server.url}/api/health/ready`)).status === 200;
+      if (!ready) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(ready).toBe(true);
+    stop = true;
+    const outcomes = await load;
+    expect(running.has(server), server.stderr.slice(-5).join('\n')).toBe(true);
+    expect(outcomes.filter((o) => 'lost' in o)).toEqual([]);
+    expect(answered(outcomes).filter((o) => o.status !== 201 && o.status !== 503)).toEqual([]);
+    const after = await drive(server.url, [contact()], 1, () => {});
+    expect(answered(after).map((o) => o.status)).toEqual([201]);
+
+    const { openDatabase } = await import('../../db/client.ts');
+    const reader = await openDatabase({ sqlitePath: env.SQLITE_PATH, migrate: false });
+    try {
+      await everyAcknowledgedWriteStored(reader, outcomes);
+    } finally {
+      await reader.close();
+      server.child.kill('SIGTERM');
+      await server.exited;
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a body over the limit', () => {
+  it('is refused with 413 and the connection closed, so the next request on a pooled connection is never read from its leftovers', async () => {
+    const database = await serverDatabase('sqlite');
+    try {
+      const server = await start(database);
+      const { port } = new URL(server.url);
+      const socket = net.connect(Number(port), '127.0.0.1');
+      const received: Buffer[] = [];
+      socket.on('data', (chunk) => received.push(chunk));
+      const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+      socket.on('error', () => {});
+      const body = 'x'.repeat(300 * 1024);
+      socket.write(
+        `POST /api/contact HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: keep-alive\r\n\r\n`,
+      );
+      socket.write(body.slice(0, 100 * 1024));
+      await closed;
+      const answer = Buffer.concat(received).toString('latin1');
+      expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+      expect(answer.toLowerCase()).toContain('connection: close');
+      // The server is fine, and a fresh connection is answered as usual.
+      const after = await drive(server.url, [contact()], 1, () => {});
+      expect(answered(after).map((o) => o.status)).toEqual([201]);
+    } finally {
+      await database.drop();
     }
   });
 });
