@@ -230,7 +230,7 @@ describe('a body over the limit', () => {
       const { port } = new URL(server.url);
       const socket = net.connect(Number(port), '127.0.0.1');
       const received: Buffer[] = [];
-      socket.on('data', (chunk) => received.push(chunk));
+      socket.on('data', (chunk: Buffer) => received.push(chunk));
       const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
       socket.on('error', () => {});
       const body = 'x'.repeat(300 * 1024);
