@@ -8,7 +8,7 @@
  * Debian's `varnish` and `varnish-modules` (xkey) provide it; scripts/bootstrap.sh installs them.
  */
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,8 +35,6 @@ export interface VarnishOptions {
   port?: number;
   /** Addresses or CIDR ranges allowed to PURGE besides loopback, e.g. '10.0.0.0/16'. */
   purgers?: string[];
-  /** Seconds between health probes of each container (default 1). */
-  probeIntervalSeconds?: number;
   /** Wait until every container passes its probe (default true). */
   waitForHealthy?: boolean;
   /** How long to wait for Varnish (and the probes) before giving up (default 20 s). */
@@ -85,10 +83,21 @@ function aclEntry(entry: string): string {
   return `    "${match[1]}"${match[2] ? `/${match[2]}` : ''};`;
 }
 
+/**
+ * The health probe of the shipped backends.vcl.example, word for word: the tests and the demo see
+ * exactly how fast an operator's Varnish notices a container going (a faster probe here once hid
+ * that the example's was slower than the containers' shutdown grace).
+ */
+export function shippedProbe(): string {
+  const example = readFileSync(new URL('../deploy/varnish/backends.vcl.example', import.meta.url), 'utf8');
+  const probe = /^probe firm_health \{\n[\s\S]*?^\}$/m.exec(example)?.[0];
+  if (!probe) throw new Error('deploy/varnish/backends.vcl.example has no `probe firm_health { ... }` block');
+  return probe;
+}
+
 /** The backends.vcl default.vcl includes: one backend per container, the `firm` director, the extra purgers. */
-export function backendsVcl(options: Pick<VarnishOptions, 'backends' | 'purgers' | 'probeIntervalSeconds'>): string {
+export function backendsVcl(options: Pick<VarnishOptions, 'backends' | 'purgers'>): string {
   if (options.backends.length === 0) throw new Error('Varnish needs at least one backend');
-  const interval = options.probeIntervalSeconds ?? 1;
   const backends = options.backends.map((address, i) => {
     const url = new URL(address);
     if (url.protocol !== 'http:') throw new Error(`backend ${address}: Varnish speaks plain http to its backends`);
@@ -103,18 +112,7 @@ export function backendsVcl(options: Pick<VarnishOptions, 'backends' | 'purgers'
 }`;
   });
   return `# Written by scripts/varnish.ts for ${options.backends.join(', ')}.
-probe firm_health {
-    .request =
-        "GET /api/health HTTP/1.1"
-        "Host: localhost"
-        "Connection: close"
-        "User-Agent: varnish-probe";
-    .expected_response = 200;
-    .interval = ${interval}s;
-    .timeout = 1s;
-    .window = 3;
-    .threshold = 2;
-}
+${shippedProbe()}
 
 ${backends.join('\n\n')}
 
@@ -312,7 +310,7 @@ async function launch(options: VarnishOptions, dir: string, confDir: string, wor
         if (ended) throw failed('ended');
         if (Date.now() > deadline)
           throw failed(
-            `started, but ${sick.map(([name]) => name).join(', ')} did not pass the health probe (GET /api/health answering 200) of ${options.backends.join(', ')}`,
+            `started, but ${sick.map(([name]) => name).join(', ')} did not pass the health probe (GET /api/health/ready answering 200) of ${options.backends.join(', ')}`,
           );
         await sleep(200);
       }

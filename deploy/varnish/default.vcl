@@ -73,9 +73,25 @@ sub vcl_recv {
     if (req.method == "PRI" || req.method == "CONNECT") {
         return (synth(405));
     }
+    # The scheme the visitor came by, as the TLS proxy in front of Varnish says: exactly "https" or
+    # "http", and part of the cache key (vcl_hash), so a copy filled by a request labelled http (no
+    # Strict-Transport-Security, http links) is never served to https visitors.
+    if (req.http.X-Forwarded-Proto ~ "(?i)^\s*https\s*$") {
+        set req.http.X-Forwarded-Proto = "https";
+    } else {
+        set req.http.X-Forwarded-Proto = "http";
+    }
+
     if (req.method != "GET" && req.method != "HEAD") {
         # POST, PUT, PATCH, DELETE, OPTIONS: straight to a container (never piped: each request is
-        # logged and balanced on its own).
+        # logged and balanced on its own). The body is read whole first, up to the API's own limit:
+        # a larger one is refused here and never reaches a container's connection, and a request
+        # whose container fails can be sent again, body and all, to another (vcl_backend_error).
+        if ((req.http.Content-Length && req.http.Content-Length != "0") || req.http.Transfer-Encoding) {
+            if (!std.cache_req_body(64KB)) {
+                return (synth(413, "Request body is too large (64 KB at most)."));
+            }
+        }
         return (pass);
     }
     # The admin, its API and the sign-in page are never for a shared cache, whatever they answer
@@ -123,6 +139,7 @@ sub vcl_hash {
     if (req.http.x-firm-encoding) {
         hash_data(req.http.x-firm-encoding);
     }
+    hash_data(req.http.X-Forwarded-Proto);
     return (lookup);
 }
 
@@ -186,6 +203,14 @@ sub vcl_backend_error {
     if (bereq.is_bgfetch) {
         return (abandon);
     }
+    # The container could not be reached, or its connection died before an answer (a crash, a
+    # restart, a container the probe has not yet marked sick): send the request again, to the next
+    # container of the director, before any visitor sees an error. Safe to repeat: reads, PUT and
+    # DELETE (the same state twice), and writes carrying an Idempotency-Key (the API stores them
+    # once, decision 016). A POST without a key is not sent twice.
+    if (bereq.retries < 3 && (bereq.method == "GET" || bereq.method == "HEAD" || bereq.method == "PUT" || bereq.method == "DELETE" || bereq.http.Idempotency-Key)) {
+        return (retry);
+    }
 }
 
 sub vcl_deliver {
@@ -204,6 +229,13 @@ sub vcl_deliver {
 }
 
 sub vcl_synth {
+    if (resp.status == 413) {
+        # In the API's own words and shape (api/http/errors.ts), so the islands show it as they do the API's.
+        set resp.http.Content-Type = "application/json; charset=utf-8";
+        set resp.http.Connection = "close";
+        set resp.body = {"{"error":"Request body is too large (64 KB at most)." }"};
+        return (deliver);
+    }
     if (req.method == "PURGE" && resp.status == 200) {
         set resp.http.xkey-purged = req.http.xkey-purged;
         set resp.http.Content-Type = "text/plain; charset=utf-8";

@@ -28,6 +28,8 @@ interface Route {
   surrogateControl?: string;
   keys?: string[];
   status?: number;
+  /** The first this many requests find the connection torn down without an answer (a container that crashed). */
+  dropFirst?: number;
 }
 
 interface Seen {
@@ -46,7 +48,7 @@ async function startOrigin() {
     const path = url.split('?')[0]!;
     req.resume();
     req.on('end', () => {
-      if (path === '/api/health') {
+      if (path === '/api/health' || path === '/api/health/ready') {
         res
           .writeHead(healthy ? 200 : 503, { 'cache-control': 'no-store', 'content-type': 'application/json' })
           .end(JSON.stringify({ status: healthy ? 'ok' : 'unavailable' }));
@@ -59,6 +61,10 @@ async function startOrigin() {
         return;
       }
       const n = seen.filter((s) => s.url.split('?')[0] === path).length;
+      if (n <= (route.dropFirst ?? 0)) {
+        req.socket.destroy();
+        return;
+      }
       const body = Buffer.from(`${req.method} ${url} #${n}\n`);
       const headers: Record<string, string> = {
         'content-type': 'text/plain; charset=utf-8',
@@ -368,6 +374,60 @@ describe('the shipped Varnish configuration, in front of an origin that follows 
     const fresh = await get(path);
     expect(fresh.headers['x-cache']).toBe('MISS');
     expect(fresh.text).toBe('GET /sie-healthy #2\n');
+  });
+  it('keys the cache on the scheme: a copy filled by a request labelled http never reaches https visitors', async () => {
+    const path = origin.serve('/scheme', { cacheControl: SHARED, keys: ['scheme'] });
+    const plain = await get(path, { 'x-forwarded-proto': 'http' });
+    const secure = await get(path, { 'x-forwarded-proto': 'https' });
+    const secureAgain = await get(path, { 'x-forwarded-proto': 'HTTPS' });
+    expect([plain.headers['x-cache'], secure.headers['x-cache'], secureAgain.headers['x-cache']]).toEqual(['MISS', 'MISS', 'HIT']);
+    // The origin heard exactly "http" or "https", whatever the client sent.
+    expect(origin.requests(path).map((r) => r.headers['x-forwarded-proto'])).toEqual(['http', 'https']);
+    const bogus = await get(path, { 'x-forwarded-proto': 'javascript' });
+    expect(bogus.text).toBe(plain.text);
+  });
+
+  it('refuses a body over 64 KB itself, in the words of the API, so no container connection carries it; the POSTs after it go through', async () => {
+    const path = origin.serve('/api/contact-big', { cacheControl: 'no-store' });
+    // Refused before it is all sent: the client reads the 413, or finds the connection closed under it.
+    for (const size of [300 * 1024, 64 * 1024 + 1]) {
+      const answer = await request(`${cdn.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(size) }).catch(
+        (err: NodeJS.ErrnoException) => err.code ?? 'failed',
+      );
+      if (typeof answer === 'string') expect(['ECONNRESET', 'EPIPE'], String(size)).toContain(answer);
+      else expect([answer.status, JSON.parse(answer.text)], String(size)).toEqual([413, { error: 'Request body is too large (64 KB at most).' }]);
+    }
+    expect(origin.requests(path)).toHaveLength(0);
+    const after = await Promise.all(
+      Array.from({ length: 20 }, () => request(`${cdn.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' })),
+    );
+    expect(after.map((a) => a.status)).toEqual(Array(20).fill(200));
+    // A body at the limit still goes through whole.
+    const atLimit = await request(`${cdn.url}${path}`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'y'.repeat(64 * 1024) });
+    expect(atLimit.status).toBe(200);
+  });
+
+  it('sends a request again when its container died before answering: reads and keyed writes, never an unkeyed POST', async () => {
+    // Two failures in a row (Varnish itself sends once more when a reused connection fails; the VCL
+    // goes on from there, up to three times).
+    const read = origin.serve('/crash-read', { cacheControl: 'no-store', dropFirst: 2 });
+    expect((await get(read)).status).toBe(200);
+    expect(origin.requests(read)).toHaveLength(3);
+
+    const keyed = origin.serve('/api/crash-keyed', { cacheControl: 'no-store', dropFirst: 2 });
+    const sent = await request(`${cdn.url}${keyed}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': 'k-1' },
+      body: '{"n":1}',
+    });
+    expect(sent.status).toBe(200);
+    expect(origin.requests(keyed)).toHaveLength(3);
+    expect(origin.requests(keyed).every((r) => r.headers['content-length'] === '7')).toBe(true);
+
+    const unkeyed = origin.serve('/api/crash-unkeyed', { cacheControl: 'no-store', dropFirst: 2 });
+    const refused = await request(`${cdn.url}${unkeyed}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n":1}' });
+    expect(refused.status).toBe(503);
+    expect(origin.requests(unkeyed).length).toBeLessThanOrEqual(2);
   });
 });
 

@@ -216,7 +216,15 @@ export function send(url: string, agent: http.Agent, op: Operation): Promise<{ s
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} }));
+      res.on('end', () => {
+        let body: Record<string, unknown> = {};
+        try {
+          body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+        } catch {
+          body = { notJson: text.slice(0, 200) }; // a CDN's own error page, say
+        }
+        resolve({ status: res.statusCode!, body });
+      });
       res.on('error', reject);
     });
     req.on('error', reject);
