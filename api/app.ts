@@ -18,6 +18,7 @@ import { calendarSettingsRoutes } from './calendar-settings/calendar-settings.ro
 import { calendarSyncRoutes } from './calendar-sync/calendar-sync.routes.ts';
 import { componentVisibilityRoutes } from './component-visibility/component-visibility.routes.ts';
 import { contactSubmissionsRoutes } from './contact-submissions/contact-submissions.routes.ts';
+import { cdnRoutes } from './cdn/cdn.routes.ts';
 import { deliveriesRoutes } from './deliveries/deliveries.routes.ts';
 import type { Deps } from './deps.ts';
 import { emailSettingsRoutes } from './email-settings/email-settings.routes.ts';
@@ -54,6 +55,7 @@ const features = [
   emailSettingsRoutes,
   blogSourcesRoutes,
   deliveriesRoutes,
+  cdnRoutes,
   adminsRoutes,
   migrationRoutes,
   publishingRoutes,

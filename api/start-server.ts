@@ -10,6 +10,7 @@ import { seedDatabase } from '../db/seed/seed.ts';
 import { createActivityEvents } from './activity.ts';
 import { createApp } from './app.ts';
 import { createCdnPurger, type CdnPurger } from './cdn/cdn-purge.ts';
+import { cdnPurgesRepository } from './cdn/cdn-purges.repository.ts';
 import { createContentBus } from './content-bus.ts';
 import { createContentEvents, type ContentChange } from './content-events.ts';
 import { createDeliveryQueue } from './deliveries/deliveries.ts';
@@ -148,7 +149,7 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean; shutd
   const keptList = keptListResponder(deps, securitySettings(deps));
   let origin = '';
   const site = options.apiOnly ? null : await createSite({ api: app.fetch, selfOrigin: () => origin, log, security: securitySettings(deps) });
-  const cdn = createCdnPurger(cdnPurgeSettings(env), { log });
+  const cdn = createCdnPurger(cdnPurgeSettings(env), { log, store: cdnPurgesRepository(database), clock: systemClock });
   /** Set when stop() begins: no page render starts from then on. */
   let rendersStopped = false;
   /** Set once the renders in flight have ended: new connections are refused from then on. */

@@ -12,12 +12,20 @@
  * fetch the CDN started before a purge and stores after it is not removed by it (a CDN purges what
  * it holds, not what it is fetching), so a page fetched from a container a millisecond before it
  * stored the new one would otherwise stay a day (`npm run bench` caught it: 2 in 180 publishes).
- * A purge that fails is retried with backoff; one that keeps failing is logged as an error (the page
- * then lives at the CDN until its s-maxage, a day).
+ * A purge that fails is retried with backoff; one that keeps failing is recorded in the shared
+ * database (api/cdn/cdn-purges.repository.ts) and sent again by whichever container claims it, every
+ * few seconds with a back-off of at most RECORDED_RETRY_MAX_MS, until the CDN confirms: a change made
+ * while the CDN's purge API was down shows within a minute of it coming back, not after a day.
  */
 import type { ContentChange } from '../content-events.ts';
 import type { Logger } from '../logger.ts';
+import type { Clock } from '../clock.ts';
 import { changeKeys, changePaths, keyToken } from './cache-policy.ts';
+import type { CdnPurgesRepository } from './cdn-purges.repository.ts';
+
+/** How often each container looks for recorded purges that are due, and the longest back-off between two tries of one. */
+export const RECORDED_RETRY_POLL_MS = 5_000;
+export const RECORDED_RETRY_MAX_MS = 30_000;
 
 export type CdnPurgeSettings =
   | { kind: 'none' }
@@ -39,7 +47,9 @@ export interface CdnPurger {
   purge(change: ContentChange): Promise<void>;
   /** Purges keys (and, for CloudFront, paths) directly: `static` at start, `site` from the command line. */
   purgeKeys(keys: string[], paths: string[]): Promise<void>;
-  /** Sends the purges still waiting for their second time now (a shutdown). */
+  /** Sends the recorded purges that are due (the timer's job; tests call it). */
+  retryRecorded(): Promise<void>;
+  /** Sends the purges still waiting for their second time now, and stops retrying recorded ones (a shutdown). */
   stop(): Promise<void>;
 }
 
@@ -50,6 +60,11 @@ export interface PurgeOptions {
   /** Waits between attempts; the number of entries is the number of retries. */
   retryDelaysMs?: number[];
   timeoutMs?: number;
+  /** Where purges that gave up wait to be sent again (the shared database); unset: they are only logged. */
+  store?: CdnPurgesRepository;
+  clock?: Clock;
+  /** Retry recorded purges on a timer (default true; tests call retryRecorded themselves). */
+  schedule?: boolean;
 }
 
 /** Fastly takes at most 256 keys a request; Cloudflare 30 tags; CloudFront 3000 paths. */
@@ -125,10 +140,11 @@ function sender(settings: Exclude<CdnPurgeSettings, { kind: 'none' }>, timeoutMs
 
 export function createCdnPurger(
   settings: CdnPurgeSettings,
-  { log, settleMs = 2_000, retryDelaysMs = [500, 2_000, 8_000], timeoutMs = 10_000 }: PurgeOptions,
+  { log, settleMs = 2_000, retryDelaysMs = [500, 2_000, 8_000], timeoutMs = 10_000, store, clock = { now: () => new Date() }, schedule = true }: PurgeOptions,
 ): CdnPurger {
-  if (settings.kind === 'none') return { kind: 'none', purge: async () => {}, purgeKeys: async () => {}, stop: async () => {} };
+  if (settings.kind === 'none') return { kind: 'none', purge: async () => {}, purgeKeys: async () => {}, retryRecorded: async () => {}, stop: async () => {} };
   const send = sender(settings, timeoutMs);
+  const backoff = (attempts: number) => Math.min(RECORDED_RETRY_POLL_MS * 2 ** Math.max(0, attempts - 1), RECORDED_RETRY_MAX_MS);
   const purgeKeys = async (keys: string[], paths: string[]) => {
     const tokens = [...new Set(keys.map(keyToken))];
     for (let attempt = 0; ; attempt++) {
@@ -139,7 +155,22 @@ export function createCdnPurger(
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         if (attempt >= retryDelaysMs.length) {
-          log.error('cdn purge failed: the CDN may show the old content until it expires', { cdn: settings.kind, keys: tokens, err: message });
+          if (!store) {
+            log.error('cdn purge failed: the CDN may show the old content until it expires', { cdn: settings.kind, keys: tokens, err: message });
+            return;
+          }
+          try {
+            const at = clock.now();
+            await store.record({ keys: tokens, paths, error: message, at, nextAttemptAt: new Date(at.getTime() + backoff(1)) });
+            log.error('cdn purge failed: recorded, and sent again until the CDN confirms it', { cdn: settings.kind, keys: tokens, err: message });
+          } catch (recordErr) {
+            log.error('cdn purge failed and could not be recorded: the CDN may show the old content until it expires', {
+              cdn: settings.kind,
+              keys: tokens,
+              err: message,
+              recordErr: recordErr instanceof Error ? recordErr.message : String(recordErr),
+            });
+          }
           return;
         }
         log.warn('cdn purge failed: retrying', { cdn: settings.kind, attempt: attempt + 1, err: message });
@@ -158,9 +189,32 @@ export function createCdnPurger(
     again.paths.clear();
     return keys.length ? purgeKeys(keys, paths) : Promise.resolve();
   };
+  let retrying: Promise<void> | null = null;
+  const retryRecorded = () =>
+    (retrying ??= (async () => {
+      if (!store) return;
+      const now = clock.now();
+      for (const purge of await store.claimDue(now, new Date(now.getTime() + timeoutMs * 2), 20)) {
+        try {
+          await send(purge.keys, purge.paths);
+          await store.done(purge.id);
+          log.info('cdn purged: a recorded purge went through', { cdn: settings.kind, keys: purge.keys.length, attempts: purge.attempts + 1 });
+        } catch (err) {
+          const attempts = purge.attempts + 1;
+          await store.failed(purge.id, err instanceof Error ? err.message : String(err), attempts, new Date(clock.now().getTime() + backoff(attempts)));
+        }
+      }
+    })()
+      .catch((err: unknown) => log.error('cdn purge retry failed', { err: err instanceof Error ? err.message : String(err) }))
+      .finally(() => {
+        retrying = null;
+      }));
+  const timer = store && schedule ? setInterval(() => void retryRecorded(), RECORDED_RETRY_POLL_MS) : null;
+  timer?.unref();
   return {
     kind: settings.kind,
     purgeKeys,
+    retryRecorded,
     purge(change) {
       const keys = changeKeys(change);
       const paths = changePaths(change);
@@ -172,6 +226,10 @@ export function createCdnPurger(
       }
       return purgeKeys(keys, paths);
     },
-    stop: sendAgain,
+    async stop() {
+      if (timer) clearInterval(timer);
+      await sendAgain();
+      await retrying;
+    },
   };
 }

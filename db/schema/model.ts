@@ -748,3 +748,24 @@ export const healthProbes = table('health_probes', {
   origin: text('origin').primaryKey(),
   checkedAt: timestamp('checked_at').notNull(),
 });
+
+/**
+ * A CDN purge that did not go through (the CDN's purge API down or refusing): kept here, where every
+ * container sees it, and sent again with back-off by whichever container claims it first, until the
+ * CDN confirms. Without it a missed purge left the old page at the CDN for its s-maxage (a day).
+ */
+export const cdnPurges = table(
+  'cdn_purges',
+  {
+    id: id(),
+    /** JSON arrays of the surrogate keys and (for CloudFront) paths to purge. */
+    keys: text('keys').notNull(),
+    paths: text('paths').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at').notNull(),
+    leaseExpiresAt: timestamp('lease_expires_at'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+  },
+  (t, { index }) => [index('cdn_purges_next_attempt_idx').on(t.nextAttemptAt)],
+);

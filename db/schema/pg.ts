@@ -90,6 +90,7 @@ export const {
   identityChallenges,
   outboxMessages,
   healthProbes,
+  cdnPurges,
   idempotencyKeys,
   contentChanges,
   calendarNotices,

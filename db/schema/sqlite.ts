@@ -87,6 +87,7 @@ export const {
   identityChallenges,
   outboxMessages,
   healthProbes,
+  cdnPurges,
   idempotencyKeys,
   contentChanges,
   calendarNotices,

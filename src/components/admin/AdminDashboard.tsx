@@ -12,6 +12,7 @@ import { adminQueries, useAdminList } from './admin-api.ts';
 import { adminScreens } from './admin-screens.ts';
 import { NavigationList, QuickActions } from './dashboard/DashboardLinks.tsx';
 import { RecentPosts, RecentSubmissions, UpcomingAppointments } from './dashboard/RecentLists.tsx';
+import CdnPurgeWarning from './dashboard/CdnPurgeWarning.tsx';
 import DeliveryWarnings from './dashboard/DeliveryWarnings.tsx';
 import StatCards from './dashboard/StatCards.tsx';
 import { latestPublishedPost, navigationLinks, postCounts, quickActions, submissionCounts, testimonialCounts } from './dashboard/dashboard-data.ts';
@@ -45,6 +46,7 @@ export default function AdminDashboard() {
       </div>
 
       <DeliveryWarnings />
+      <CdnPurgeWarning />
 
       <StatCards
         submissions={count(submissions, submissionCounts)}
