@@ -52,7 +52,7 @@ forEachDialect('purges the CDN did not confirm', (ctx) => {
     ctx().clock.set('2026-11-28T10:00:00.000Z');
     await a.purge({ topic: 'blog-posts', keys: ['phone-number-fix'] });
     const [row] = await db.select().from(t.cdnPurges);
-    expect(row).toMatchObject({ attempts: 1, lastError: 'Varnish at ' + new URL(base).host + ' answered HTTP 503: purge API unavailable' });
+    expect(row).toMatchObject({ attempts: 1, lastError: `Varnish at ${new URL(base).host} answered HTTP 503: purge API unavailable` });
     expect(JSON.parse(row!.keys)).toEqual(['posts', 'post:phone-number-fix']);
 
     const shown = await ctx().admin('GET', '/api/admin/cdn/purges');
