@@ -768,6 +768,7 @@ function catalogue(): Endpoint[] {
   return [
     // ----- public
     { method: 'GET', route: '/api/health', runs: RUNS.none, requests: () => plainRoute('GET', '/api/health') },
+    { method: 'GET', route: '/api/health/ready', runs: RUNS.none, requests: () => plainRoute('GET', '/api/health/ready') },
     { method: 'GET', route: '/api/identity/config', runs: RUNS.none, requests: () => plainRoute('GET', '/api/identity/config') },
     { method: 'GET', route: '/api/testimonials', runs: RUNS.none, requests: () => plainRoute('GET', '/api/testimonials') },
     { method: 'GET', route: '/api/external-reviews', runs: RUNS.none, requests: () => plainRoute('GET', '/api/external-reviews') },
@@ -1307,6 +1308,7 @@ function catalogue(): Endpoint[] {
       requests: () => plainRoute('POST', '/api/admin/email-settings/send-held'),
     },
     { method: 'GET', route: '/api/admin/deliveries/attention', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/deliveries/attention') },
+    { method: 'GET', route: '/api/admin/cdn/purges', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/cdn/purges') },
     { method: 'GET', route: '/api/admin/calendar-notices', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/calendar-notices') },
     { method: 'GET', route: '/api/admin/blog-sources', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/blog-sources') },
     {
