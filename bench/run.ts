@@ -18,6 +18,7 @@ import { pageBytes, type PageBytes } from './bytes.ts';
 import { adminToken } from './identity.ts';
 import { bookingMarkdown, runBookingBenches, type BookingBenchResult } from './booking.ts';
 import { cdnBench, cdnBenchUnavailable, cdnMarkdown, type CdnBenchReport } from './cdn.ts';
+import { fleetBench, fleetBenchUnavailable, fleetMarkdown, type FleetBenchResult } from './fleet.ts';
 import { audit, withChrome, type LighthouseScores } from './lighthouse.ts';
 import { load, type LoadResult } from './load.ts';
 import { contentScaleBench, contentScaleMarkdown, type ContentScaleResult } from './content-scale.ts';
@@ -188,6 +189,11 @@ async function main() {
     if (cdnUnavailable) console.log(`cdn: not measured: ${cdnUnavailable}`);
     report.cdn = cdnUnavailable ? { skipped: cdnUnavailable } : await cdnBench();
 
+    // A rolling restart and a crash under a keyed write load: through Varnish, and one container alone.
+    const fleetUnavailable = await fleetBenchUnavailable();
+    report.fleet = fleetUnavailable ? { skipped: fleetUnavailable } : await fleetBench();
+    if (!fleetUnavailable) console.log(fleetMarkdown(report.fleet as FleetBenchResult).join('\n'));
+
     // 100,000 rows to DynamoDB (dynalite) beside a plain BatchWriteItem loop.
     report.migration = await migrationBench();
     console.log(migrationLine(report.migration as MigrationBenchResult));
@@ -257,6 +263,7 @@ function renderMarkdown(r: Record<string, any>): string {
   if (r.booking) lines.push('', ...bookingMarkdown(r.booking as BookingBenchResult[]));
   if (r.contentScale) lines.push('', ...contentScaleMarkdown(r.contentScale as ContentScaleResult[]));
   if (r.cdn) lines.push('', ...cdnMarkdown(r.cdn as CdnBenchReport));
+  if (r.fleet && !r.fleet.skipped) lines.push('', '## Restarts and crashes', '', ...fleetMarkdown(r.fleet as FleetBenchResult));
   if (r.migration) lines.push('', ...migrationMarkdown(r.migration as MigrationBenchResult));
   if (r.lighthouse) {
     lines.push(

@@ -66,6 +66,8 @@ export interface VarnishStats {
   requests: number;
   /** Requests Varnish sent to the containers (MAIN.backend_req): misses, passes and background refreshes; not the health probes. */
   backendRequests: number;
+  /** Fetches from a container that failed (MAIN.fetch_failed): each one the VCL sent again, or answered 503. */
+  failedFetches: number;
 }
 
 /** Why Varnish cannot run here, with the fix; null when it can. */
@@ -275,7 +277,7 @@ async function launch(options: VarnishOptions, dir: string, confDir: string, wor
     exited,
     stop,
     async stats() {
-      const names = ['MAIN.cache_hit', 'MAIN.cache_miss', 'MAIN.client_req', 'MAIN.backend_req'];
+      const names = ['MAIN.cache_hit', 'MAIN.cache_miss', 'MAIN.client_req', 'MAIN.backend_req', 'MAIN.fetch_failed'];
       const { stdout } = await run('varnishstat', ['-n', workDir, '-1', '-j', ...names.flatMap((name) => ['-f', name])]);
       const { counters } = JSON.parse(stdout) as { counters: Record<string, { value: number }> };
       const value = (name: string) => counters[name]?.value ?? 0;
@@ -284,6 +286,7 @@ async function launch(options: VarnishOptions, dir: string, confDir: string, wor
         misses: value('MAIN.cache_miss'),
         requests: value('MAIN.client_req'),
         backendRequests: value('MAIN.backend_req'),
+        failedFetches: value('MAIN.fetch_failed'),
       };
     },
     backendHealth: () => backendHealth(workDir),
