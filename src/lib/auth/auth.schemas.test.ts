@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { signInSchema, signUpSchema, verifyEmailSchema } from './auth.schemas.ts';
+import { acceptInvitationSchema, signInSchema, signUpSchema, verifyEmailSchema } from './auth.schemas.ts';
 
 function messages(result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) {
   return Object.fromEntries((result.error?.issues ?? []).map((i) => [i.path.join('.'), i.message]));
@@ -37,5 +37,17 @@ describe('SPEC §5 sign-in, sign-up and verification rules', () => {
       code: 'Verification code must be 6 digits',
     });
     expect(verifyEmailSchema.parse({ username: ' ana ', code: ' 123456 ' })).toEqual({ username: 'ana', code: '123456' });
+  });
+
+  it('an invitation asks for a username and a password as sign-up does, with its messages', () => {
+    expect(messages(acceptInvitationSchema.safeParse({ username: 'ab', password: 'short', confirmPassword: '' }))).toEqual({
+      username: 'Username must be at least 3 characters',
+      password: 'Password must be at least 8 characters',
+      confirmPassword: 'Please confirm your password',
+    });
+    expect(messages(acceptInvitationSchema.safeParse({ username: 'dana', password: 'longenough', confirmPassword: 'different1' }))).toEqual({
+      confirmPassword: "Passwords don't match",
+    });
+    expect(acceptInvitationSchema.parse({ username: ' dana ', password: 'longenough', confirmPassword: 'longenough' }).username).toBe('dana');
   });
 });

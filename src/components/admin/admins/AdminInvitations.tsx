@@ -7,7 +7,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
 import { Copy, MailPlus, Trash } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { api, read } from '../../../lib/api-client.ts';
@@ -173,6 +173,9 @@ function InviteForm({ onSent }: { onSent: (result: Invited) => void }) {
 
 function HeldLink({ invited }: { invited: Invited }) {
   const link = invited.link ?? '';
+  // The form that had the focus is gone: the link takes it, selected, ready to copy.
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => input.current?.focus(), []);
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(link);
@@ -183,7 +186,7 @@ function HeldLink({ invited }: { invited: Invited }) {
   };
   return (
     <>
-      <Input readOnly value={link} aria-label="Invitation link" className="font-mono" onFocus={(e) => e.currentTarget.select()} />
+      <Input ref={input} readOnly value={link} aria-label="Invitation link" className="font-mono" onFocus={(e) => e.currentTarget.select()} />
       <DialogFooter cancelLabel="Done">
         <Button variant="outline" onClick={copy}>
           <Copy aria-hidden="true" className="size-4" />

@@ -26,7 +26,7 @@ import {
 } from './admins.ts';
 import { Field, ListFailure } from './admins-parts.tsx';
 
-const columns = 'md:grid-cols-[minmax(0,1.2fr)_minmax(0,1.6fr)_minmax(0,1fr)_13rem]';
+const columns = 'md:grid-cols-[minmax(0,1.2fr)_minmax(0,1.6fr)_minmax(0,1fr)_15rem]';
 
 export default function AdminRequests({ service }: { service: PoolService | undefined }) {
   const list = useQuery(requestsQuery);
@@ -81,7 +81,7 @@ export default function AdminRequests({ service }: { service: PoolService | unde
                       <span className="break-words">{row.email ?? 'None'}</span>
                     </Field>
                     <Field label="Asked">{row.requestedAt ? formatFirmDateTime(row.requestedAt) : 'Not known'}</Field>
-                    <div className="flex flex-wrap gap-2 border-t border-border pt-3 md:justify-end md:border-0 md:pt-0">
+                    <div className="flex flex-wrap gap-2 border-t border-border pt-3 md:flex-nowrap md:justify-end md:border-0 md:pt-0">
                       <Button
                         size="sm"
                         className="h-10"
