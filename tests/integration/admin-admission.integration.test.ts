@@ -5,6 +5,10 @@
  * admin's invitation is a single-use, expiring link whose holder becomes a confirmed admin, refused
  * with one answer once it cannot be used, and taken once under races.
  */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { embeddedAdminDirectory } from '../../api/admins/admin-directory.ts';
 import { INVITATION_UNUSABLE } from '../../api/admins/admins.service.ts';
@@ -14,6 +18,7 @@ import { createMemoryRateLimitStore, noRateLimits } from '../../api/http/rate-li
 import { embeddedInvitations, type IdentityMail, INVITATION_DAYS, invitationDigest, type MailOutcome } from '../../api/identity/admission.ts';
 import { startEmbeddedIdentity, type EmbeddedIdentity } from '../../api/identity/embedded-identity.ts';
 import type { Logger } from '../../api/logger.ts';
+import { createDevOutbox } from '../../api/mail/dev-outbox.ts';
 import { INVITATION_TOKEN_HEADER } from '../../src/shared/schemas/admins.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/test-database.ts';
 import { testDeps, testSecrets } from '../support/test-deps.ts';
@@ -24,6 +29,62 @@ const DAY = 86_400_000;
 
 // biome-ignore lint/suspicious/noExplicitAny: answers of many shapes, read field by field in the tests
 type Answer = { status: number; body: any };
+
+describe('npm run admin:invite (the operator’s shell, embedded pool on SQLite)', () => {
+  it('with no e-mail setting, keeps the invitation in the outbox and prints its link once; refuses a taken address and a Cognito pool', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'firm-invite-'));
+    const env = {
+      ...process.env,
+      SQLITE_PATH: join(dir, 'site.db'),
+      SECRETS_KEY_FILE: join(dir, 'secrets.key'),
+      DATABASE_URL: '',
+      COGNITO_USER_POOL_ID: '',
+      OUTBOX_DIR: join(dir, 'outbox'),
+      SITE_URL: 'https://firm.example',
+    };
+    const run = (args: string[], extra: Record<string, string> = {}) =>
+      new Promise<{ code: number; out: string }>((resolve) => {
+        execFile(process.execPath, ['scripts/admins.ts', ...args], { env: { ...env, ...extra } }, (err, stdout, stderr) =>
+          resolve({ code: err ? Number(err.code ?? 1) : 0, out: stdout + stderr }),
+        );
+      });
+    try {
+      const invited = await run(['invite', '--email', 'Dana@Colleagues.test', '--invited-by', 'ana.partner']);
+      expect(invited.code, invited.out).toBe(0);
+      expect(invited.out).toMatch(
+        /No e-mail is configured, so the invitation was kept in the development outbox\. Send dana@colleagues\.test this link yourself/,
+      );
+      const link = /https:\/\/firm\.example\/accept-invitation#([A-Za-z0-9_-]{43})/.exec(invited.out);
+      expect(link).not.toBeNull();
+      // Kept in the outbox as the mail, the token's digest in the database, never the token.
+      const outbox = createDevOutbox(join(dir, 'outbox'));
+      expect(outbox.list().map((m) => [m.to, m.text.includes(link![0])])).toEqual([['dana@colleagues.test', true]]);
+      const { default: Sqlite } = await import('better-sqlite3');
+      const db = new Sqlite(join(dir, 'site.db'), { readonly: true });
+      const rows = db.prepare('select email, token_hash, invited_by from identity_invitations').all() as {
+        email: string;
+        token_hash: string;
+        invited_by: string;
+      }[];
+      db.close();
+      expect(rows).toEqual([{ email: 'dana@colleagues.test', token_hash: invitationDigest(link![1]!), invited_by: 'ana.partner' }]);
+
+      expect((await run(['create', '--username', 'ana.partner', '--email', 'ana@firm.test', '--password', PASSWORD])).code).toBe(0);
+      const taken = await run(['invite', '--email', 'ANA@firm.test']);
+      expect(taken.code).toBe(1);
+      expect(taken.out).toMatch(/ana@firm\.test already has an account: it cannot be invited/i);
+      const cognito = await run(['invite', '--email', 'x@firm.test'], {
+        COGNITO_USER_POOL_ID: 'us-west-2_x',
+        COGNITO_REGION: 'us-west-2',
+        COGNITO_CLIENT_ID: 'c',
+      });
+      expect(cognito.code).toBe(1);
+      expect(cognito.out).toMatch(/With a Cognito user pool, invite from the AWS Cognito console/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000); // four Node processes, each loading the server's modules
+});
 
 for (const dialect of dialects) {
   describe(`admin admission: requests and invitations [${dialect}]`, () => {
