@@ -127,6 +127,7 @@ const envSchema = z
     RATE_LIMIT_AVAILABILITY: rateLimit,
     RATE_LIMIT_SIGN_UP: rateLimit,
     RATE_LIMIT_CALENDAR_PUSH: rateLimit,
+    RATE_LIMIT_INVITATION: rateLimit,
     // Where the limits are counted with several API containers. Set: Redis; unset: PostgreSQL
     // when DATABASE_URL is set, else this process's memory (api/http/shared-rate-limits.ts).
     REDIS_URL: z
@@ -237,6 +238,7 @@ const hints: Record<string, string> = {
   RATE_LIMIT_AVAILABILITY: 'for example RATE_LIMIT_AVAILABILITY=120/minute, or unset it for the default',
   RATE_LIMIT_SIGN_UP: 'for example RATE_LIMIT_SIGN_UP=5/hour,20/day, or unset it for the default',
   RATE_LIMIT_CALENDAR_PUSH: 'for example RATE_LIMIT_CALENDAR_PUSH=300/minute, or unset it for the default',
+  RATE_LIMIT_INVITATION: 'for example RATE_LIMIT_INVITATION=10/hour,30/day, or unset it for the default',
   REDIS_URL:
     'for example REDIS_URL=redis://127.0.0.1:6379 (rediss:// for TLS, redis://:password@host:6379 with a password), or unset it to count the limits in PostgreSQL (DATABASE_URL) or in memory',
   TRUSTED_PROXIES:
@@ -323,6 +325,7 @@ export function rateLimitSettings(env: Env): RateLimitSettings {
     availability: env.RATE_LIMIT_AVAILABILITY,
     signUp: env.RATE_LIMIT_SIGN_UP,
     calendarPush: env.RATE_LIMIT_CALENDAR_PUSH,
+    invitation: env.RATE_LIMIT_INVITATION,
   };
   const pick = (rule: RateRule) => (env.RATE_LIMITS === 'off' ? noRateLimits[rule] : (given[rule] ?? defaultRateRules[rule]));
   const rules = Object.fromEntries(rateRules.map((rule) => [rule, pick(rule)])) as RateRules;

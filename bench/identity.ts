@@ -2,9 +2,15 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { siteFiles } from './site.ts';
 
-/** Through sign-up, allowed by the server's ADMIN_EMAILS for `domain`. */
-export async function adminToken(origin: string, outboxDir: string, domain: string): Promise<string> {
+/**
+ * Through sign-up, allowed by the server's ADMIN_EMAILS for `domain`, and the request approved as the
+ * operator approves one (scripts/admins.ts add, on the site in `dir`): a sign-up alone is no admin
+ * (docs/decisions/041).
+ */
+export async function adminToken(origin: string, dir: string, domain: string): Promise<string> {
+  const { OUTBOX_DIR: outboxDir } = siteFiles(dir);
   const username = `bench-${Date.now()}`;
   const email = `${username}@${domain}`;
   const password = 'Bench-Password-1';
@@ -24,6 +30,11 @@ export async function adminToken(origin: string, outboxDir: string, domain: stri
     .find((m) => m.to === email);
   if (!message) throw new Error('no verification code in the outbox');
   await call('ConfirmSignUp', { Username: username, ConfirmationCode: /\b(\d{6})\b/.exec(message.text)![1] });
+  execFileSync(process.execPath, ['scripts/admins.ts', 'add', '--username', username], {
+    cwd: new URL('..', import.meta.url).pathname,
+    env: { ...process.env, ...siteFiles(dir), DATABASE_URL: '', LOG_QUIET: 'true' },
+    stdio: 'pipe',
+  });
   const auth = await call('InitiateAuth', { AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: username, PASSWORD: password } });
   return auth.AuthenticationResult.AccessToken as string;
 }
@@ -35,7 +46,9 @@ export async function adminToken(origin: string, outboxDir: string, domain: stri
 export async function operatorAdminToken(origin: string, env: Record<string, string>): Promise<string> {
   const root = new URL('..', import.meta.url).pathname;
   // The password policy refuses one that contains the username or the e-mail address.
-  const admin = { username: `bench-${Date.now()}`, email: 'operator@example.com', password: 'Measured-Publish-2026!' };
+  // One confirmed account per address: each call its own.
+  const username = `bench-${Date.now()}`;
+  const admin = { username, email: `${username}@example.com`, password: 'Measured-Publish-2026!' };
   try {
     execFileSync(process.execPath, ['scripts/admins.ts', 'create', '--username', admin.username, '--email', admin.email, '--password', admin.password], {
       cwd: root,

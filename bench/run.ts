@@ -111,7 +111,7 @@ async function main() {
     report.bytes = bytes;
     console.table(bytes);
 
-    const token = await adminToken(origin, join(dir, 'outbox'), ADMIN_DOMAIN);
+    const token = await adminToken(origin, dir, ADMIN_DOMAIN);
     const publish = await publishToVisible(origin, token, 7);
     report.publishToVisibleMs = { runs: publish, median: median(publish), max: Math.max(...publish) };
     console.log('publish to visible (ms):', publish.join(', '));

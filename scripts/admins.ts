@@ -7,11 +7,15 @@
  *   npm run admin:add -- --username <u>
  *   npm run admin:list
  *   npm run admin:remove -- --username <u> [--disable]
+ *   npm run admin:invite -- --email <e> [--invited-by <name>]
  *
  * Creating one admin never touches another. Removing one takes it out of the `admin` group and signs
  * it out everywhere: the admin API refuses its tokens at once (embedded) or within a minute (Cognito,
  * whose GetUser refuses signed-out tokens). --disable also stops the account signing in again.
  * Adding puts an existing account (one removed from the group, or made by sign-up) back in the group.
+ * Inviting e-mails a single-use link, valid 7 days, whose holder chooses a username and a password and
+ * is an admin (docs/decisions/041); with no email setting it is kept in the development outbox and the
+ * link is printed here, once (only its digest is stored).
  */
 import { parseArgs } from 'node:util';
 import {
@@ -27,16 +31,22 @@ import {
   ListUsersInGroupCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { z } from 'zod';
-import { loadEnv } from '../api/env.ts';
+import { COGNITO_INVITATIONS_UNAVAILABLE } from '../api/admins/cognito-admin-directory.ts';
+import { systemClock } from '../api/clock.ts';
+import { integrationSettings, loadEnv } from '../api/env.ts';
+import { embeddedInvitations } from '../api/identity/admission.ts';
 import { IdentityError } from '../api/identity/embedded-identity.ts';
+import { deliverIdentityMail } from '../api/identity/identity.ts';
 import { createDevOutbox } from '../api/mail/dev-outbox.ts';
+import { formatFirmDateTime } from '../src/shared/firm-time.ts';
 import { openEmbeddedIdentity } from './open-embedded-identity.ts';
 
 const usage = `Usage:
   npm run admin:create -- --username <u> --email <e> --password <p>
   npm run admin:add -- --username <u>
   npm run admin:list
-  npm run admin:remove -- --username <u> [--disable]`;
+  npm run admin:remove -- --username <u> [--disable]
+  npm run admin:invite -- --email <e> [--invited-by <name>]`;
 
 function fail(message: string): never {
   process.stderr.write(`admin: ${message}\n`);
@@ -46,7 +56,13 @@ function fail(message: string): never {
 const [command, ...rest] = process.argv.slice(2);
 const { values } = parseArgs({
   args: rest,
-  options: { username: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, disable: { type: 'boolean' } },
+  options: {
+    username: { type: 'string' },
+    email: { type: 'string' },
+    password: { type: 'string' },
+    disable: { type: 'boolean' },
+    'invited-by': { type: 'string' },
+  },
 });
 const createArgs = z.object({
   username: z.string().trim().min(3, 'Username must be at least 3 characters'),
@@ -54,10 +70,16 @@ const createArgs = z.object({
   password: z.string().min(8, 'Password must be at least 8 characters'),
 });
 
+const inviteArgs = z.object({
+  email: z.email('Please enter a valid email address').max(254),
+  'invited-by': z.string().trim().min(1).max(128).default('the operator'),
+});
+
 const env = loadEnv();
 
 async function withCognito(poolId: string, region: string) {
   const client = new CognitoIdentityProviderClient({ region });
+  if (command === 'invite') fail(COGNITO_INVITATIONS_UNAVAILABLE);
   if (command === 'create') {
     const { username, email, password } = parseCreate();
     await client.send(
@@ -97,7 +119,10 @@ async function withCognito(poolId: string, region: string) {
         );
       token = page.NextToken;
     } while (token);
-    if (env.ADMIN_EMAILS) console.log(`Also admins: users with a verified e-mail matching ADMIN_EMAILS (${env.ADMIN_EMAILS}).`);
+    if (env.ADMIN_EMAILS)
+      console.log(
+        `Users with a verified e-mail matching ADMIN_EMAILS (${env.ADMIN_EMAILS}) outside the group ask to be admins: approve them on the Admins screen.`,
+      );
   } else {
     const username = parseUsername();
     await client.send(new AdminRemoveUserFromGroupCommand({ UserPoolId: poolId, Username: username, GroupName: 'admin' }));
@@ -109,7 +134,7 @@ async function withCognito(poolId: string, region: string) {
 
 async function withEmbedded() {
   const outbox = createDevOutbox(env.OUTBOX_DIR);
-  const { identity, database } = await openEmbeddedIdentity(env, (m) => {
+  const { identity, database, secrets } = await openEmbeddedIdentity(env, (m) => {
     outbox.deliver({ to: m.to, subject: m.subject, text: m.text });
   });
   try {
@@ -125,12 +150,40 @@ async function withEmbedded() {
       const users = await identity.admins.list();
       if (!users.length) console.log('No accounts yet: npm run admin:create -- --username <u> --email <e> --password <p>');
       for (const u of users) console.log(`${u.username}\t${u.email}\t${u.status}\t${u.enabled ? 'enabled' : 'disabled'}\tadmin: ${u.admin}`);
-    } else {
+    } else if (command === 'remove') {
       const username = parseUsername();
-      const { stillAdminByEmail } = await identity.admins.remove(username, { disable: values.disable });
+      const { mayAskAgain } = await identity.admins.remove(username, { disable: values.disable });
       console.log(`"${username}" is no longer in the admin group and is signed out everywhere${values.disable ? '; the account is disabled' : ''}.`);
-      if (stillAdminByEmail)
-        console.log(`Note: its verified e-mail is on ADMIN_EMAILS, so it is still an admin: take it off ADMIN_EMAILS, or run again with --disable.`);
+      if (mayAskAgain)
+        console.log(
+          `Note: its verified e-mail is on ADMIN_EMAILS, so signing in again asks to be an admin again (an admin refuses it on the Admins screen), unless you run again with --disable.`,
+        );
+    } else {
+      const { email, 'invited-by': invitedBy } = parseInvite();
+      const log = {
+        info: () => {},
+        warn: () => {},
+        error: (msg: string, fields?: object) => process.stderr.write(`admin: ${msg} ${JSON.stringify(fields ?? {})}\n`),
+      };
+      const mail = { database, secrets, clock: systemClock, log, outbox, integrations: integrationSettings(env) };
+      const invitations = embeddedInvitations({
+        database,
+        clock: systemClock,
+        siteUrl: env.SITE_URL,
+        send: (message) => deliverIdentityMail(mail, message, { invitation: true }),
+      });
+      const result = await invitations.create({ email, invitedBy });
+      if (result.outcome === 'address-taken')
+        fail(`${email} already has an account: it cannot be invited (npm run admin:add -- --username <its name> makes it an admin).`);
+      if (result.outcome === 'too-many') fail('there are too many pending invitations: revoke some on the Admins screen first.');
+      if (result.outcome !== 'invited') return;
+      const expires = formatFirmDateTime(result.invitation.expiresAt);
+      if (result.superseded) console.log(`The earlier pending invitation to ${result.invitation.email} no longer works.`);
+      if (result.delivered === 'sent') console.log(`Invitation e-mailed to ${result.invitation.email}; the link works once, until ${expires}.`);
+      else
+        console.log(
+          `No e-mail is configured, so the invitation was kept in the development outbox. Send ${result.invitation.email} this link yourself; it works once, until ${expires}, and is not shown again:\n${result.link}`,
+        );
     }
   } finally {
     await database.close();
@@ -142,12 +195,17 @@ function parseCreate() {
   if (!parsed.success) fail(`${parsed.error.issues.map((i) => `--${String(i.path[0])}: ${i.message}`).join('; ')}\n${usage}`);
   return parsed.data;
 }
+function parseInvite() {
+  const parsed = inviteArgs.safeParse(values);
+  if (!parsed.success) fail(`${parsed.error.issues.map((i) => `--${String(i.path[0])}: ${i.message}`).join('; ')}\n${usage}`);
+  return parsed.data;
+}
 function parseUsername() {
   if (!values.username) fail(`--username is required\n${usage}`);
   return values.username;
 }
 
-if (command !== 'create' && command !== 'add' && command !== 'list' && command !== 'remove') fail(usage);
+if (command !== 'create' && command !== 'add' && command !== 'list' && command !== 'remove' && command !== 'invite') fail(usage);
 try {
   if (env.COGNITO_USER_POOL_ID && env.COGNITO_REGION) await withCognito(env.COGNITO_USER_POOL_ID, env.COGNITO_REGION);
   else await withEmbedded();

@@ -1,9 +1,14 @@
 /**
- * A real Cognito user pool's admin group (docs/decisions/030), through the AWS SDK with the server's own
- * AWS credentials (the SDK's chain: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, a profile, or the role
- * the platform gives): ListUsersInGroup, AdminRemoveUserFromGroup, AdminUserGlobalSignOut. The SDK is
- * loaded on first use (decision 021). Cognito has no transactions: two admins removing each other at
- * the same moment could both pass the last-member check; `npm run admin:create` recovers.
+ * A real Cognito user pool's admin group (docs/decisions/030 and 041), through the AWS SDK with the
+ * server's own AWS credentials (the SDK's chain: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, a profile,
+ * or the role the platform gives): ListUsersInGroup, AdminRemoveUserFromGroup, AdminUserGlobalSignOut;
+ * for requests (confirmed users on ADMIN_EMAILS outside the group) ListUsers, AdminAddUserToGroup and
+ * AdminDisableUser. The SDK is loaded on first use (decision 021). Cognito has no transactions: two
+ * admins removing each other at the same moment could both pass the last-member check; `npm run
+ * admin:create` recovers.
+ *
+ * Invitations are not made here: Cognito's own (AdminCreateUser mails a temporary password) end in a
+ * NEW_PASSWORD_REQUIRED challenge the site's /login does not offer, so the console does it.
  *
  * AWS's refusals become answers an admin can act on: no credentials, or credentials without the
  * permission, are a 503 naming the permission and the command-line alternative.
@@ -11,7 +16,7 @@
 import type { CognitoIdentityProviderClient, UserType } from '@aws-sdk/client-cognito-identity-provider';
 import type { EmailAllowlist } from '../auth/admin-allowlist.ts';
 import { HttpError } from '../http/errors.ts';
-import { type AdminDirectory, type AdminMember, canSignIn } from './admin-directory.ts';
+import { type AdminDirectory, type AdminMember, type AdminRequest, canSignIn } from './admin-directory.ts';
 
 export const ADMIN_GROUP = 'admin';
 /** A page of ListUsersInGroup is at most 60 users; no firm has 50 pages of admins. */
@@ -50,7 +55,26 @@ const uses = {
     permissions: 'cognito-idp:ListUsersInGroup, cognito-idp:AdminRemoveUserFromGroup and cognito-idp:AdminUserGlobalSignOut',
     instead: 'npm run admin:remove -- --username <name> on the server',
   },
+  requests: {
+    doing: 'Listing requests',
+    permissions: 'cognito-idp:ListUsers and cognito-idp:ListUsersInGroup',
+    instead: 'npm run admin:list on the server',
+  },
+  approve: {
+    doing: 'Approving requests',
+    permissions: 'cognito-idp:ListUsers, cognito-idp:ListUsersInGroup, cognito-idp:CreateGroup and cognito-idp:AdminAddUserToGroup',
+    instead: 'npm run admin:add -- --username <name> on the server',
+  },
+  refuse: {
+    doing: 'Refusing requests',
+    permissions: 'cognito-idp:ListUsers, cognito-idp:ListUsersInGroup, cognito-idp:AdminDisableUser and cognito-idp:AdminUserGlobalSignOut',
+    instead: 'npm run admin:remove -- --username <name> --disable on the server',
+  },
 } as const;
+
+/** Why the Admins screen cannot invite with a Cognito pool, and what to do instead. */
+export const COGNITO_INVITATIONS_UNAVAILABLE =
+  'With a Cognito user pool, invite from the AWS Cognito console (Create user, with an invitation e-mail, then add them to the admin group), or make the account with npm run admin:create on the server.';
 
 export function cognitoAdminDirectory(settings: CognitoAdminSettings): AdminDirectory {
   const { userPoolId, region } = settings;
@@ -105,6 +129,33 @@ export function cognitoAdminDirectory(settings: CognitoAdminSettings): AdminDire
     lastSignInAt: null,
   });
 
+  /**
+   * Requests: enabled, confirmed users whose verified address is on ADMIN_EMAILS and who are not in the
+   * group (ListUsers, page by page, against ListUsersInGroup). Cognito keeps no time of asking: the
+   * account's creation stands for it.
+   */
+  async function requests(use: keyof typeof uses): Promise<(AdminRequest & { sub: string | null })[]> {
+    const inGroup = new Set((await members(use)).map((m) => m.username));
+    const { sdk, client } = await connect();
+    const found: (AdminRequest & { sub: string | null })[] = [];
+    let token: string | undefined;
+    try {
+      for (let page = 0; page < MAX_PAGES; page++) {
+        const answer = await client.send(new sdk.ListUsersCommand({ UserPoolId: userPoolId, PaginationToken: token }));
+        for (const user of answer.Users ?? []) {
+          const m = memberOf(user);
+          if (inGroup.has(m.username) || !m.enabled || m.status !== 'CONFIRMED' || !m.emailVerified || !settings.allowlist.allows(m.email)) continue;
+          found.push({ username: m.username, sub: m.sub, email: m.email, requestedAt: m.createdAt });
+        }
+        token = answer.PaginationToken;
+        if (!token) break;
+      }
+    } catch (err) {
+      throw refusal(err, use);
+    }
+    return found.sort((a, b) => (a.requestedAt?.getTime() ?? 0) - (b.requestedAt?.getTime() ?? 0) || a.username.localeCompare(b.username));
+  }
+
   async function members(use: keyof typeof uses): Promise<AdminMember[]> {
     const { sdk, client } = await connect();
     const found: AdminMember[] = [];
@@ -144,5 +195,38 @@ export function cognitoAdminDirectory(settings: CognitoAdminSettings): AdminDire
       }
       return { outcome: 'removed' };
     },
+    requests: () => requests('requests'),
+    async approve(username) {
+      // Only a listed request is approved: the screen's button never adds an arbitrary user to the group.
+      if (!(await requests('approve')).some((r) => r.username === username)) return 'not-a-request';
+      const { sdk, client } = await connect();
+      try {
+        // CreateGroup fails when the group exists: it never replaces the members already in it.
+        await client
+          .send(new sdk.CreateGroupCommand({ UserPoolId: userPoolId, GroupName: ADMIN_GROUP, Description: 'Firm administrators' }))
+          .catch((err: Error) => {
+            if (err.name !== 'GroupExistsException') throw err;
+          });
+        await client.send(new sdk.AdminAddUserToGroupCommand({ UserPoolId: userPoolId, Username: username, GroupName: ADMIN_GROUP }));
+      } catch (err) {
+        if ((err as Error).name === 'UserNotFoundException') return 'not-a-request';
+        throw refusal(err, 'approve');
+      }
+      return 'approved';
+    },
+    async refuse(username) {
+      if (!(await requests('refuse')).some((r) => r.username === username)) return 'not-a-request';
+      const { sdk, client } = await connect();
+      try {
+        await client.send(new sdk.AdminDisableUserCommand({ UserPoolId: userPoolId, Username: username }));
+        await client.send(new sdk.AdminUserGlobalSignOutCommand({ UserPoolId: userPoolId, Username: username }));
+      } catch (err) {
+        if ((err as Error).name === 'UserNotFoundException') return 'not-a-request';
+        throw refusal(err, 'refuse');
+      }
+      return 'refused';
+    },
+    invitations: null,
+    invitationsUnavailable: COGNITO_INVITATIONS_UNAVAILABLE,
   };
 }

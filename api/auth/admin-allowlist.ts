@@ -1,7 +1,8 @@
 /**
- * ADMIN_EMAILS: comma-separated addresses ("ana@firm.com") or whole domains ("@firm.com"). A user
- * whose verified e-mail matches is an admin (besides members of the pool's `admin` group), and only
- * such addresses may sign up (the pre-sign-up check), so strangers cannot create admin accounts.
+ * ADMIN_EMAILS: comma-separated addresses ("ana@firm.com") or whole domains ("@firm.com"). Only such
+ * addresses may sign up (the pre-sign-up check), and a confirmed one asks to be an admin: an admin
+ * approves or refuses it (docs/decisions/041). A match never makes an admin by itself; the pool's
+ * `admin` group does.
  * An address must be one plain mailbox: exactly one '@', no spaces, quotes or angle brackets, so
  * `attacker@evil.test@firm.com` or `"x@firm.com"@evil.test` never match a listed domain.
  */

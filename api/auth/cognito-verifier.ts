@@ -4,7 +4,10 @@
  * still live (GetUser, authorised by the token itself): after a sign-out (RevokeToken,
  * GlobalSignOut, AdminUserGlobalSignOut) Cognito refuses the token, and so does the API within
  * LIVENESS_MS. The embedded identity service checks its own sessions instead (embedded-identity.ts).
- * An admin is a member of the pool's `admin` group, or a user whose verified e-mail ADMIN_EMAILS lists.
+ * An admin is a member of the pool's `admin` group: the group alone decides (docs/decisions/041). A
+ * user with a verified e-mail on ADMIN_EMAILS who is not in it has asked to be one and waits for an
+ * admin's approval (the Admins screen lists them; approving adds them to the group). The group is read
+ * from the token, so an approval reaches a user at their next token (a refresh, at most an hour).
  */
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import type { EmailAllowlist } from './admin-allowlist.ts';
@@ -68,8 +71,9 @@ export function createCognitoVerifier(options: CognitoVerifierOptions): AccessTo
       if (!user) return null;
       const groups = Array.isArray(payload['cognito:groups']) ? (payload['cognito:groups'] as unknown[]).map(String) : [];
       const username = String(payload.username ?? payload['cognito:username'] ?? payload.sub);
-      const isAdmin = groups.includes('admin') || (user.emailVerified && options.allowlist.allows(user.email));
-      const principal: AdminPrincipal = { sub: payload.sub, username, email: user.email, groups, isAdmin };
+      const isAdmin = groups.includes('admin');
+      const approvalPending = !isAdmin && user.emailVerified && options.allowlist.allows(user.email);
+      const principal: AdminPrincipal = { sub: payload.sub, username, email: user.email, groups, isAdmin, approvalPending };
       return principal;
     },
   };

@@ -4,7 +4,13 @@ export interface AdminPrincipal {
   username: string;
   email: string | null;
   groups: string[];
+  /** A member of the pool's `admin` group: the group alone decides (docs/decisions/041). */
   isAdmin: boolean;
+  /**
+   * Not an admin, but asked to be one (a confirmed sign-up on ADMIN_EMAILS) and not yet approved or
+   * refused: the guard tells them so, apart from a plain refusal.
+   */
+  approvalPending?: boolean;
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * The one place errors become HTTP (STYLE §5). Every error body has the shape
- * `{ error, fields?, requestId }`: services throw these classes, the app's onError renders them.
+ * `{ error, fields?, code?, requestId }`: services throw these classes, the app's onError renders them.
  */
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
@@ -12,10 +12,13 @@ import type { Logger } from '../logger.ts';
 export class HttpError extends Error {
   readonly status: ContentfulStatusCode;
   readonly fields: Record<string, string> | undefined;
-  constructor(status: ContentfulStatusCode, message: string, fields?: Record<string, string>) {
+  /** A stable name for a refusal a client acts on, beside the sentence it shows ('approval-pending'). */
+  readonly code: string | undefined;
+  constructor(status: ContentfulStatusCode, message: string, fields?: Record<string, string>, code?: string) {
     super(message);
     this.status = status;
     this.fields = fields;
+    this.code = code;
   }
 }
 
@@ -57,13 +60,16 @@ function constraintError(err: unknown): HttpError | null {
   }
 }
 
-export function errorBody(c: Context, status: number, message: string, fields?: Record<string, string>) {
-  return c.json({ error: message, ...(fields ? { fields } : {}), requestId: c.get('requestId') as string }, status as ContentfulStatusCode);
+export function errorBody(c: Context, status: number, message: string, fields?: Record<string, string>, code?: string) {
+  return c.json(
+    { error: message, ...(fields ? { fields } : {}), ...(code ? { code } : {}), requestId: c.get('requestId') as string },
+    status as ContentfulStatusCode,
+  );
 }
 
 export function handleError(log: Logger) {
   return (err: Error, c: Context) => {
-    if (err instanceof HttpError) return errorBody(c, err.status, err.message, err.fields);
+    if (err instanceof HttpError) return errorBody(c, err.status, err.message, err.fields, err.code);
     if (err instanceof ZodError) {
       const v = validationError(err);
       return errorBody(c, 400, v.message, v.fields);

@@ -102,6 +102,7 @@ describe('rateLimitSettings (api/env.ts)', () => {
       availability: [],
       signUp: [],
       calendarPush: [],
+      invitation: [],
     });
   });
 

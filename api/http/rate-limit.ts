@@ -24,7 +24,7 @@ export interface Limit {
   readonly windowMs: number;
 }
 
-export const rateRules = ['contact', 'booking', 'calculator', 'availability', 'signUp', 'calendarPush'] as const;
+export const rateRules = ['contact', 'booking', 'calculator', 'availability', 'signUp', 'calendarPush', 'invitation'] as const;
 export type RateRule = (typeof rateRules)[number];
 export type RateRules = Record<RateRule, readonly Limit[]>;
 
@@ -59,10 +59,16 @@ export const defaultRateRules: RateRules = {
   // Google's and Microsoft's change notifications (api/calendar-sync/calendar-inbound.ts): a busy
   // calendar sends a few a minute from a few addresses; each only asks for a sync, which coalesces.
   calendarPush: [{ max: 300, windowMs: units.minute }],
+  // An admin invitation's page (docs/decisions/041): one look-up and an acceptance or two (each hashes
+  // a password); the token is 256 bits, so the limit is for the password hashing, not for guessing.
+  invitation: [
+    { max: 10, windowMs: units.hour },
+    { max: 30, windowMs: units.day },
+  ],
 };
 
 /** No rule limits anything (tests of other features, RATE_LIMITS=off). */
-export const noRateLimits: RateRules = { contact: [], booking: [], calculator: [], availability: [], signUp: [], calendarPush: [] };
+export const noRateLimits: RateRules = { contact: [], booking: [], calculator: [], availability: [], signUp: [], calendarPush: [], invitation: [] };
 
 export interface RateLimitSettings {
   rules: RateRules;

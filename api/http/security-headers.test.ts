@@ -122,7 +122,7 @@ describe('applySecurityHeaders', () => {
     expect(admin.plain['X-Frame-Options']).toBe('DENY');
     const site = siteHeaders(settings, []);
     expect(directives(site.plain['Content-Security-Policy']!).get('frame-ancestors')).toEqual(["'self'"]);
-    for (const path of ['/admin', '/admin/', '/admin/themes', '/login', '/login/']) expect(isPrivatePage(path), path).toBe(true);
-    for (const path of ['/', '/administrator', '/logins', '/blog/admin']) expect(isPrivatePage(path), path).toBe(false);
+    for (const path of ['/admin', '/admin/', '/admin/themes', '/login', '/login/', '/accept-invitation']) expect(isPrivatePage(path), path).toBe(true);
+    for (const path of ['/', '/administrator', '/logins', '/blog/admin', '/accept-invitations']) expect(isPrivatePage(path), path).toBe(false);
   });
 });

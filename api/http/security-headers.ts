@@ -139,8 +139,8 @@ export const siteHeaders = (settings: SecuritySettings, scriptHashes: string[]) 
 export const privatePageHeaders = (settings: SecuritySettings, scriptHashes: string[]) =>
   headerSet(pagePolicy(settings, scriptHashes, { framedBySelf: false }), { 'X-Frame-Options': 'DENY' });
 
-/** The admin portal and the sign-in page. */
-export const isPrivatePage = (pathname: string) => /^\/(admin|login)(\/|$)/.test(pathname);
+/** The admin portal, the sign-in page and an admin invitation's page (a password is chosen there). */
+export const isPrivatePage = (pathname: string) => /^\/(admin|login|accept-invitation)(\/|$)/.test(pathname);
 
 /**
  * Whether the request reached the visitor over HTTPS: a TLS socket here, or, when SITE_URL says the

@@ -16,12 +16,14 @@
  */
 import { randomBytes, randomInt, timingSafeEqual, createHash } from 'node:crypto';
 import { z } from 'zod';
+import { isUniqueViolation } from '../../db/driver-errors.ts';
 import type { Database } from '../../db/client.ts';
 import type { EmailAllowlist } from '../auth/admin-allowlist.ts';
 import type { AccessTokenVerifier, AdminPrincipal } from '../auth/verifier.ts';
 import { hashPassword, verifyNothing, verifyPassword } from '../crypto/password-hash.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { Clock } from '../clock.ts';
+import { admissionRepository, emailKeyOf } from './admission.repository.ts';
 import { identityRepository, type CodePurpose, type IdentityUser } from './identity.repository.ts';
 import { passwordProblem } from './password-policy.ts';
 import { ACCESS_TOKEN_SECONDS, signingKeys } from './signing-keys.ts';
@@ -104,7 +106,7 @@ const schemas = {
 export type IdentityAction = keyof typeof schemas;
 export const identityActions = Object.keys(schemas) as IdentityAction[];
 
-const keyOf = (username: string) => username.normalize('NFKC').toLowerCase();
+export const keyOf = (username: string) => username.normalize('NFKC').toLowerCase();
 const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
 const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
@@ -117,6 +119,7 @@ const maskAddress = (email: string) => {
 export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
   const { database, secrets, clock, allowlist } = options;
   const repo = identityRepository(database);
+  const admission = admissionRepository(database);
   const keys = signingKeys(repo, secrets);
 
   let pool = await repo.pool();
@@ -329,9 +332,19 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
     async ConfirmSignUp(body, ctx) {
       checkClient(body.ClientId);
       const user = await repo.userByName(keyOf(body.Username));
+      // One confirmed account per address (Cognito's alias): checked once the code is right, before it is spent.
+      const emailKey = user ? emailKeyOf(user.email) : '';
+      const aliasExists = () => fail('AliasExistsException', 'An account with the given email already exists.');
       // A confirmed user has no sign-up code: the same answer as an unknown one.
-      await spendCode(body.Username, user?.status === 'UNCONFIRMED' ? user : null, 'confirm-sign-up', body.ConfirmationCode, ctx.clientAddress);
-      await repo.updateUser(user!.id, { status: 'CONFIRMED', emailVerified: true });
+      await spendCode(body.Username, user?.status === 'UNCONFIRMED' ? user : null, 'confirm-sign-up', body.ConfirmationCode, ctx.clientAddress, async () => {
+        if (await admission.confirmedAccountWith(emailKey)) aliasExists();
+      });
+      // A sign-up on ADMIN_EMAILS asks to be an admin; an admin approves it (docs/decisions/041).
+      const adminRequestedAt = allowlist.allows(user!.email) ? now() : null;
+      await repo.updateUser(user!.id, { status: 'CONFIRMED', emailVerified: true, emailKey, adminRequestedAt }).catch((err: unknown) => {
+        if (isUniqueViolation(err, { pg: 'identity_users_email_key_unique', sqlite: 'identity_users.email_key' })) aliasExists();
+        throw err;
+      });
       return {};
     },
 
@@ -465,13 +478,22 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
       const access = await verifyAccessToken(token).catch(() => null);
       if (!access) return null;
       const { user } = access;
+      // Read from the database on every call: removing an admin, or approving one, takes effect at once.
+      // The group alone makes an admin (docs/decisions/041); ADMIN_EMAILS only lets an address ask.
+      const isAdmin = user.status === 'CONFIRMED' && user.isAdmin;
+      let approvalPending = !isAdmin && user.status === 'CONFIRMED' && user.adminRequestedAt !== null;
+      if (!isAdmin && !approvalPending && user.status === 'CONFIRMED' && user.emailVerified && allow.allows(user.email)) {
+        // Confirmed on ADMIN_EMAILS with no request: an account that was an admin through the list
+        // alone (before requests), or one taken out of the group. It asks again, for an admin to decide.
+        approvalPending = Boolean(await admission.markRequested(user.id, now()));
+      }
       const principal: AdminPrincipal = {
         sub: user.id,
         username: user.username,
         email: user.email,
         groups: user.isAdmin ? ['admin'] : [],
-        // Read from the database on every call: removing an admin takes effect at once.
-        isAdmin: user.status === 'CONFIRMED' && (user.isAdmin || (user.emailVerified && allow.allows(user.email))),
+        isAdmin,
+        approvalPending,
       };
       return principal;
     },
@@ -485,10 +507,14 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
       const usernameKey = keyOf(account.username);
       const existing = await repo.userByName(usernameKey);
       if (existing) return fail('UsernameExistsException', `a user named "${account.username}" already exists`);
+      const emailKey = emailKeyOf(account.email);
+      const holder = await admission.confirmedAccountWith(emailKey);
+      if (holder) return fail('AliasExistsException', `the account "${holder.username}" already has the address ${account.email} (one account per address)`);
       const user = await repo.insertUser({
         username: account.username,
         usernameKey,
         email: account.email,
+        emailKey,
         emailVerified: true,
         passwordHash: await hashPassword(account.password),
         status: 'CONFIRMED',
@@ -503,7 +529,7 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
         email: user.email,
         status: user.status,
         enabled: user.enabled,
-        admin: user.isAdmin ? 'admin group' : user.emailVerified && allowlist.allows(user.email) ? 'ADMIN_EMAILS' : 'no',
+        admin: user.isAdmin ? 'admin group' : user.adminRequestedAt && user.enabled && user.status === 'CONFIRMED' ? 'asked, waiting for approval' : 'no',
         createdAt: user.createdAt,
       }));
     },
@@ -519,8 +545,22 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
       const user = await repo.userByName(keyOf(username));
       if (!user) return fail('UserNotFoundException', `no user named "${username}"`);
       if (user.status !== 'CONFIRMED') return fail('UserNotConfirmedException', `"${username}" has not confirmed the account yet`);
-      await repo.updateUser(user.id, { isAdmin: true, enabled: true });
+      await repo.updateUser(user.id, { isAdmin: true, enabled: true, adminRequestedAt: null });
       return user;
+    },
+    /** Confirmed sign-ups on ADMIN_EMAILS waiting for an admin (the Admins screen's requests), oldest first. */
+    requests: () => admission.requests(),
+    /** Into the admin group; 'not-a-request' unless the request was still open (decided once). */
+    async approve(username: string): Promise<'approved' | 'not-a-request'> {
+      const user = await repo.userByName(keyOf(username));
+      return user && (await admission.approve(user.id)) ? 'approved' : 'not-a-request';
+    },
+    /** Disabled and signed out: the address stays taken, so it cannot ask again without an admin. */
+    async refuse(username: string): Promise<'refused' | 'not-a-request'> {
+      const user = await repo.userByName(keyOf(username));
+      if (!user || !(await admission.refuse(user.id))) return 'not-a-request';
+      await repo.revokeUserSessions(user.id, now());
+      return 'refused';
     },
     /** The admin group's members, with their last sign-in when known (the admin portal's Admins screen). */
     members: () => repo.adminMembers(),
@@ -529,7 +569,7 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
      * sign in (decided in the same statement as the change, so two admins removing each other at once
      * leave one). 'not-a-member' when the user is not in the group (any more).
      */
-    async removeFromGroup(username: string): Promise<{ outcome: 'removed'; stillAdminByEmail: boolean } | { outcome: 'not-a-member' | 'last-member' }> {
+    async removeFromGroup(username: string): Promise<{ outcome: 'removed'; mayAskAgain: boolean } | { outcome: 'not-a-member' | 'last-member' }> {
       const user = await repo.userByName(keyOf(username));
       if (!user?.isAdmin) return { outcome: 'not-a-member' };
       if (await repo.takeOutOfAdminGroupUnlessLast(user.id)) return { outcome: 'removed', ...(await signedOut(user)) };
@@ -537,11 +577,14 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
       return { outcome: after?.isAdmin ? 'last-member' : 'not-a-member' };
     },
   };
-  /** Every session of a user taken out of the group ends now: the admin API refuses its tokens at once. */
+  /**
+   * Every session of a user taken out of the group ends now: the admin API refuses its tokens at once.
+   * `mayAskAgain`: their address is on ADMIN_EMAILS, so signing in again asks to be an admin again.
+   */
   async function signedOut(user: IdentityUser) {
     await repo.revokeUserSessions(user.id, now());
     const current = await repo.userByName(user.usernameKey);
-    return { stillAdminByEmail: Boolean(current?.enabled && current.status === 'CONFIRMED' && current.emailVerified && allowlist.allows(current.email)) };
+    return { mayAskAgain: Boolean(current?.enabled && current.status === 'CONFIRMED' && current.emailVerified && allowlist.allows(current.email)) };
   }
 
   return {

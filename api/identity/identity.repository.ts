@@ -50,7 +50,10 @@ export function identityRepository({ db, t, dialect }: Database) {
       const [row] = await db.insert(t.identityUsers).values(user).onConflictDoNothing().returning();
       return row ?? null;
     },
-    async updateUser(id: string, patch: Partial<Pick<IdentityUser, 'email' | 'emailVerified' | 'passwordHash' | 'status' | 'enabled' | 'isAdmin'>>) {
+    async updateUser(
+      id: string,
+      patch: Partial<Pick<IdentityUser, 'email' | 'emailVerified' | 'passwordHash' | 'status' | 'enabled' | 'isAdmin' | 'emailKey' | 'adminRequestedAt'>>,
+    ) {
       const [row] = await db.update(t.identityUsers).set(patch).where(eq(t.identityUsers.id, id)).returning();
       return row ?? null;
     },

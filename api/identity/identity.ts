@@ -18,6 +18,7 @@ import type { Env } from '../env.ts';
 import type { Logger } from '../logger.ts';
 import type { DevOutbox } from '../mail/dev-outbox.ts';
 import { sendNow } from '../mail/mail.ts';
+import { embeddedInvitations, type IdentityMail, type MailOutcome } from './admission.ts';
 import { startEmbeddedIdentity, type EmbeddedIdentity } from './embedded-identity.ts';
 
 export interface Identity {
@@ -38,6 +39,24 @@ export interface IdentityContext {
   outbox: DevOutbox;
   /** With them, codes go by e-mail once an email setting is configured (otherwise to the outbox). */
   integrations?: IntegrationSettings;
+}
+
+/**
+ * The identity service's mail (codes, invitations): by e-mail through the email setting when there is
+ * one, else kept in the development outbox (so is a message the provider refused). Says which.
+ */
+export async function deliverIdentityMail(
+  { database, secrets, clock, log, outbox, integrations }: Pick<IdentityContext, 'database' | 'secrets' | 'clock' | 'log' | 'outbox' | 'integrations'>,
+  message: IdentityMail,
+  about: Record<string, unknown> = {},
+): Promise<MailOutcome> {
+  try {
+    if (integrations && (await sendNow({ database, secrets, clock, integrations }, message))) return 'sent';
+  } catch (err) {
+    log.error('identity: the e-mail was refused; kept in the development outbox', { ...about, err: describeError(err) });
+  }
+  outbox.deliver(message);
+  return 'held';
 }
 
 export async function startIdentity({ env, database, secrets, clock, log, outbox, integrations }: IdentityContext): Promise<Identity> {
@@ -61,6 +80,7 @@ export async function startIdentity({ env, database, secrets, clock, log, outbox
     };
   }
   const development = env.NODE_ENV !== 'production';
+  const mailContext = { database, secrets, clock, log, outbox, integrations };
   const embedded = await startEmbeddedIdentity({
     database,
     secrets,
@@ -69,18 +89,16 @@ export async function startIdentity({ env, database, secrets, clock, log, outbox
     sendCode: ({ username, to, subject, text, code }) => {
       // Codes are secrets: in the log only while developing.
       if (development) log.info('identity: verification code (development only)', { username, code });
-      // By e-mail through the email setting when there is one, else kept in the development outbox
-      // (so is a code the provider refused). Not awaited: an account that exists must answer as fast
-      // as one that does not, which sends nothing.
-      void (async () => {
-        try {
-          if (integrations && (await sendNow({ database, secrets, clock, integrations }, { to, subject, text }))) return;
-        } catch (err) {
-          log.error('identity: the code e-mail was refused; kept in the development outbox', { username, err: describeError(err) });
-        }
-        outbox.deliver({ to, subject, text });
-      })();
+      // Not awaited: an account that exists must answer as fast as one that does not, which sends nothing.
+      void deliverIdentityMail(mailContext, { to, subject, text }, { username });
     },
+  });
+  // The link's origin: SITE_URL (the server's integration settings), else this development default.
+  const invitations = embeddedInvitations({
+    database,
+    clock,
+    siteUrl: integrations?.siteUrl ?? 'http://localhost:4321',
+    send: (message) => deliverIdentityMail(mailContext, message, { invitation: true }),
   });
   if (existsSync('data/identity/db')) {
     // cognito-local's files (before decision 014) hold passwords in plain text and are no longer read.
@@ -94,6 +112,6 @@ export async function startIdentity({ env, database, secrets, clock, log, outbox
     info: { userPoolId: embedded.userPoolId, clientId: embedded.clientId, region: null, embedded: true },
     verifier: embedded.verifier(allowlist),
     embedded,
-    admins: embeddedAdminDirectory(embedded, allowlist),
+    admins: embeddedAdminDirectory(embedded, allowlist, invitations),
   };
 }

@@ -10,6 +10,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import { IMMUTABLE, NO_STORE, STATIC_FILE, cdnHeaders, staticFileKeys } from '../cdn/cache-policy.ts';
+import { isPrivatePage } from '../http/security-headers.ts';
 import { compress, uncompressed, worthCompressing, type Prepared } from './compressed.ts';
 
 const types: Record<string, string> = {
@@ -41,9 +42,6 @@ function precompressed(file: string): { gzip: Buffer; brotli: Buffer } | null {
   if (statSync(`${file}.br`).mtimeMs < written || statSync(`${file}.gz`).mtimeMs < written) return null;
   return { brotli: readFileSync(`${file}.br`), gzip: readFileSync(`${file}.gz`) };
 }
-
-/** The sign-in page belongs to the admin side: never kept by a shared cache. */
-const privatePage = (rel: string) => rel === '/login' || rel.startsWith('/login/') || rel === '/admin' || rel.startsWith('/admin/');
 
 export interface StaticFiles {
   get(pathname: string): Prepared | undefined;
@@ -80,7 +78,8 @@ export function loadStaticFiles(root: string): StaticFiles {
     }
     const prepared = immutable
       ? uncompressed(200, type, body, IMMUTABLE)
-      : privatePage(rel)
+      : // The sign-in page (and an admin invitation's) belongs to the admin side: never kept by a shared cache.
+        isPrivatePage(rel)
         ? uncompressed(200, type, body, NO_STORE)
         : uncompressed(200, type, body, STATIC_FILE, cdnHeaders(staticFileKeys(type)));
     if (worthCompressing(type, body.length)) Object.assign(prepared, precompressed(file));

@@ -18,10 +18,10 @@ export class ApiError extends Error {
     this.body = body;
   }
 
-  /** The server's `{ error, fields }`, when the body is one. */
-  get details(): { error?: string; fields?: Record<string, string> } {
+  /** The server's `{ error, fields, code }`, when the body is one. */
+  get details(): { error?: string; fields?: Record<string, string>; code?: string } {
     try {
-      return JSON.parse(this.body) as { error?: string; fields?: Record<string, string> };
+      return JSON.parse(this.body) as { error?: string; fields?: Record<string, string>; code?: string };
     } catch {
       return {};
     }

@@ -4,7 +4,6 @@
  * and no external articles. External articles are written by the feed fetcher, not the API, so the
  * tests that need them insert rows straight into the database and ask the server to republish.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
@@ -12,13 +11,13 @@ import { firm } from '../../src/config/firm.ts';
 import { authorBios, sampleArticles } from '../../src/content/samples.ts';
 import { practiceAreaLabels } from '../../src/shared/constants.ts';
 import type { PublicBlogPost, PublicBlogPostSummary } from '../../src/shared/public-api.ts';
+import { accessToken, createAdmin } from '../support/admin.ts';
 import { expectNoAxeViolations, expectNoAxeViolationsInEveryMode, screenPath, screenshot, watchConsole } from '../support/e2e.ts';
 
 test.describe.configure({ mode: 'serial' });
 
 const dataDir = process.env.E2E_DATA_DIR!;
 const dbPath = join(dataDir, 'site.db');
-const outboxDir = join(dataDir, 'outbox');
 
 const section = (page: Page, key: string) => page.locator(`section[data-component="${key}"]`);
 
@@ -43,35 +42,12 @@ function draftSlug(): string {
   }
 }
 
-/** An admin access token from the embedded identity service (ADMIN_EMAILS is '@e2e.example.com'). */
+/**
+ * An admin access token from the embedded identity service: an admin made by `npm run admin:create`'s
+ * script (a sign-up on ADMIN_EMAILS only asks to be one, docs/decisions/041).
+ */
 async function adminToken(request: APIRequestContext, label: string): Promise<string> {
-  const PASSWORD = 'Blog-Spec-Pass-1';
-  const username = `blog-${label}-${Date.now()}`;
-  const email = `${username}@e2e.example.com`;
-  const { userPoolClientId } = (await (await request.get('/api/identity/config')).json()) as { userPoolClientId: string };
-  const call = async (action: string, body: object) => {
-    const res = await request.post('/api/identity/cognito', {
-      headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': `AWSCognitoIdentityProviderService.${action}` },
-      data: JSON.stringify({ ClientId: userPoolClientId, ...body }),
-    });
-    expect(res.ok(), `${action}: ${await res.text()}`).toBe(true);
-    return res.json();
-  };
-  await call('SignUp', { Username: username, Password: PASSWORD, UserAttributes: [{ Name: 'email', Value: email }] });
-  let code: string | undefined;
-  await expect
-    .poll(() => {
-      const message = readdirSync(outboxDir)
-        .filter((f) => f.endsWith('.json'))
-        .map((f) => JSON.parse(readFileSync(join(outboxDir, f), 'utf8')) as { to: string; text: string })
-        .find((m) => m.to === email);
-      code = /\b(\d{6})\b/.exec(message?.text ?? '')?.[1];
-      return code;
-    })
-    .toMatch(/^\d{6}$/);
-  await call('ConfirmSignUp', { Username: username, ConfirmationCode: code });
-  const auth = await call('InitiateAuth', { AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: username, PASSWORD } });
-  return auth.AuthenticationResult.AccessToken as string;
+  return accessToken(request, createAdmin(`blog-${label}`));
 }
 
 /** Content changed outside the API: the server re-renders its stored pages. */

@@ -1,11 +1,13 @@
 /**
  * Identity end to end (SPEC §2 /login and Admin routes, §4 Authentication, §5 and §8 Authentication
  * screens), against the embedded identity service. ADMIN_EMAILS is '@e2e.example.com', so those
- * addresses may sign up and are admins; verification codes land in the development outbox.
+ * addresses may sign up and ask to be admins (an admin approves them: docs/decisions/041; here the
+ * operator's `npm run admin:add`); verification codes land in the development outbox.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+import { approveRequest } from '../support/admin.ts';
 import { expectNoAxeViolations, screenshot, toasts, watchConsole } from '../support/e2e.ts';
 
 const outboxDir = join(process.env.E2E_DATA_DIR ?? '', 'outbox');
@@ -40,7 +42,7 @@ async function verificationCode(email: string): Promise<string> {
   return code!;
 }
 
-/** Factory: an account created through the same gateway the browser uses, verified unless asked not to. */
+/** Factory: an account created through the same gateway the browser uses, verified (and its request approved) unless asked not to. */
 async function createAccount(request: APIRequestContext, info: TestInfo, label: string, { verify = true } = {}) {
   const account = newAccount(info, label);
   const { userPoolClientId } = (await (await request.get('/api/identity/config')).json()) as { userPoolClientId: string };
@@ -52,7 +54,10 @@ async function createAccount(request: APIRequestContext, info: TestInfo, label: 
     expect(res.ok(), `${action}: ${await res.text()}`).toBe(true);
   };
   await call('SignUp', { Username: account.username, Password: PASSWORD, UserAttributes: [{ Name: 'email', Value: account.email }] });
-  if (verify) await call('ConfirmSignUp', { Username: account.username, ConfirmationCode: await verificationCode(account.email) });
+  if (verify) {
+    await call('ConfirmSignUp', { Username: account.username, ConfirmationCode: await verificationCode(account.email) });
+    approveRequest(account.username);
+  }
   return account;
 }
 
@@ -111,11 +116,16 @@ test('the whole journey: signed out to /login, sign up, verify, sign in, reload,
   await field(page, 'Password').fill(PASSWORD);
   await panel(page).getByRole('button', { name: 'Sign In' }).click();
 
-  // The dashboard greets the admin, and still does after a reload.
+  // Signing up asks to be an admin: until one approves it, the portal says so (docs/decisions/041).
   await expect(page).toHaveURL(/\/admin$/);
-  await expect(page.getByText(`Welcome back, ${username}`)).toBeVisible();
   await expect(toast).toContainText('Welcome back!');
   await expect(toast).toContainText('You have been successfully signed in');
+  await expect(page.getByRole('heading', { level: 1, name: 'Waiting for approval' })).toBeVisible();
+  approveRequest(username);
+  await page.getByRole('button', { name: 'Check Again' }).click();
+
+  // The dashboard greets the admin, and still does after a reload.
+  await expect(page.getByText(`Welcome back, ${username}`)).toBeVisible();
   await expect(page).toHaveTitle(/Admin Dashboard/);
   await screenshot(page, info, 'admin');
   await page.reload();
@@ -136,7 +146,8 @@ test('the whole journey: signed out to /login, sign up, verify, sign in, reload,
   await expect(page.getByRole('heading', { name: 'Admin Portal Access' })).toBeVisible();
   // ...and after sign-out the same token is refused: signing out ended the session on the server.
   expect((await adminCall()).status()).toBe(401);
-  consoleErrors.expectNone();
+  // The admin API's 403 while the request waited.
+  consoleErrors.expectOnlyFailedRequests(403);
 });
 
 test('the forms show the SPEC §5 messages next to their fields', async ({ page }, info) => {

@@ -25,8 +25,10 @@ const allowlist = parseAllowlist('@firm.test');
 
 // biome-ignore lint/suspicious/noExplicitAny: answers of many shapes, read field by field in the tests
 type Answer = { status: number; body: any };
-async function request(app: App, method: string, path: string, token?: string): Promise<Answer> {
-  const res = await app.request(path, { method, headers: token ? { authorization: `Bearer ${token}` } : {} });
+async function request(app: App, method: string, path: string, token?: string, body?: unknown): Promise<Answer> {
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await app.request(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   return { status: res.status, body: await res.json().catch(() => null) };
 }
 
@@ -92,10 +94,10 @@ for (const dialect of dialects) {
         enabled: true,
         status: 'CONFIRMED',
         isYou: true,
-        alsoByEmail: false,
+        onAllowlist: false,
       });
-      expect(rows[1]).toMatchObject({ isYou: false, alsoByEmail: false });
-      expect(rows[2]).toMatchObject({ isYou: false, alsoByEmail: true, lastSignInAt: null });
+      expect(rows[1]).toMatchObject({ isYou: false, onAllowlist: false });
+      expect(rows[2]).toMatchObject({ isYou: false, onAllowlist: true, lastSignInAt: null });
       for (const row of rows.slice(0, 2)) {
         expect(Date.now() - Date.parse(String(row.lastSignInAt))).toBeLessThan(60_000);
         expect(Date.now() - Date.parse(String(row.createdAt))).toBeLessThan(60_000);
@@ -109,7 +111,7 @@ for (const dialect of dialects) {
 
       const res = await call('DELETE', '/api/admin/admins/ben.clerk', ana.AccessToken);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
-      expect(res.body).toEqual({ username: 'ben.clerk', stillAdminByEmail: false });
+      expect(res.body).toEqual({ username: 'ben.clerk', mayAskAgain: false });
       expect(await groupNames()).toEqual(['ana.partner', 'cy.associate']);
       expect((await call('GET', '/api/admin/session', ben.AccessToken)).status).toBe(401);
       const refreshed = await identity.call(
@@ -125,15 +127,22 @@ for (const dialect of dialects) {
       expect((await call('GET', '/api/admin/session', (await signIn('ben.clerk')).AccessToken)).status).toBe(200);
     });
 
-    it('says when a removed admin is still one through ADMIN_EMAILS', async () => {
+    it('says when a removed admin may ask again (their address is on ADMIN_EMAILS): they are no admin, only a request', async () => {
       const ana = await signIn('ana.partner');
+      const cy = await signIn('cy.associate');
       const res = await call('DELETE', '/api/admin/admins/cy.associate', ana.AccessToken);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
-      expect(res.body).toEqual({ username: 'cy.associate', stillAdminByEmail: true });
+      expect(res.body).toEqual({ username: 'cy.associate', mayAskAgain: true });
       expect(await groupNames()).toEqual(['ana.partner', 'ben.clerk']);
+      expect((await call('GET', '/api/admin/session', cy.AccessToken)).status).toBe(401);
+      // Signing in again: ADMIN_EMAILS lets them ask, never makes them an admin.
+      const again = await call('GET', '/api/admin/session', (await signIn('cy.associate')).AccessToken);
+      expect(again.status).toBe(403);
+      expect(again.body.code).toBe('approval-pending');
+      await identity.admins.add('cy.associate');
     });
 
-    it('refuses removing yourself, and removing the last admin who can sign in (409, nothing changed)', async () => {
+    it('refuses removing yourself (409, nothing changed); the group keeps its last member who can sign in', async () => {
       const ana = await signIn('ana.partner');
       const before = await snapshot();
       const self = await call('DELETE', '/api/admin/admins/ana.partner', ana.AccessToken);
@@ -141,27 +150,28 @@ for (const dialect of dialects) {
       expect(self.body.error).toMatch(/^You cannot remove yourself/);
       expect(await snapshot()).toEqual(before);
 
-      // cy is an admin through ADMIN_EMAILS only; with ben out, ana is the group's last member.
-      expect((await call('DELETE', '/api/admin/admins/ben.clerk', ana.AccessToken)).status).toBe(200);
-      const cy = await signIn('cy.associate');
+      // Only members are admins, so a caller is always one of those who can sign in: the last-member
+      // refusal is the directory's (and a race's, below). With ben and cy out, ana is the last.
+      await identity.admins.remove('ben.clerk');
+      await identity.admins.remove('cy.associate');
       const beforeLast = await snapshot();
-      const last = await call('DELETE', '/api/admin/admins/ana.partner', cy.AccessToken);
-      expect(last.status).toBe(409);
-      expect(last.body.error).toMatch(/^ana\.partner is the last admin who can sign in/);
+      expect(await embeddedAdminDirectory(identity, allowlist).removeFromGroup('ana.partner')).toEqual({ outcome: 'last-member' });
       expect(await snapshot()).toEqual(beforeLast);
       expect(await groupNames()).toEqual(['ana.partner']);
-      await identity.admins.add('ben.clerk');
+      for (const name of ['ben.clerk', 'cy.associate']) await identity.admins.add(name);
     });
 
     it('a disabled member does not count as the admin who stays', async () => {
       await makeAdmin('eve.disabled');
       await database.db.update(database.t.identityUsers).set({ enabled: false }).where(eq(database.t.identityUsers.username, 'eve.disabled'));
       await identity.admins.remove('ben.clerk');
-      const cy = await signIn('cy.associate');
-      expect((await call('DELETE', '/api/admin/admins/ana.partner', cy.AccessToken)).status).toBe(409);
+      await identity.admins.remove('cy.associate');
+      const directory = embeddedAdminDirectory(identity, allowlist);
+      expect(await directory.removeFromGroup('ana.partner')).toEqual({ outcome: 'last-member' });
       // A disabled member can be removed while an enabled one stays.
-      expect((await call('DELETE', '/api/admin/admins/eve.disabled', cy.AccessToken)).status).toBe(200);
-      await identity.admins.add('ben.clerk');
+      const ana = await signIn('ana.partner');
+      expect((await call('DELETE', '/api/admin/admins/eve.disabled', ana.AccessToken)).status).toBe(200);
+      for (const name of ['ben.clerk', 'cy.associate']) await identity.admins.add(name);
     });
 
     it('two admins removing each other at the same moment leave one of them in the group', async () => {
@@ -265,7 +275,7 @@ describe('admins: a Cognito user pool through the AWS SDK', () => {
     expect(res.body.admins.map((a: { username: string }) => a.username)).toEqual(['ana.partner', 'ben.clerk', 'cy.associate']);
     expect(res.body.admins[0]).toMatchObject({ isYou: true, email: 'ana@outside.test', emailVerified: true, status: 'CONFIRMED', lastSignInAt: null });
     expect(res.body.admins[0].createdAt).toBe(peer.users.get('ana.partner')!.createdAt.toISOString());
-    expect(res.body.admins[2]).toMatchObject({ isYou: false, alsoByEmail: true });
+    expect(res.body.admins[2]).toMatchObject({ isYou: false, onAllowlist: true });
     // Two pages of two: NextToken followed.
     expect(peer.calls.filter((c) => c.action === 'ListUsersInGroup').map((c) => c.accessKeyId)).toEqual([keys.full.accessKeyId, keys.full.accessKeyId]);
   });
@@ -278,7 +288,7 @@ describe('admins: a Cognito user pool through the AWS SDK', () => {
     peer.calls.length = 0;
     const res = await request(app, 'DELETE', '/api/admin/admins/ben.clerk', ana);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toEqual({ username: 'ben.clerk', stillAdminByEmail: false });
+    expect(res.body).toEqual({ username: 'ben.clerk', mayAskAgain: false });
     expect(peer.calls.map((c) => c.action)).toEqual([
       'ListUsersInGroup',
       'ListUsersInGroup',
@@ -299,19 +309,77 @@ describe('admins: a Cognito user pool through the AWS SDK', () => {
     expect(self.body.error).toMatch(/^You cannot remove yourself/);
     expect((await request(app, 'DELETE', '/api/admin/admins/dee.visitor', await peer.accessToken('ana.partner'))).status).toBe(404);
     expect((await request(app, 'DELETE', '/api/admin/admins/nobody', await peer.accessToken('ana.partner'))).status).toBe(404);
-    // cy is an admin through ADMIN_EMAILS once out of the group; then ana is the group's last member.
-    expect((await request(app, 'DELETE', '/api/admin/admins/cy.associate', await peer.accessToken('ana.partner'))).body).toEqual({
-      username: 'cy.associate',
-      stillAdminByEmail: true,
-    });
+    // The group comes from the token: cy's, minted while a member, still says admin for its hour after
+    // someone takes cy out in the console (no sign-out there). With ben out too, ana is the last member.
+    const cyToken = await peer.accessToken('cy.associate');
+    peer.users.get('cy.associate')!.groups.delete('admin');
+    peer.users.get('ben.clerk')!.groups.delete('admin');
     peer.calls.length = 0;
-    const last = await request(app, 'DELETE', '/api/admin/admins/ana.partner', await peer.accessToken('cy.associate'));
+    const last = await request(app, 'DELETE', '/api/admin/admins/ana.partner', cyToken);
     expect(last.status).toBe(409);
     expect(last.body.error).toMatch(/^ana\.partner is the last admin who can sign in/);
     expect(peer.calls.map((c) => c.action)).not.toContain('AdminRemoveUserFromGroup');
     expect(peer.users.get('ana.partner')!.groups.has('admin')).toBe(true);
     peer.users.get('ben.clerk')!.groups.add('admin');
     peer.users.get('cy.associate')!.groups.add('admin');
+  });
+
+  it('a verified ADMIN_EMAILS user outside the group is a request (403 approval-pending); approving adds them to the group', async () => {
+    const app = appWith(keys.full);
+    peer.addUser({ username: 'eva.requester', email: 'eva@firm.test', admin: false });
+    peer.addUser({ username: 'gus.unverified', email: 'gus@firm.test', admin: false, emailVerified: false });
+    const eva = await peer.accessToken('eva.requester');
+    const pending = await request(app, 'GET', '/api/admin/session', eva);
+    expect(pending).toMatchObject({ status: 403, body: { code: 'approval-pending' } });
+    // Not on the list, or not verified: a plain refusal.
+    for (const name of ['dee.visitor', 'gus.unverified']) {
+      const plain = await request(app, 'GET', '/api/admin/session', await peer.accessToken(name));
+      expect(plain.status, name).toBe(403);
+      expect(plain.body.code, name).toBeUndefined();
+    }
+    const ana = await peer.accessToken('ana.partner');
+    const listed = await request(app, 'GET', '/api/admin/admin-requests', ana);
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect(listed.body.requests).toEqual([
+      { username: 'eva.requester', email: 'eva@firm.test', requestedAt: peer.users.get('eva.requester')!.createdAt.toISOString() },
+    ]);
+    // Only a listed request: someone outside ADMIN_EMAILS is not approved through this button.
+    peer.calls.length = 0;
+    expect((await request(app, 'POST', '/api/admin/admin-requests/dee.visitor/approve', ana)).status).toBe(404);
+    expect(peer.calls.map((c) => c.action)).not.toContain('AdminAddUserToGroup');
+    const approved = await request(app, 'POST', '/api/admin/admin-requests/eva.requester/approve', ana);
+    expect(approved).toEqual({ status: 200, body: { username: 'eva.requester', outcome: 'approved' } });
+    expect(peer.calls.map((c) => c.action)).toContain('AdminAddUserToGroup');
+    expect(peer.users.get('eva.requester')!.groups.has('admin')).toBe(true);
+    // The group is in the token: her next one (a refresh) is an admin's.
+    expect((await request(app, 'GET', '/api/admin/session', await peer.accessToken('eva.requester'))).status).toBe(200);
+    peer.users.get('eva.requester')!.groups.delete('admin');
+    peer.users.get('eva.requester')!.enabled = false;
+  });
+
+  it('refusing a request disables the user (AdminDisableUser) and signs them out', async () => {
+    const app = appWith(keys.full);
+    peer.addUser({ username: 'fay.requester', email: 'fay@firm.test', admin: false });
+    const fay = await peer.accessToken('fay.requester');
+    peer.calls.length = 0;
+    const refused = await request(app, 'POST', '/api/admin/admin-requests/fay.requester/refuse', await peer.accessToken('ana.partner'));
+    expect(refused).toEqual({ status: 200, body: { username: 'fay.requester', outcome: 'refused' } });
+    expect(peer.calls.map((c) => c.action)).toEqual(expect.arrayContaining(['AdminDisableUser', 'AdminUserGlobalSignOut']));
+    expect(peer.users.get('fay.requester')!.enabled).toBe(false);
+    expect((await request(app, 'GET', '/api/admin/session', fay)).status).toBe(401);
+    expect((await request(app, 'GET', '/api/admin/admin-requests', await peer.accessToken('ana.partner'))).body.requests).toEqual([]);
+  });
+
+  it('invitations are not made here with a Cognito pool: 501 naming the console and the command', async () => {
+    const app = appWith(keys.full);
+    const ana = await peer.accessToken('ana.partner');
+    const list = await request(app, 'GET', '/api/admin/admin-invitations', ana);
+    expect(list.body).toMatchObject({ canInvite: false, invitations: [] });
+    expect(list.body.unavailable).toMatch(/AWS Cognito console/);
+    const invite = await request(app, 'POST', '/api/admin/admin-invitations', ana, { email: 'new@firm.test' });
+    expect(invite.status).toBe(501);
+    expect(invite.body.error).toMatch(/^With a Cognito user pool, invite from the AWS Cognito console .* npm run admin:create/);
+    expect([...peer.users.keys()]).not.toContain('new@firm.test');
   });
 
   it('credentials without the permission, or that AWS does not know: 503 naming the permission and the command instead', async () => {

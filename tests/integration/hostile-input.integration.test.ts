@@ -659,6 +659,9 @@ const existing = {
   calendarSetting: '',
   componentKey: 'hostile_widget',
   admins: ['hostile.admin.one', 'hostile.admin.two', 'HOSTILE.ADMIN.ONE'],
+  /** A pending admin invitation's token (from its link) and id. */
+  invitationToken: '',
+  invitationId: '',
 };
 
 function catalogue(): Endpoint[] {
@@ -1359,6 +1362,85 @@ function catalogue(): Endpoint[] {
         plainRoute('DELETE', '/api/admin/admins/:username', withParam('/api/admin/admins/:username', fc.oneof(oddId, fc.constantFrom(...existing.admins)))),
       watch: ['identityUsers', 'identitySessions'],
     },
+    { method: 'GET', route: '/api/admin/admin-requests', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/admin-requests') },
+    ...(['approve', 'refuse'] as const).map(
+      (decision): Endpoint => ({
+        method: 'POST',
+        route: `/api/admin/admin-requests/:username/${decision}`,
+        runs: RUNS.param,
+        requests: () =>
+          plainRoute(
+            'POST',
+            `/api/admin/admin-requests/:username/${decision}`,
+            withParam(`/api/admin/admin-requests/:username/${decision}`, fc.oneof(oddId, fc.constantFrom(...existing.admins))),
+          ),
+        watch: ['identityUsers', 'identitySessions'],
+      }),
+    ),
+    { method: 'GET', route: '/api/admin/admin-invitations', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/admin-invitations') },
+    {
+      method: 'POST',
+      route: '/api/admin/admin-invitations',
+      runs: RUNS.query,
+      requests: () => jsonRoute('POST', '/api/admin/admin-invitations', bodyText(fc.record({ email: fc.emailAddress() }), fieldsOf('email'))),
+      watch: ['identityInvitations', 'identityUsers'],
+    },
+    {
+      method: 'DELETE',
+      route: '/api/admin/admin-invitations/:id',
+      runs: RUNS.param,
+      requests: () =>
+        plainRoute(
+          'DELETE',
+          '/api/admin/admin-invitations/:id',
+          withParam(
+            '/api/admin/admin-invitations/:id',
+            idOrExisting(() => existing.invitationId),
+          ),
+        ),
+      watch: ['identityInvitations'],
+    },
+    // An invitation's holder: the token in its header (the real one, altered, or anything printable).
+    ...(
+      [
+        ['GET', '/api/identity/invitation'],
+        ['POST', '/api/identity/invitation/accept'],
+      ] as const
+    ).map(
+      ([method, route]): Endpoint => ({
+        method,
+        route,
+        runs: RUNS.query,
+        watch: ['identityInvitations', 'identityUsers'],
+        requests: () =>
+          fc
+            .record({
+              request:
+                method === 'POST'
+                  ? jsonRoute(
+                      'POST',
+                      route,
+                      bodyText(fc.record({ username: fc.string({ minLength: 3, maxLength: 20 }), password: fc.constant('Harbor-Lantern-Quiet-42') }), [
+                        ['username'],
+                        ['password'],
+                      ]),
+                    )
+                  : plainRoute(method, route, fc.constant(route), oddQuery(['token'])),
+              token: fc.oneof(
+                { weight: 3, arbitrary: fc.constant(0).map(() => existing.invitationToken) },
+                {
+                  weight: 2,
+                  arbitrary: fc
+                    .constant(0)
+                    .map(() => existing.invitationToken)
+                    .chain((t) => fc.nat(t.length - 1).map((i) => `${t.slice(0, i)}${t[i] === 'A' ? 'B' : 'A'}${t.slice(i + 1)}`)),
+                },
+                { weight: 2, arbitrary: fc.string({ unit: 'grapheme-ascii', maxLength: 300 }) },
+              ),
+            })
+            .map(({ request, token }) => ({ ...request, headers: { ...request.headers, 'X-Invitation-Token': token } })),
+      }),
+    ),
     { method: 'GET', route: '/api/admin/migration/status', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/migration/status') },
     { method: 'GET', route: '/api/admin/migration/run', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/migration/run') },
     {
@@ -1557,6 +1639,10 @@ forEachDialect(
       for (const username of existing.admins.slice(0, 2)) {
         await ctx().embeddedAdmins!.create({ username, email: `${username}@firm.example`, password: 'Harbor-Lantern-Quiet-42' });
       }
+      const invited = await ctx().admin('POST', '/api/admin/admin-invitations', { email: 'invited.colleague@firm.example' });
+      expect(invited.status, JSON.stringify(invited.body)).toBe(201);
+      existing.invitationId = invited.body.id;
+      existing.invitationToken = new URL(invited.body.link).hash.slice(1);
     });
 
     afterAll(async () => {

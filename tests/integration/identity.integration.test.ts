@@ -294,7 +294,7 @@ for (const dialect of dialects) {
         expect(users.map((u) => u.username).filter((n) => n.startsWith('sneaky') || n === 'two-emails')).toEqual([]);
       });
 
-      it('a signed-up user is not verified until the delivered code is given, and then is an admin by ADMIN_EMAILS', async () => {
+      it('a signed-up user is not verified until the delivered code is given, and then asks to be an admin (ADMIN_EMAILS makes no admin)', async () => {
         const up = await gateway('SignUp', {
           ClientId: identity.clientId,
           Username: 'bea.associate',
@@ -306,6 +306,10 @@ for (const dialect of dialects) {
         expect((await userRow('bea.associate')).emailVerified).toBe(false);
         await gateway('ConfirmSignUp', { ClientId: identity.clientId, Username: 'bea.associate', ConfirmationCode: codes.get('bea.associate')!.at(-1) });
         const tokens = await tokensOf('bea.associate');
+        // A request, until an admin approves it (docs/decisions/041).
+        expect(await adminCall(tokens.AccessToken)).toBe(403);
+        expect((await userRow('bea.associate')).adminRequestedAt).toBeInstanceOf(Date);
+        expect(await identity.admins.approve('bea.associate')).toBe('approved');
         expect(await adminCall(tokens.AccessToken)).toBe(200);
         // Single use: the same code again is refused.
         const again = await gateway('ConfirmSignUp', {

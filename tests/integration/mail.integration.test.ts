@@ -458,6 +458,41 @@ forEachDialect(
       ).toHaveLength(1);
     });
 
+    it('an admin invitation goes by the same path as identity codes: held in the outbox, then e-mailed once configured', async () => {
+      const { startIdentity } = await import('../../api/identity/identity.ts');
+      const quiet: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+      const identity = await startIdentity({
+        env: { NODE_ENV: 'production', ADMIN_EMAILS: '' } as Parameters<typeof startIdentity>[0]['env'],
+        database: ctx().database,
+        secrets: ctx().deps.secrets,
+        clock: ctx().clock,
+        log: quiet,
+        outbox: ctx().deps.outbox,
+        integrations: ctx().deps.integrations,
+      });
+      const invitations = identity.admins.invitations!;
+      const held = `held-${ctx().dialect}@colleagues.example`;
+      const first = await invitations.create({ email: held, invitedBy: 'ana.partner' });
+      expect(first).toMatchObject({ outcome: 'invited', delivered: 'held' });
+      const kept = ctx()
+        .deps.outbox.list()
+        .filter((m) => m.to === held);
+      expect(kept).toHaveLength(1);
+      expect(kept[0]!.text).toContain(first.outcome === 'invited' ? first.link : 'no link');
+      await configureSmtp(ctx());
+      const mailed = `mailed-${ctx().dialect}@colleagues.example`;
+      const second = await invitations.create({ email: mailed, invitedBy: 'ana.partner' });
+      expect(second).toMatchObject({ outcome: 'invited', delivered: 'sent' });
+      await expect.poll(() => smtp.to(mailed).length).toBe(1);
+      expect(smtp.to(mailed)[0]!.parsed.subject).toBe("You are invited to be an admin of Pacific Crest Law Group's website");
+      expect(smtp.to(mailed)[0]!.parsed.text).toContain(second.outcome === 'invited' ? second.link : 'no link');
+      expect(
+        ctx()
+          .deps.outbox.list()
+          .filter((m) => m.to === mailed),
+      ).toHaveLength(0);
+    });
+
     it('skips a reminder queued before the cancellation: it is never sent', async () => {
       await configureSmtp(ctx());
       const booked = await book(ctx());

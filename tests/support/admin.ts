@@ -31,18 +31,28 @@ export function createAdmin(label: string, { domain = 'e2e.example.com' } = {}):
   const username = `admin-${label}-${Date.now()}`.toLowerCase();
   const account = { username, email: `${username}@${domain}`, password: 'Admin-Pass-2026' };
   execFileSync(process.execPath, ['scripts/admins.ts', 'create', '--username', account.username, '--email', account.email, '--password', account.password], {
-    // The server under test's own database and secrets key: the embedded identity service lives there.
-    env: {
-      ...process.env,
-      SQLITE_PATH: join(dataDir, 'site.db'),
-      SECRETS_KEY_FILE: join(dataDir, 'secrets.key'),
-      OUTBOX_DIR: join(dataDir, 'outbox'),
-      DATABASE_URL: '',
-      LOG_QUIET: 'true',
-    },
+    env: scriptEnv(),
     stdio: 'pipe',
   });
   return account;
+}
+
+/** The server under test's own database and secrets key, for the operator's scripts: the embedded identity service lives there. */
+export const scriptEnv = () => ({
+  ...process.env,
+  SQLITE_PATH: join(dataDir, 'site.db'),
+  SECRETS_KEY_FILE: join(dataDir, 'secrets.key'),
+  OUTBOX_DIR: join(dataDir, 'outbox'),
+  DATABASE_URL: '',
+  LOG_QUIET: 'true',
+});
+
+/**
+ * Approves a sign-up's request to be an admin (docs/decisions/041) with `npm run admin:add`'s script,
+ * as the server's operator would: a sign-up on ADMIN_EMAILS is no admin until then.
+ */
+export function approveRequest(username: string) {
+  execFileSync(process.execPath, ['scripts/admins.ts', 'add', '--username', username], { env: scriptEnv(), stdio: 'pipe' });
 }
 
 /** Signs in through the /login form, as a person would, and waits for the dashboard. */

@@ -3,7 +3,8 @@
  * JSON protocol (POST /, `X-Amz-Target: AWSCognitoIdentityProviderService.<Action>`, JSON 1.1 in and
  * out, errors as 400 with `__type` and `message`, in AWS's documented shapes) for the calls the server
  * makes: GetUser (authorised by the access token itself), ListUsersInGroup (paginated with NextToken),
- * AdminRemoveUserFromGroup and AdminUserGlobalSignOut (signed with the caller's AWS credentials), and
+ * ListUsers (paginated with PaginationToken), AdminRemoveUserFromGroup, AdminAddUserToGroup, CreateGroup,
+ * AdminDisableUser and AdminUserGlobalSignOut (signed with the caller's AWS credentials), and
  * the pool's JWKS. It mints access tokens as Cognito does (RS256, `cognito:groups`, `token_use`), and a
  * global sign-out revokes every token issued before it, as GetUser then says.
  *
@@ -101,6 +102,32 @@ export async function startCognitoPeer({ permissions, pageSize = 2 }: { permissi
       const page = members.slice(start, start + limit);
       const next = start + limit < members.length ? Buffer.from(String(start + limit)).toString('base64url') : undefined;
       return { Users: page.map(userType), ...(next ? { NextToken: next } : {}) };
+    },
+    ListUsers(body) {
+      checkPool(body);
+      const all = [...users.values()].sort((a, b) => a.username.localeCompare(b.username));
+      const start = typeof body.PaginationToken === 'string' ? Number(Buffer.from(body.PaginationToken, 'base64url').toString()) : 0;
+      if (!Number.isInteger(start) || start < 0) throw new CognitoError('InvalidParameterException', 'Invalid pagination token.');
+      const page = all.slice(start, start + pageSize);
+      const next = start + pageSize < all.length ? Buffer.from(String(start + pageSize)).toString('base64url') : undefined;
+      return { Users: page.map(userType), ...(next ? { PaginationToken: next } : {}) };
+    },
+    CreateGroup(body) {
+      checkPool(body);
+      if (groups.has(String(body.GroupName))) throw new CognitoError('GroupExistsException', 'A group with the name already exists.');
+      groups.add(String(body.GroupName));
+      return { Group: { GroupName: body.GroupName } };
+    },
+    AdminAddUserToGroup(body) {
+      checkPool(body);
+      if (typeof body.GroupName !== 'string' || !groups.has(body.GroupName)) throw new CognitoError('ResourceNotFoundException', 'Group not found.');
+      userNamed(body.Username).groups.add(body.GroupName);
+      return {};
+    },
+    AdminDisableUser(body) {
+      checkPool(body);
+      userNamed(body.Username).enabled = false;
+      return {};
     },
     AdminRemoveUserFromGroup(body) {
       checkPool(body);

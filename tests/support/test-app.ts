@@ -9,6 +9,7 @@ import { createApp, type App } from '../../api/app.ts';
 import { embeddedAdminDirectory } from '../../api/admins/admin-directory.ts';
 import { parseAllowlist } from '../../api/auth/admin-allowlist.ts';
 import type { AccessTokenVerifier } from '../../api/auth/verifier.ts';
+import { embeddedInvitations } from '../../api/identity/admission.ts';
 import { startEmbeddedIdentity, type EmbeddedIdentity } from '../../api/identity/embedded-identity.ts';
 import { createContentEvents, type ContentChange } from '../../api/content-events.ts';
 import type { Clock } from '../../api/clock.ts';
@@ -79,6 +80,18 @@ export async function createTestContext(dialect: Dialect, options: ContextOption
   const pool = options.embeddedAdmins
     ? await startEmbeddedIdentity({ database, secrets: testSecrets, clock, allowlist: parseAllowlist(''), sendCode: () => {} })
     : null;
+  // Its invitations, mailed to the development outbox (no email setting here).
+  const invitations = pool
+    ? embeddedInvitations({
+        database,
+        clock,
+        siteUrl: 'http://localhost:4321',
+        send: async (message) => {
+          deps.outbox.deliver(message);
+          return 'held';
+        },
+      })
+    : null;
   const deps = testDeps(database, {
     clock,
     verifier: options.verifier ?? testVerifier,
@@ -86,7 +99,7 @@ export async function createTestContext(dialect: Dialect, options: ContextOption
     migration: options.migration ?? { awsConfigured: false, awsRegion: null },
     identity: options.identity ?? testIdentity,
     integrations: testIntegrations(options.integrations),
-    adminDirectory: pool ? embeddedAdminDirectory(pool, parseAllowlist('')) : null,
+    adminDirectory: pool ? embeddedAdminDirectory(pool, parseAllowlist(''), invitations) : null,
   });
   const app = createApp(deps);
   const background = startBackgroundWork(deps, { schedule: false });

@@ -13,6 +13,7 @@ import type { SignInOutput } from 'aws-amplify/auth';
 import { renderSVG } from 'uqr';
 import { useForm, type FieldValues, type Path, type UseFormRegisterReturn, type UseFormSetFocus } from 'react-hook-form';
 import { confirmForgotPassword, confirmSignUp, continueSignIn, forgotPassword, resendCode, signIn, signOut, signUp } from '../../lib/auth/auth.ts';
+import { takeLoginHandoff } from '../../lib/auth/login-handoff.ts';
 import { checkAdmin } from '../admin/AdminGuard.tsx';
 import {
   authenticatorCodeSchema,
@@ -68,6 +69,8 @@ export default function LoginPage() {
   const [tab, setTab] = useState<Tab>('sign-in');
   const [handoff, setHandoff] = useState<Handoff>({ username: '' });
   const [secondStep, setSecondStep] = useState<SecondStep | null>(null);
+  // Bumped by every hand-off, so a form already open starts again from it (its fields are read once).
+  const [arrival, setArrival] = useState(0);
   // Submitting before React has taken over would send the form natively: buttons wait for it.
   const [ready, setReady] = useState(false);
   useEffect(() => setReady(true), []);
@@ -76,7 +79,8 @@ export default function LoginPage() {
   useEffect(() => {
     void checkAdmin().then(
       (state) => {
-        if (state.status === 'allowed') window.location.replace('/admin');
+        // Waiting for approval: /admin says so, with Sign Out.
+        if (state.status === 'allowed' || state.status === 'pending') window.location.replace('/admin');
         else if (state.status === 'forbidden') void signOut().catch(() => undefined);
       },
       () => undefined,
@@ -86,7 +90,14 @@ export default function LoginPage() {
   const go = (next: Tab, to: Handoff) => {
     setHandoff(to);
     setTab(next);
+    setArrival((n) => n + 1);
   };
+  // Sent here by another page (an accepted invitation): Sign In with the username filled.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, on arrival
+  useEffect(() => {
+    const from = takeLoginHandoff();
+    if (from) go('sign-in', { username: from.username, focus: 'password', notice: from.notice });
+  }, []);
 
   return (
     <div className="mx-auto w-full max-w-md">
@@ -112,6 +123,7 @@ export default function LoginPage() {
           </Tabs.List>
           <Tabs.Content value="sign-in" className="mt-6 rounded-sm">
             <SignInForm
+              key={arrival}
               ready={ready}
               handoff={handoff}
               onNeedsVerification={(username) =>
@@ -553,7 +565,7 @@ function useFocusOnArrival<T extends FieldValues>(setFocus: UseFormSetFocus<T>, 
   }, []); // once: the form mounts when its tab opens
 }
 
-function AuthForm({ onSubmit, description, children }: { onSubmit: () => void; description: string; children: ReactNode }) {
+export function AuthForm({ onSubmit, description, children }: { onSubmit: () => void; description: string; children: ReactNode }) {
   return (
     // method="post": should the form ever be sent without JavaScript, no password lands in a URL.
     <form method="post" noValidate onSubmit={onSubmit} className="space-y-4">
@@ -564,7 +576,7 @@ function AuthForm({ onSubmit, description, children }: { onSubmit: () => void; d
 }
 
 /** A username, as every form here asks it. */
-function UsernameField({ registration, error }: { registration: UseFormRegisterReturn; error: string | undefined }) {
+export function UsernameField({ registration, error }: { registration: UseFormRegisterReturn; error: string | undefined }) {
   return <TextField label="Username" registration={registration} error={error} autoComplete="username" autoCapitalize="none" spellCheck={false} />;
 }
 
@@ -584,7 +596,7 @@ function CodeField({ registration, error }: { registration: UseFormRegisterRetur
 }
 
 /** A new password and its confirmation ('Password' at sign-up, 'New Password' at a reset). */
-function NewPasswordFields({
+export function NewPasswordFields({
   label,
   password,
   passwordError,
@@ -612,7 +624,7 @@ type TextFieldProps = {
   hint?: string;
 } & Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'name' | 'size'>;
 
-function TextField({ label, registration, error, hint, type = 'text', ...input }: TextFieldProps) {
+export function TextField({ label, registration, error, hint, type = 'text', ...input }: TextFieldProps) {
   return (
     <Field label={label} hint={hint} error={error}>
       <Input type={type} {...input} {...registration} />
@@ -620,7 +632,7 @@ function TextField({ label, registration, error, hint, type = 'text', ...input }
   );
 }
 
-function FailureAlert({ message }: { message: string | null }) {
+export function FailureAlert({ message }: { message: string | null }) {
   if (!message) return null;
   return (
     <div
@@ -633,7 +645,7 @@ function FailureAlert({ message }: { message: string | null }) {
   );
 }
 
-function SubmitButton({ ready, pending, pendingLabel, children }: { ready: boolean; pending: boolean; pendingLabel: string; children: ReactNode }) {
+export function SubmitButton({ ready, pending, pendingLabel, children }: { ready: boolean; pending: boolean; pendingLabel: string; children: ReactNode }) {
   return (
     <button type="submit" disabled={!ready || pending} aria-busy={pending || undefined} className={buttonClass('default', 'md', 'w-full')}>
       {pending && <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />}

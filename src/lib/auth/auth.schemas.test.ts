@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { authenticatorCodeSchema, signInSchema, signUpSchema, verifyEmailSchema } from './auth.schemas.ts';
+import { acceptInvitationSchema, authenticatorCodeSchema, signInSchema, signUpSchema, verifyEmailSchema } from './auth.schemas.ts';
 
 function messages(result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) {
   return Object.fromEntries((result.error?.issues ?? []).map((i) => [i.path.join('.'), i.message]));
@@ -44,5 +44,17 @@ describe('SPEC §5 sign-in, sign-up and verification rules', () => {
     for (const code of ['', '12345', '1234567', 'abcdef']) {
       expect(messages(authenticatorCodeSchema.safeParse({ code }))).toEqual({ code: 'Enter the 6-digit code from your authenticator app' });
     }
+  });
+
+  it('an invitation asks for a username and a password as sign-up does, with its messages', () => {
+    expect(messages(acceptInvitationSchema.safeParse({ username: 'ab', password: 'short', confirmPassword: '' }))).toEqual({
+      username: 'Username must be at least 3 characters',
+      password: 'Password must be at least 8 characters',
+      confirmPassword: 'Please confirm your password',
+    });
+    expect(messages(acceptInvitationSchema.safeParse({ username: 'dana', password: 'longenough', confirmPassword: 'different1' }))).toEqual({
+      confirmPassword: "Passwords don't match",
+    });
+    expect(acceptInvitationSchema.parse({ username: ' dana ', password: 'longenough', confirmPassword: 'longenough' }).username).toBe('dana');
   });
 });

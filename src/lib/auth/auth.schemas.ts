@@ -32,6 +32,19 @@ export const signUpSchema = z
   });
 export type SignUpValues = z.infer<typeof signUpSchema>;
 
+/** An admin invitation's page (docs/decisions/041): sign-up's rules and messages, the address fixed by the invitation. */
+export const acceptInvitationSchema = z
+  .object({
+    username: z.string().trim().min(3, 'Username must be at least 3 characters'),
+    ...passwords.shape,
+  })
+  .refine((v) => v.password === v.confirmPassword, {
+    error: "Passwords don't match",
+    path: ['confirmPassword'],
+    when: (payload) => passwords.safeParse(payload.value).success,
+  });
+export type AcceptInvitationValues = z.infer<typeof acceptInvitationSchema>;
+
 export const verifyEmailSchema = z.object({
   username: requiredUsername,
   // SPEC §5: "code at least 6 characters", message 'Verification code must be 6 digits'.

@@ -203,6 +203,15 @@ export async function confirmForgotPassword(username: string, code: string, newP
   }
 }
 
+/**
+ * New tokens now, from the refresh token: a Cognito pool's group is in the token, so an approval made
+ * since the last one shows only in a new one (the embedded service reads it on every call).
+ */
+export async function renewTokens(): Promise<void> {
+  await configureAuth();
+  await fetchAuthSession({ forceRefresh: true });
+}
+
 /** Sign-out revokes the refresh token at the identity service, then clears the user. */
 export async function signOut(): Promise<void> {
   $auth.set({ ...$auth.get(), loading: true });

@@ -1,13 +1,14 @@
 /**
- * /admin/admins (issue 19, item 8; docs/decisions/030): who can administer the site. The user pool's
- * admin group, one row per member (you marked, without Remove), the ADMIN_EMAILS entries (from the
- * server's configuration, not removable here), and how an admin is added (the command line or the
- * Cognito console: not from the portal). Remove asks first, naming the person and what happens.
+ * /admin/admins (docs/decisions/030 and 041): who can administer the site, and who may become an
+ * admin. Requests to be one (confirmed sign-ups on ADMIN_EMAILS) with Approve and Refuse; the user
+ * pool's admin group, one row per member (you marked, without Remove); invitations (Invite an Admin,
+ * the pending ones with Revoke); the ADMIN_EMAILS entries (configuration: who may sign up and ask);
+ * and the operator's commands. Every change asks first, naming the person and what happens.
  * Rows are cards on a phone and a table's columns from md up.
  */
 import { useQuery } from '@tanstack/react-query';
 import { ShieldCheck, Trash, UsersRound } from 'lucide-react';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import { api, read } from '../../../lib/api-client.ts';
 import { formatFirmDate, formatFirmDateTime } from '../../../shared/firm-time.ts';
 import { Button } from '../../ui/button.tsx';
@@ -17,6 +18,8 @@ import { useReturnFocus } from '../../ui/return-focus.ts';
 import { EmptyState, LoadingState } from '../../ui/states.tsx';
 import AdminPage from '../AdminPage.tsx';
 import { useAdminMutation } from '../admin-api.ts';
+import AdminInvitations from './AdminInvitations.tsx';
+import AdminRequests from './AdminRequests.tsx';
 import {
   type AdminRow,
   type AdminsList,
@@ -28,8 +31,7 @@ import {
   removalConsequences,
   removedMessage,
 } from './admins.ts';
-
-const Code = ({ children }: { children: string }) => <code className="break-words rounded bg-muted px-1 py-0.5 font-mono text-[0.8125rem]">{children}</code>;
+import { Code, Field } from './admins-parts.tsx';
 
 export default function AdminsScreen() {
   const list = useQuery(adminsQuery);
@@ -43,13 +45,14 @@ export default function AdminsScreen() {
   });
 
   return (
-    <AdminPage title="Admins" description="Who can sign in to this admin portal. Removing someone signs them out.">
+    <AdminPage title="Admins" description="Who can use this admin portal, and who asks to. Only an admin makes another admin.">
       {list.isPending ? (
         <LoadingState />
       ) : list.isError ? (
         <ListFailed error={list.error} onRetry={() => void list.refetch()} />
       ) : (
-        <div className="space-y-6">
+        <div className="space-y-8">
+          <AdminRequests service={list.data.service} />
           <Members
             data={list.data}
             pendingFor={remove.isPending ? remove.variables?.username : undefined}
@@ -58,6 +61,7 @@ export default function AdminsScreen() {
               setRemoving(row);
             }}
           />
+          <AdminInvitations />
           <Allowlist entries={list.data.allowlist} />
           <AddingAdmins service={list.data.service} />
           <ConfirmDialog
@@ -81,13 +85,7 @@ export default function AdminsScreen() {
 function Members({ data, pendingFor, onRemove }: { data: AdminsList; pendingFor: string | undefined; onRemove: (row: AdminRow, opener: HTMLElement) => void }) {
   const rows = data.admins;
   if (rows.length === 0) {
-    return (
-      <EmptyState
-        icon={UsersRound}
-        title="No one is in the admin group"
-        description="Admins come only from ADMIN_EMAILS below. Add one to the group as described under Adding an admin."
-      />
-    );
+    return <EmptyState icon={UsersRound} title="No one is in the admin group" description="Add one as described under Adding an admin below." />;
   }
   return (
     <section aria-labelledby="admin-group-title" className="space-y-3">
@@ -157,30 +155,21 @@ function Members({ data, pendingFor, onRemove }: { data: AdminsList; pendingFor:
   );
 }
 
-/** A labelled value: the label shows on a phone (a card), and stays for screen readers from md up (a row). */
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <p className="min-w-0 text-sm">
-      <span className="font-medium md:sr-only">{label}: </span>
-      {children}
-    </p>
-  );
-}
-
 function Allowlist({ entries }: { entries: string[] }) {
   return (
     <Card>
       <CardHeader
-        title="Admins by configuration (ADMIN_EMAILS)"
-        description="Set on the server, so they cannot be removed here: change ADMIN_EMAILS and restart the server."
+        title="Who may sign up and ask (ADMIN_EMAILS)"
+        description="Set on the server, so it cannot be changed here: change ADMIN_EMAILS and restart the server."
       />
       <CardContent>
         {entries.length === 0 ? (
-          <p className="text-sm text-muted-foreground">ADMIN_EMAILS is empty: only members of the admin group are admins, and no one can sign up.</p>
+          <p className="text-sm text-muted-foreground">ADMIN_EMAILS is empty: no one can sign up. Invite colleagues instead.</p>
         ) : (
           <>
             <p className="mb-2 text-sm text-muted-foreground">
-              Anyone who signs in with a verified address listed here is an admin, and may sign up at /login.
+              These addresses may sign up at /login. Signing up makes no one an admin: a confirmed sign-up is listed under Requests until an admin approves or
+              refuses it.
             </p>
             <ul className="space-y-1 text-sm">
               {entries.map((entry) => (
@@ -203,18 +192,18 @@ function Allowlist({ entries }: { entries: string[] }) {
 function AddingAdmins({ service }: { service: AdminsList['service'] | null }) {
   return (
     <Card>
-      <CardHeader title="Adding an admin" description="Admins are added outside the portal, by whoever runs the server." />
+      <CardHeader title="Adding an admin" description="Only an admin, or whoever runs the server, makes another admin." />
       <CardContent className="space-y-2 text-sm">
         {service !== 'cognito' && (
           <p>
-            On the server, <Code>{commands.create}</Code> makes a new admin account; <Code>{commands.add()}</Code> puts an existing account (one removed here)
-            back in the group.
+            Invite them under Invitations above. On the server, <Code>{commands.invite}</Code> sends the same invitation; <Code>{commands.create}</Code> makes
+            an admin account with a password you choose; <Code>{commands.add()}</Code> puts an existing account (one removed here) back in the group.
           </p>
         )}
         {service !== 'embedded' && (
           <p>
-            With a Cognito user pool, add the user to the pool's <Code>admin</Code> group in the AWS Cognito console, or run the same commands on a machine with
-            AWS credentials for the pool.
+            With a Cognito user pool, create the user in the AWS Cognito console (with an invitation e-mail) and add them to the pool's <Code>admin</Code>{' '}
+            group, or run <Code>{commands.create}</Code> on a machine with AWS credentials for the pool.
           </p>
         )}
       </CardContent>
