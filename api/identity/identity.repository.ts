@@ -240,16 +240,20 @@ export function identityRepository({ db, t, dialect }: Database) {
     async claimTurn(key: string, now: Date, lockUntil: Date): Promise<boolean> {
       const rows = await db
         .update(t.identityThrottles)
-        .set({ lockedUntil: lockUntil })
+        .set({ lockedUntil: lockUntil, updatedAt: now })
         .where(and(eq(t.identityThrottles.key, key), or(isNull(t.identityThrottles.lockedUntil), lt(t.identityThrottles.lockedUntil, now))))
         .returning({ key: t.identityThrottles.key });
       return rows.length === 1;
     },
-    /** Gives back the attempt a success used (the count is of failures, reserved before the check). */
+    /**
+     * Gives back the attempt a success used (the count is of failures, reserved before the check).
+     * Not an attempt itself: the time of the last one stays (the column's own default would be the
+     * wall clock's, not the service's).
+     */
     async uncountAttempt(key: string) {
       await db
         .update(t.identityThrottles)
-        .set({ failures: sql`${t.identityThrottles.failures} - 1` })
+        .set({ failures: sql`${t.identityThrottles.failures} - 1`, updatedAt: sql`${t.identityThrottles.updatedAt}` })
         .where(and(eq(t.identityThrottles.key, key), gt(t.identityThrottles.failures, 0)))
         .returning();
     },
