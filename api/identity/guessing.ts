@@ -84,6 +84,8 @@ export interface Guesser {
 }
 
 const standInKey = (purpose: CodePurpose, usernameKey: string) => `tries:${purpose}:${usernameKey}`;
+/** A user id no account has (ids are random UUIDs): what an unknown username's try is counted on. */
+const NO_USER = '00000000-0000-0000-0000-000000000000';
 /** The group comes first and holds no '|': no username can make another client's key. */
 const pairKey = (group: string, usernameKey: string) => `pair:${group}|${usernameKey}`;
 
@@ -160,16 +162,24 @@ export function guessingGates({ repo, clock, refusals }: { repo: IdentityReposit
       const at = now();
       const passed = await passAll(addressSteps(guesser.clientAddress, tooManyCodes));
       const standIn = standInKey(guesser.purpose, guesser.usernameKey);
-      let code: Awaited<ReturnType<IdentityRepository['countCodeTry']>> = null;
-      let tries: number;
+      // The same statements for every username, with a code or not (their time tells nothing): the try
+      // is counted on the code (none for an unknown username: no row changes) and on the stand-in,
+      // which a send resets with the code, so the two agree until the code is used.
+      const userId = guesser.userId ?? NO_USER;
+      let code: Awaited<ReturnType<IdentityRepository['countCodeTry']>>;
+      let standInTries: number;
       try {
-        code = guesser.userId ? await repo.countCodeTry(guesser.userId, guesser.purpose) : null;
-        tries = code ? code.attempts : await repo.countStandInTry(standIn, at, new Date(at.getTime() + guesser.ttlMs));
+        code = await repo.countCodeTry(userId, guesser.purpose);
+        standInTries = await repo.countStandInTry(standIn, at, new Date(at.getTime() + guesser.ttlMs));
       } catch (err) {
         await giveBack(passed);
         throw err;
       }
-      const giveBackTry = () => (code ? repo.giveBackCodeTry(code.userId, guesser.purpose) : repo.uncountAttempt(standIn));
+      const tries = code ? code.attempts : standInTries;
+      const giveBackTry = async () => {
+        await repo.giveBackCodeTry(userId, guesser.purpose);
+        await repo.uncountAttempt(standIn);
+      };
       if (tries > GUESSING.codeTries) {
         await giveBack(passed);
         return tooManyCodes();

@@ -129,7 +129,7 @@ for (const dialect of dialects) {
       const honest = `honest-${dialect}`;
       await signUp(honest, `${honest}@firm.test`, '198.51.100.200');
       expect((await gateway('ConfirmSignUp', { Username: honest, ConfirmationCode: lastCode(honest) }, '198.51.100.200')).status).toBe(200);
-    }, 90_000); // 660 calls
+    }, 180_000); // 660 calls
 
     it('a code allows 5 wrong tries in its lifetime: a 16-minute pause and a sweep give no more; a new code has its own 5', async () => {
       await identity.admins.create({ username: `pause-${dialect}`, email: `pause-${dialect}@firm.test`, password: PASSWORD });
@@ -244,6 +244,18 @@ for (const dialect of dialects) {
       nowMs += 181 * 24 * 60 * MINUTE;
       expect(identity.devices.read(value)).toBeNull();
     }, 120_000); // some 450 sign-ins, a hundred of them hashing a password
+
+    it('an IPv6 client guessing from many /64s of its /56 is held as one client', async () => {
+      nowMs += 2 * 60 * MINUTE; // a fresh hour for the pool
+      const seen: string[] = [];
+      // A different username each time: only the client's own gates can stop it.
+      for (let i = 0; i < GUESSING.addressWide.free + 6; i++)
+        seen.push((await signIn(`v6-${dialect}-${i}`, 'Wrong-Password-1', `2001:db8:5:${(0x4400 + i).toString(16)}::1`)).body.message ?? 'ok');
+      expect(seen.filter((m) => m === 'Incorrect username or password.').length).toBeLessThanOrEqual(GUESSING.addressWide.free + 1);
+      expect(seen.at(-1)).toBe('Password attempts exceeded');
+      // Its neighbouring /56 is another client.
+      expect((await signIn(`v6-${dialect}-next`, 'Wrong-Password-1', '2001:db8:5:4500::1')).body.message).toBe('Incorrect username or password.');
+    }, 180_000); // some 90 password hashes
 
     it('ForgotPassword answers before it stores or mails anything, for a real username as for an unknown one', async () => {
       // The same service on the same database, with the work after the answer held until the test runs it.
