@@ -459,8 +459,10 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
     },
   };
 
-  /** One call of the user-pool API, as the gateway receives it. Errors come back as Cognito's. */
-  /** `signedIn`: the username key of a sign-in this call completed (the gateway sets the device cookie). */
+  /**
+   * One call of the user-pool API, as the gateway receives it. Errors come back as Cognito's.
+   * `signedIn`: the username key of a sign-in this call completed (the gateway sets the device cookie).
+   */
   async function call(action: string, body: unknown, ctx: CallContext): Promise<{ status: number; body: unknown; signedIn?: string }> {
     if (!Object.hasOwn(schemas, action))
       return { status: 400, body: { __type: 'InvalidParameterException', message: 'This identity action is not available.' } };
