@@ -213,10 +213,15 @@ export function guessingGates({ repo, clock, refusals }: { repo: IdentityReposit
     async passwordReset(usernameKey: string) {
       await repo.clearAttempts(`user:${usernameKey}`);
     },
-    /** Housekeeping: quiet counters, and codes and stand-ins whose time is over (both at once, alike). */
+    /**
+     * Housekeeping: quiet counters, and codes and stand-ins a day after their time (both alike, so an
+     * unknown username's count goes when a real one's code would; the day keeps "expired, ask again"
+     * for a late right code).
+     */
     async sweep(at: Date) {
-      const codes = await repo.deleteCodesExpiredBefore(at);
-      const standIns = await repo.deleteStandInsBefore('tries:', at);
+      const dayAgo = new Date(at.getTime() - DAY);
+      const codes = await repo.deleteCodesExpiredBefore(dayAgo);
+      const standIns = await repo.deleteStandInsBefore('tries:', dayAgo);
       const quiet = await repo.deleteQuietThrottles(new Date(at.getTime() - GUESSING.quietMs), at);
       return codes.length + standIns.length + quiet.length;
     },

@@ -2,7 +2,7 @@
  * The embedded identity service's queries (docs/decisions/014). Everything lives in the site's own
  * database, so containers that share it share users, keys, sessions and lockouts.
  */
-import { and, asc, desc, eq, gt, isNull, like, lt, ne, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, like, lt, ne, notLike, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/driver-errors.ts';
 
@@ -257,11 +257,20 @@ export function identityRepository({ db, t, dialect }: Database) {
         .where(and(eq(t.identityThrottles.key, key), gt(t.identityThrottles.failures, 0)))
         .returning();
     },
-    /** Counters with no attempt for `before` and no lock in force: forgotten anyway by countAttempt. */
+    /**
+     * Counters with no attempt since `before` and no lock in force: forgotten anyway by countAttempt.
+     * Not the stand-in counts of codes (`tries:`), which go with the codes (deleteStandInsBefore).
+     */
     async deleteQuietThrottles(before: Date, now: Date) {
       return db
         .delete(t.identityThrottles)
-        .where(and(lt(t.identityThrottles.updatedAt, before), or(isNull(t.identityThrottles.lockedUntil), lt(t.identityThrottles.lockedUntil, now))))
+        .where(
+          and(
+            lt(t.identityThrottles.updatedAt, before),
+            or(isNull(t.identityThrottles.lockedUntil), lt(t.identityThrottles.lockedUntil, now)),
+            notLike(t.identityThrottles.key, 'tries:%'),
+          ),
+        )
         .returning({ key: t.identityThrottles.key });
     },
     /**

@@ -184,6 +184,36 @@ for (const dialect of dialects) {
       expect(codes.get(pending)!.length - sentBefore).toBeLessThanOrEqual(GUESSING.codeSends.free + 1);
     });
 
+    it('a dead code and an unknown username’s count are swept alike, a day after the code’s expiry', async () => {
+      const real = `swept-${dialect}`;
+      await identity.admins.create({ username: real, email: `${real}@firm.test`, password: PASSWORD });
+      const from = '198.51.100.32';
+      const tryOnce = async (username: string) =>
+        outcome(
+          await gateway('ConfirmForgotPassword', { Username: username, ConfirmationCode: wrongCode(username, 900), Password: 'Fresh-Harbor-Password-8' }, from),
+        );
+      const history = async (username: string) => {
+        await gateway('ForgotPassword', { Username: username }, from);
+        const seen = [];
+        for (let i = 0; i < 6; i++) seen.push(await tryOnce(username));
+        // Past the code's hour: still dead until housekeeping takes it, a day later.
+        nowMs += 61 * MINUTE;
+        await identity.sweep();
+        seen.push(await tryOnce(username));
+        return seen;
+      };
+      const realSeen = await history(real);
+      expect(realSeen.slice(-2)).toEqual(['LimitExceededException', 'LimitExceededException']);
+      expect(await history(`nobody-swept-${dialect}`)).toEqual(realSeen);
+      nowMs += 24 * 60 * MINUTE + MINUTE;
+      await identity.sweep();
+      const user = (await userRow(real))!;
+      const { db, t } = database;
+      expect(await db.select().from(t.identityCodes).where(eq(t.identityCodes.userId, user.id))).toEqual([]);
+      // Both counts gone alike: the next try is checked (and wrong) for both.
+      expect([await tryOnce(real), await tryOnce(`nobody-swept-${dialect}`)]).toEqual(['CodeMismatchException', 'CodeMismatchException']);
+    });
+
     it('the owner signs in every time while a stranger guesses their password from another address', async () => {
       const owner = `owner-${dialect}`;
       await identity.admins.create({ username: owner, email: `${owner}@firm.test`, password: PASSWORD });
