@@ -22,7 +22,7 @@ const chromium = {
 };
 
 const phoneSpecs =
-  /\/(chrome|home|site|static-pages|blog|booking|manage-booking|contact|calculator|hidden-components|blog-preview|admin-frame|admin-admins|admin-blog-posts|admin-external-reviews|admin-availability|before-hydration|calendar-busy)\.spec\.ts$/;
+  /\/(chrome|home|site|static-pages|blog|booking|manage-booking|contact|calculator|hidden-components|blog-preview|admin-frame|admin-admins|admin-mfa-journey|admin-blog-posts|admin-external-reviews|admin-availability|before-hydration|calendar-busy)\.spec\.ts$/;
 
 export default defineConfig({
   testDir: 'tests/e2e',

@@ -137,6 +137,8 @@ export function startBackgroundWork(deps: Deps, { schedule }: { schedule: boolea
       await Promise.allSettled([...inFlight]);
       await inbound.settled();
       await backgroundFetchesSettled(deps);
+      // Codes the identity service stores and mails just after answering (docs/decisions/039).
+      await deps.embeddedIdentity?.settled();
     },
   };
 }

@@ -1,6 +1,6 @@
 /** Admin access tokens from the embedded identity service of a running server. */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { siteFiles } from './site.ts';
 
@@ -25,9 +25,14 @@ export async function adminToken(origin: string, dir: string, domain: string): P
     return res.json() as Promise<Record<string, any>>;
   };
   await call('SignUp', { Username: username, Password: password, UserAttributes: [{ Name: 'email', Value: email }] });
-  const message = readdirSync(outboxDir)
-    .map((f) => JSON.parse(readFileSync(join(outboxDir, f), 'utf8')) as { to: string; text: string })
-    .find((m) => m.to === email);
+  // The code is stored and mailed just after the answer (docs/decisions/039): wait for it a little.
+  let message: { to: string; text: string } | undefined;
+  for (let waited = 0; !message && waited < 5000; waited += 20) {
+    if (waited) await new Promise((r) => setTimeout(r, 20));
+    message = (existsSync(outboxDir) ? readdirSync(outboxDir) : [])
+      .map((f) => JSON.parse(readFileSync(join(outboxDir, f), 'utf8')) as { to: string; text: string })
+      .find((m) => m.to === email);
+  }
   if (!message) throw new Error('no verification code in the outbox');
   await call('ConfirmSignUp', { Username: username, ConfirmationCode: /\b(\d{6})\b/.exec(message.text)![1] });
   execFileSync(process.execPath, ['scripts/admins.ts', 'add', '--username', username], {

@@ -23,6 +23,7 @@ import { audit, withChrome, type LighthouseScores } from './lighthouse.ts';
 import { load, type LoadResult } from './load.ts';
 import { contentScaleBench, contentScaleMarkdown, type ContentScaleResult } from './content-scale.ts';
 import { firstJs, firstJsMarkdown, type FirstJs } from './first-js.ts';
+import { forgotPasswordBench, forgotPasswordLine, forgotPasswordMarkdown, type ForgotPasswordResult } from './forgot-password.ts';
 import { ADMIN_DOMAIN, rssMb, siteFiles, startSite } from './site.ts';
 import { startUpBench, startUpLine, startUpMarkdown, type StartUpResult } from './start-up.ts';
 import { migrationBench, migrationLine, migrationMarkdown, type MigrationBenchResult } from './migration.ts';
@@ -115,6 +116,10 @@ async function main() {
     const publish = await publishToVisible(origin, token, 7);
     report.publishToVisibleMs = { runs: publish, median: median(publish), max: Math.max(...publish) };
     console.log('publish to visible (ms):', publish.join(', '));
+
+    // Whether ForgotPassword's answer time tells real usernames from unknown ones (decision 039).
+    report.forgotPassword = await forgotPasswordBench(origin, join(dir, 'outbox'));
+    console.log(forgotPasswordLine(report.forgotPassword as ForgotPasswordResult));
 
     const groups: LoadGroup[] = [];
     const floor = await startFloor(siteFiles(dir).SQLITE_PATH);
@@ -236,6 +241,7 @@ function renderMarkdown(r: Record<string, any>): string {
     `An admin publishes a post; time from the admin call returning until the stored home page shows it: median **${r.publishToVisibleMs.median} ms**, max ${r.publishToVisibleMs.max} ms over ${r.publishToVisibleMs.runs.length} runs (goal under 1000 ms).`,
     '',
   );
+  if (r.forgotPassword) lines.push(...forgotPasswordMarkdown(r.forgotPassword as ForgotPasswordResult), '');
   lines.push('## What each page ships', '', '| page | HTML | JS (raw / brotli) | JS files | CSS (raw / brotli) |', '|---|---:|---:|---:|---:|');
   for (const b of r.bytes as PageBytes[]) lines.push(`| ${b.path} | ${b.html} | ${b.js} / ${b.jsBrotli} | ${b.jsFiles} | ${b.css} / ${b.cssBrotli} |`);
   const row = (name: string, l: LoadResult & { spread?: [number, number] }) =>

@@ -1,7 +1,19 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { loadEnv, rateLimitSettings } from '../env.ts';
-import { clientOf, createMemoryRateLimitStore, defaultRateRules, normalizeAddress, parseLimits, trustedProxyList, type Limit } from './rate-limit.ts';
+import {
+  addressGroups,
+  clientOf,
+  createMemoryRateLimitStore,
+  defaultRateRules,
+  noRateLimits,
+  normalizeAddress,
+  parseLimits,
+  rateLimit,
+  trustedProxyList,
+  WIDE_BLOCK_FACTOR,
+  type Limit,
+} from './rate-limit.ts';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -183,5 +195,38 @@ describe('clientOf (who is asking)', () => {
 
   it('is "unknown" without a socket (in-process calls), one shared allowance', async () => {
     expect(await ask(undefined, '198.51.100.1', ['10.0.0.0/8'])).toBe('unknown');
+  });
+});
+
+describe('addressGroups (an IPv6 client by its /64 and its /56)', () => {
+  it('puts an IPv6 client in its /64 and the /56 around it; IPv4 and "unknown" in one group', () => {
+    expect(addressGroups('2001:db8:aa:bb::/64')).toEqual(['2001:db8:aa:bb::/64', '2001:db8:aa:0::/56']);
+    expect(addressGroups('2001:db8:aa:12ff::/64')).toEqual(['2001:db8:aa:12ff::/64', '2001:db8:aa:1200::/56']);
+    // The 256 /64s of one /56 are one group there.
+    const wide = new Set(Array.from({ length: 256 }, (_, i) => addressGroups(`2001:db8:aa:${(0x3400 + i).toString(16)}::/64`)[1]));
+    expect([...wide]).toEqual(['2001:db8:aa:3400::/56']);
+    expect(addressGroups('2001:db8:aa:3500::/64')[1]).toBe('2001:db8:aa:3500::/56');
+    // A bare address (as in-process callers give it) is grouped the same.
+    expect(addressGroups('2001:DB8:aa:12ff:1:2:3:4')).toEqual(['2001:db8:aa:12ff::/64', '2001:db8:aa:1200::/56']);
+    expect(addressGroups('0:0:0:0::/64')).toEqual(['0:0:0:0::/64', '0:0:0:0::/56']);
+    expect(addressGroups('203.0.113.7')).toEqual(['203.0.113.7']);
+    expect(addressGroups('unknown')).toEqual(['unknown']);
+  });
+
+  it('limits a client rotating through the /64s of its /56 to WIDE_BLOCK_FACTOR times a /64’s allowance', async () => {
+    const max = 2;
+    const deps = { rateLimits: { rules: { ...noRateLimits, contact: [perMinute(max)] }, trustedProxies: [] }, clock: { now: () => new Date(T0) } };
+    const app = new Hono().post('/', rateLimit(deps, 'contact'), (c) => c.text('ok'));
+    const from = async (peer: string) => (await app.request('/', { method: 'POST' }, { incoming: { socket: { remoteAddress: peer } } })).status;
+    // One /64: its own limit.
+    expect([await from('2001:db8:aa:100::1'), await from('2001:db8:aa:100::2'), await from('2001:db8:aa:100::3')]).toEqual([200, 200, 429]);
+    // New /64s of the same /56: each has its own allowance until the /56's is used up.
+    const statuses: number[] = [];
+    for (let i = 1; i < 2 * WIDE_BLOCK_FACTOR; i++) statuses.push(await from(`2001:db8:aa:1${i.toString(16).padStart(2, '0')}::1`));
+    expect(statuses.filter((s) => s === 200)).toHaveLength(max * WIDE_BLOCK_FACTOR - max);
+    expect(statuses.at(-1)).toBe(429);
+    // Another /56, and IPv4, are not affected.
+    expect(await from('2001:db8:aa:200::1')).toBe(200);
+    expect(await from('203.0.113.7')).toBe(200);
   });
 });

@@ -6,7 +6,8 @@
  *   client, the time the bucket is full again): N requests at once, then one more every window/N.
  * - The client is the socket's address, or, only when that address is a trusted proxy
  *   (TRUSTED_PROXIES), the nearest untrusted hop of X-Forwarded-For; an IPv6 client counts by its /64,
- *   the block one subscriber gets.
+ *   the block one subscriber gets, and also by its /56 (what many ISPs give one subscriber, so 256 /64s
+ *   to rotate through), which allows WIDE_BLOCK_FACTOR times as much: a few subscribers may share one.
  * - The counts live in a store behind a small interface; the default is this process's memory,
  *   bounded to a number of clients (least recently seen dropped first), so an attack from many
  *   addresses cannot grow it. Several API containers share theirs: api/server.ts builds
@@ -168,7 +169,7 @@ export function trustedProxyList(entries: readonly string[]): BlockList {
   return list;
 }
 
-/** An address as a client key: IPv4 as is (also when IPv4-mapped), IPv6 by its /64; null if not an address. */
+/** An address, normalised: IPv4 as is (also when IPv4-mapped), IPv6 lower-cased; null if not an address. */
 export function normalizeAddress(raw: string | null | undefined): { address: string; family: 4 | 6 } | null {
   if (!raw) return null;
   let address = raw.trim();
@@ -185,18 +186,43 @@ export function normalizeAddress(raw: string | null | undefined): { address: str
   return null;
 }
 
-/** 2001:db8:1:2:3:4:5:6 -> "2001:db8:1:2::/64". */
-function ipv6Block(address: string): string {
+/** The eight 16-bit groups of an IPv6 address (an embedded IPv4 tail counts as two zero groups). */
+function ipv6Groups(address: string): number[] {
   const [head = '', tail] = address.split('::');
   const groups = (part: string) => (part ? part.split(':').flatMap((g) => (g.includes('.') ? ['0', '0'] : [g])) : []);
   const left = groups(head);
   const right = tail === undefined ? [] : groups(tail);
-  const all = [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
-  return `${all
-    .slice(0, 4)
-    .map((g) => parseInt(g, 16).toString(16))
-    .join(':')}::/64`;
+  return [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right].map((g) => parseInt(g, 16));
 }
+
+/** 2001:db8:1:2:3:4:5:6 -> "2001:db8:1:2::/64"; with 56, "2001:db8:1:0::/56" (the fourth group's low byte cleared). */
+function ipv6Block(address: string, bits: 64 | 56 = 64): string {
+  const all = ipv6Groups(address).slice(0, 4);
+  if (bits === 56) all[3] = all[3]! & 0xff00;
+  return `${all.map((g) => g.toString(16)).join(':')}::/${bits}`;
+}
+
+/**
+ * How much more a /56 may do than one of its /64s: a subscriber rotating through the 256 /64s of its
+ * /56 gets this many /64s' allowance, not 256; a few neighbours sharing one (some mobile carriers and
+ * hosts hand out /64s from a shared /56) still have room.
+ */
+export const WIDE_BLOCK_FACTOR = 4;
+
+/**
+ * The groups a client counts in, narrowest first: an IPv4 address (or "unknown") alone; an IPv6
+ * client's /64 and the /56 it lies in. Takes clientOf's answer (or a bare address).
+ */
+export function addressGroups(client: string): string[] {
+  const block = /^([0-9a-f]{1,4}:[0-9a-f]{1,4}:[0-9a-f]{1,4}:[0-9a-f]{1,4})::\/64$/.exec(client);
+  if (block) return [client, ipv6Block(`${block[1]}::`, 56)];
+  const bare = normalizeAddress(client);
+  if (bare?.family === 6) return [ipv6Block(bare.address), ipv6Block(bare.address, 56)];
+  return [client];
+}
+
+/** A rule's limits as they apply to a /56: WIDE_BLOCK_FACTOR times as many in the same windows. */
+export const wideLimits = (limits: readonly Limit[]): Limit[] => limits.map(({ max, windowMs }) => ({ max: max * WIDE_BLOCK_FACTOR, windowMs }));
 
 /** The socket's peer on @hono/node-server (`c.env.incoming`); none for in-process calls (app.request). */
 function socketAddress(c: Context): string | undefined {
@@ -228,6 +254,8 @@ export const TOO_MANY_REQUESTS = 'Too many requests. Please wait a little and tr
 
 interface Limiter {
   rules: RateRules;
+  /** The rule's limits for a /56 (made once per rule). */
+  wide(rule: RateRule): Limit[];
   store: RateLimitStore;
   trusted: BlockList | null;
 }
@@ -239,8 +267,10 @@ function limiterOf(deps: { rateLimits: RateLimitSettings }): Limiter {
   let limiter = limiters.get(deps);
   if (!limiter) {
     const settings = deps.rateLimits;
+    const wide = new Map<RateRule, Limit[]>();
     limiter = {
       rules: settings.rules,
+      wide: (rule) => wide.get(rule) ?? wide.set(rule, wideLimits(settings.rules[rule])).get(rule)!,
       store: settings.store ?? createMemoryRateLimitStore(),
       trusted: settings.trustedProxies.length ? trustedProxyList(settings.trustedProxies) : null,
     };
@@ -258,9 +288,15 @@ export function rateLimit(deps: { rateLimits: RateLimitSettings; clock: Clock },
   return async (c, next) => {
     const limits = limiter.rules[rule];
     if (!limits.length) return next();
-    const verdict = await limiter.store.take(`${rule} ${clientOf(c, limiter.trusted)}`, limits, deps.clock.now().getTime());
-    if (verdict.allowed) return next();
-    c.header('Retry-After', String(Math.max(1, Math.ceil(verdict.retryAfterMs / 1000))));
-    return errorBody(c, 429, TOO_MANY_REQUESTS);
+    const now = deps.clock.now().getTime();
+    // The /64 first: a request it refuses never reaches the /56, so one hammering /64 does not use up
+    // its neighbours' shared allowance.
+    for (const [i, group] of addressGroups(clientOf(c, limiter.trusted)).entries()) {
+      const verdict = await limiter.store.take(`${rule} ${group}`, i === 0 ? limits : limiter.wide(rule), now);
+      if (verdict.allowed) continue;
+      c.header('Retry-After', String(Math.max(1, Math.ceil(verdict.retryAfterMs / 1000))));
+      return errorBody(c, 429, TOO_MANY_REQUESTS);
+    }
+    return next();
   };
 }

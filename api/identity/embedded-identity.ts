@@ -6,17 +6,16 @@
  *   tokens last 1 hour; the refresh token is an opaque secret, stored hashed, one per sign-in (its
  *   session id is the access token's `origin_jti`). Revoking it, or signing out everywhere, ends the
  *   session, and every token of a revoked session is refused at once.
- * - Passwords are scrypt hashes; one-time codes are random, single-use, expire, allow 5 tries and
- *   are stored as keyed digests.
- * - Guessing is throttled per username and per client address, counted before the secret is checked
- *   (Cognito's lockout: 5 free attempts, then one try per growing delay, up to 15 minutes).
+ * - Passwords are scrypt hashes; one-time codes are random, single-use, expire, allow 5 tries in
+ *   their lifetime and are stored as keyed digests.
+ * - Guessing is bounded (./guessing.ts, decision 039): per code, per client group, per username and
+ *   client, per username from unknown devices, and pool-wide, counted before the secret is checked.
  * - Unknown users get the answers real ones get (Cognito's PreventUserExistenceErrors), and timing
  *   does not tell them apart. No challenge is ever issued, so none is accepted.
  * - `email_verified` and every attribute but `email` are the service's to set, never the caller's.
  */
 import { randomBytes, randomInt, timingSafeEqual, createHash } from 'node:crypto';
 import { z } from 'zod';
-import { isUniqueViolation } from '../../db/driver-errors.ts';
 import type { Database } from '../../db/client.ts';
 import type { EmailAllowlist } from '../auth/admin-allowlist.ts';
 import type { AccessTokenVerifier, AdminPrincipal } from '../auth/verifier.ts';
@@ -25,6 +24,7 @@ import type { SecretBox } from '../crypto/secret-box.ts';
 import type { Clock } from '../clock.ts';
 import { admissionRepository, emailKeyOf } from './admission.repository.ts';
 import { identityRepository, type CodePurpose, type IdentityUser } from './identity.repository.ts';
+import { afterAnswer, GUESSING, guessingGates, knownDevices } from './guessing.ts';
 import { passwordProblem } from './password-policy.ts';
 import { ACCESS_TOKEN_SECONDS, signingKeys } from './signing-keys.ts';
 
@@ -32,14 +32,9 @@ export const ISSUER_PREFIX = 'urn:firm-site:identity:';
 const REFRESH_TOKEN_DAYS = 30;
 const SIGN_UP_CODE_MS = 24 * 3600_000; // Cognito: a sign-up code is valid for 24 hours
 const RESET_CODE_MS = 3600_000; // Cognito: a reset code is valid for 1 hour
-const CODE_TRIES = 5;
-/** Cognito's lockout: 5 free attempts, then delays doubling from 1 s up to 15 minutes. */
-export const THROTTLE = {
-  user: { free: 5, maxDelayMs: 15 * 60_000 },
-  address: { free: 20, maxDelayMs: 15 * 60_000 },
-  codeSends: { free: 5, maxDelayMs: 60 * 60_000 },
-  quietMs: 15 * 60_000,
-};
+const codeLifetime = (purpose: CodePurpose) => (purpose === 'confirm-sign-up' ? SIGN_UP_CODE_MS : RESET_CODE_MS);
+/** The guessing rules (./guessing.ts), under the name the service's callers know them by. */
+export const THROTTLE = GUESSING;
 
 export type Message = { username: string; to: string; subject: string; text: string; code: string };
 
@@ -50,6 +45,10 @@ export interface EmbeddedIdentityOptions {
   allowlist: EmailAllowlist;
   /** Delivers a verification or reset code to the user's address. */
   sendCode(message: Message): Promise<void> | void;
+  /** Where a failure of work done after an answer (a code stored and sent) is reported. */
+  log?: { error(message: string, fields?: object): void };
+  /** Runs work due after an answer; by default soon after it, tracked (`settled`). Tests hold it. */
+  afterAnswer?: (work: () => Promise<void>) => void;
 }
 
 /** A Cognito error: HTTP 400 with `__type` and `message`, as aws-amplify reads them. */
@@ -67,11 +66,15 @@ const fail = (type: string, message: string): never => {
 const incorrect = () => fail('NotAuthorizedException', 'Incorrect username or password.');
 const codeMismatch = () => fail('CodeMismatchException', 'Invalid verification code provided, please try again.');
 const tooManyCodes = () => fail('LimitExceededException', 'Attempt limit exceeded, please try after some time.');
+const tooManyRequests = () => fail('TooManyRequestsException', 'Too many requests, please try again later.');
+const attemptsExceeded = () => fail('NotAuthorizedException', 'Password attempts exceeded');
 const invalidParameter = (message: string) => fail('InvalidParameterException', message);
 
 export interface CallContext {
   /** The caller's address (api/http/rate-limit.ts clientOf), for the per-address throttle. */
   clientAddress: string;
+  /** The username key the caller's known-device cookie names, when it carried a valid one (./guessing.ts). */
+  deviceUser?: string | null;
 }
 
 export interface VerifiedAccess {
@@ -109,6 +112,8 @@ export const identityActions = Object.keys(schemas) as IdentityAction[];
 export const keyOf = (username: string) => username.normalize('NFKC').toLowerCase();
 const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
 const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+/** Compared with when there is no code: a digest's length (base64url of 32 bytes), matching none. */
+const NO_CODE = '-'.repeat(43);
 
 /** a***@f*** */
 const maskAddress = (email: string) => {
@@ -121,6 +126,14 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
   const repo = identityRepository(database);
   const admission = admissionRepository(database);
   const keys = signingKeys(repo, secrets);
+  const guessing = guessingGates({ repo, clock, refusals: { attemptsExceeded, tooManyCodes, tooManyRequests } });
+  const deferred = afterAnswer(
+    (err) => (options.log ?? { error: (m: string, f?: object) => console.error(m, f) }).error('identity: sending a code failed', { err: String(err) }),
+    options.afterAnswer,
+  );
+  const devices = knownDevices(secrets, clock);
+  /** Sign-ins that issued a session: the gateway marks the device known (call's `signedIn`). */
+  const signIns = new WeakMap<object, string>();
 
   let pool = await repo.pool();
   if (!pool) {
@@ -139,34 +152,24 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
   const codeDigest = (userId: string, purpose: CodePurpose, code: string) => secrets.digest(`${userId}:${code}`, `identity-code:${purpose}`);
 
   /**
-   * One attempt under a throttle key, counted before the secret is checked. Within the free
-   * attempts it passes; past them one attempt at a time passes, each after a doubling delay.
-   */
-  async function throttle(key: string, rule: { free: number; maxDelayMs: number }, refuse: () => never) {
-    const at = now();
-    const { failures, lockedUntil } = await repo.countAttempt(key, at, THROTTLE.quietMs);
-    if (lockedUntil && lockedUntil > at) refuse();
-    if (failures <= rule.free) return;
-    const delay = Math.min(1000 * 2 ** (failures - rule.free - 1), rule.maxDelayMs);
-    if (!(await repo.claimTurn(key, at, new Date(at.getTime() + delay)))) refuse();
-  }
-  const attemptsExceeded = () => fail('NotAuthorizedException', 'Password attempts exceeded');
-
-  /**
    * The code-sending actions' common part, for a real user or not: the same limit on sends per username
-   * (so the limit tells nothing), and a fresh count of tries at the code. Only a real user gets a code.
+   * (so the limit tells nothing) before the answer; after it, the same work for every username (the
+   * tries at a code start again), and for a real one the code stored and mailed. So the answer is made
+   * alike for all, and its time tells nothing.
    */
   async function sendCodeFor(username: string, user: IdentityUser | null, purpose: CodePurpose) {
-    const key = keyOf(username);
-    await throttle(`send:${key}`, THROTTLE.codeSends, tooManyCodes);
-    await repo.clearAttempts(codeTriesKey(purpose, key));
-    if (user) await sendCode(user, purpose);
+    const usernameKey = keyOf(username);
+    await guessing.send(usernameKey);
+    const at = now();
+    deferred.later(async () => {
+      await guessing.sent(usernameKey, purpose, at, codeLifetime(purpose));
+      if (user) await sendCode(user, purpose, at);
+    });
   }
 
-  async function sendCode(user: IdentityUser, purpose: CodePurpose) {
+  async function sendCode(user: IdentityUser, purpose: CodePurpose, at: Date) {
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-    const ttl = purpose === 'confirm-sign-up' ? SIGN_UP_CODE_MS : RESET_CODE_MS;
-    await repo.putCode({ userId: user.id, purpose, codeHash: codeDigest(user.id, purpose, code), expiresAt: new Date(now().getTime() + ttl) });
+    await repo.putCode({ userId: user.id, purpose, codeHash: codeDigest(user.id, purpose, code), expiresAt: new Date(at.getTime() + codeLifetime(purpose)) });
     const subject = purpose === 'confirm-sign-up' ? 'Your verification code' : 'Your password reset code';
     const text =
       purpose === 'confirm-sign-up'
@@ -182,45 +185,45 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
    */
   const delivery = (destination: string) => ({ CodeDeliveryDetails: { AttributeName: 'email', DeliveryMedium: 'EMAIL', Destination: destination } });
   /** A stable made-up destination for an unknown username: it must look like a real one. */
-  const codeTriesKey = (purpose: CodePurpose, usernameKey: string) => `code:${purpose}:${usernameKey}`;
   const madeUpDestination = (username: string) => {
     const letters = secrets.digest(keyOf(username), 'identity-fake-destination').replace(/[^a-z]/g, '');
     return `${letters[0] ?? 'a'}***@${letters[1] ?? 'g'}***`;
   };
 
   /**
-   * Checks a one-time code: tries are counted first, per username whether or not it exists or has a
-   * code (so the sixth try answers the same for everyone); after CODE_TRIES the code is gone. A right
-   * code is taken only if `accept` (checks that need the account) passes, so a refused new password
-   * does not spend it.
+   * Checks a one-time code. The gates come first (./guessing.ts): tries are counted on the code, or for
+   * a username with none on a stand-in kept as long, so the sixth try answers the same for everyone,
+   * and a dead code stays dead until a new one is sent. A right code is taken only if `accept` (checks
+   * that need the account) passes, so a refused new password does not spend it.
    */
   async function spendCode(
     username: string,
     user: IdentityUser | null,
     purpose: CodePurpose,
     code: string,
-    clientAddress: string,
+    ctx: CallContext,
     accept: () => void | Promise<void> = () => {},
   ) {
-    await throttle(`address:${clientAddress}`, THROTTLE.address, tooManyCodes);
-    const triesKey = codeTriesKey(purpose, keyOf(username));
-    const { failures } = await repo.countAttempt(triesKey, now(), THROTTLE.quietMs);
-    if (failures > CODE_TRIES) {
-      if (user) await repo.deleteCode(user.id, purpose);
-      return tooManyCodes();
-    }
-    if (!user) return codeMismatch();
-    const stored = await repo.code(user.id, purpose);
-    const digest = codeDigest(user.id, purpose, code.trim());
-    if (!stored || !sameText(stored.codeHash, digest)) return codeMismatch();
+    const attempt = await guessing.code({
+      usernameKey: keyOf(username),
+      clientAddress: ctx.clientAddress,
+      deviceUser: ctx.deviceUser,
+      userId: user?.id ?? null,
+      purpose,
+      ttlMs: codeLifetime(purpose),
+    });
+    const stored = attempt.code;
+    // Digested and compared for every username, with a code or not: the same work either way.
+    const digest = codeDigest(user?.id ?? '', purpose, code.trim());
+    const matches = sameText(stored?.codeHash ?? NO_CODE, digest);
+    if (!user || !stored || !matches) return codeMismatch();
+    await attempt.right();
     if (stored.expiresAt <= now()) {
       await repo.deleteCode(user.id, purpose);
       return fail('ExpiredCodeException', 'Invalid code provided, please request a code again.');
     }
     await accept();
     if (!(await repo.takeCode(user.id, purpose, digest))) codeMismatch(); // used by a parallel request
-    await repo.clearAttempts(triesKey);
-    await repo.uncountAttempt(`address:${clientAddress}`);
   }
 
   async function issueTokens(user: IdentityUser, sessionId: string, withRefresh: string | null) {
@@ -236,7 +239,7 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
       { ...common, jti: crypto.randomUUID(), token_use: 'id', 'cognito:username': user.username, email: user.email, email_verified: user.emailVerified },
       { issuer, audience: clientId, now: at },
     );
-    return {
+    const result = {
       ChallengeParameters: {},
       AuthenticationResult: {
         AccessToken: accessToken,
@@ -246,6 +249,9 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
         ...(withRefresh ? { RefreshToken: withRefresh } : {}),
       },
     };
+    // A new session is a sign-in: the gateway marks this device as known for the username.
+    if (withRefresh) signIns.set(result, user.usernameKey);
+    return result;
   }
 
   async function newSession(user: IdentityUser) {
@@ -332,19 +338,19 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
     async ConfirmSignUp(body, ctx) {
       checkClient(body.ClientId);
       const user = await repo.userByName(keyOf(body.Username));
-      // One confirmed account per address (Cognito's alias): checked once the code is right, before it is spent.
+      // One confirmed account per address (ForceAliasCreation is not honoured: moving an address off
+      // another account would hand a stranger that account's address). Checked once the code is
+      // right, so it tells nothing to whoever lacks the mailbox, and the code is not spent.
+      const addressTaken = () => fail('AliasExistsException', 'An account with the given email already exists.');
       const emailKey = user ? emailKeyOf(user.email) : '';
-      const aliasExists = () => fail('AliasExistsException', 'An account with the given email already exists.');
       // A confirmed user has no sign-up code: the same answer as an unknown one.
-      await spendCode(body.Username, user?.status === 'UNCONFIRMED' ? user : null, 'confirm-sign-up', body.ConfirmationCode, ctx.clientAddress, async () => {
-        if (await admission.confirmedAccountWith(emailKey)) aliasExists();
+      await spendCode(body.Username, user?.status === 'UNCONFIRMED' ? user : null, 'confirm-sign-up', body.ConfirmationCode, ctx, async () => {
+        if (await admission.confirmedAccountWith(emailKey)) addressTaken();
       });
       // A sign-up on ADMIN_EMAILS asks to be an admin; an admin approves it (docs/decisions/041).
       const adminRequestedAt = allowlist.allows(user!.email) ? now() : null;
-      await repo.updateUser(user!.id, { status: 'CONFIRMED', emailVerified: true, emailKey, adminRequestedAt }).catch((err: unknown) => {
-        if (isUniqueViolation(err, { pg: 'identity_users_email_key_unique', sqlite: 'identity_users.email_key' })) aliasExists();
-        throw err;
-      });
+      // Two confirmations of one address at once: the unique email_key lets one through.
+      if ((await repo.confirmUser(user!.id, emailKey, adminRequestedAt)) === 'address-taken') addressTaken();
       return {};
     },
 
@@ -366,13 +372,11 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
       if (!params.USERNAME) invalidParameter('Missing required parameter USERNAME');
       if (!params.PASSWORD) invalidParameter('Missing required parameter PASSWORD');
       const usernameKey = keyOf(params.USERNAME!);
-      await throttle(`address:${ctx.clientAddress}`, THROTTLE.address, attemptsExceeded);
-      await throttle(`user:${usernameKey}`, THROTTLE.user, attemptsExceeded);
+      const attempt = await guessing.password({ usernameKey, clientAddress: ctx.clientAddress, deviceUser: ctx.deviceUser });
       const user = await repo.userByName(usernameKey);
       const ok = user ? await verifyPassword(params.PASSWORD!, user.passwordHash) : await verifyNothing(params.PASSWORD!);
       if (!user || !ok) return incorrect();
-      await repo.clearAttempts(`user:${usernameKey}`);
-      await repo.uncountAttempt(`address:${ctx.clientAddress}`);
+      await attempt.succeeded();
       if (!user.enabled) fail('NotAuthorizedException', 'User is disabled.');
       if (user.status !== 'CONFIRMED') fail('UserNotConfirmedException', 'User is not confirmed.');
       const session = await newSession(user);
@@ -413,22 +417,24 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
       // answer before that is the same for every username (it would reveal the address otherwise).
       const problem = await passwordProblem(body.Password, { username: body.Username });
       if (problem) fail('InvalidPasswordException', problem);
-      await spendCode(body.Username, user, 'reset-password', body.ConfirmationCode, ctx.clientAddress, async () => {
+      await spendCode(body.Username, user, 'reset-password', body.ConfirmationCode, ctx, async () => {
         const withAddress = await passwordProblem(body.Password, { username: body.Username, email: user?.email });
         if (withAddress) fail('InvalidPasswordException', withAddress);
       });
       await repo.updateUser(user!.id, { passwordHash: await hashPassword(body.Password) });
       // A reset ends every session: whoever knew the old password is signed out too.
       await repo.revokeUserSessions(user!.id, now());
-      await repo.clearAttempts(`user:${user!.usernameKey}`);
+      await guessing.passwordReset(user!.usernameKey);
       return {};
     },
 
-    async ChangePassword(body) {
+    async ChangePassword(body, ctx) {
       const { user, sessionId } = await verifyAccessToken(body.AccessToken);
-      await throttle(`user:${user.usernameKey}`, THROTTLE.user, () => fail('LimitExceededException', 'Attempt limit exceeded, please try after some time.'));
+      // A live session vouches for the device as a known-device cookie would; the caller's own
+      // per-(username, client) count still bounds a stolen token's guesses at the old password.
+      const attempt = await guessing.password({ usernameKey: user.usernameKey, clientAddress: ctx.clientAddress, deviceUser: user.usernameKey }, tooManyCodes);
       if (!(await verifyPassword(body.PreviousPassword, user.passwordHash))) return incorrect();
-      await repo.clearAttempts(`user:${user.usernameKey}`);
+      await attempt.succeeded();
       const problem = await passwordProblem(body.ProposedPassword, { username: user.username, email: user.email });
       if (problem) fail('InvalidPasswordException', problem);
       await repo.updateUser(user.id, { passwordHash: await hashPassword(body.ProposedPassword) });
@@ -455,8 +461,11 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
     },
   };
 
-  /** One call of the user-pool API, as the gateway receives it. Errors come back as Cognito's. */
-  async function call(action: string, body: unknown, ctx: CallContext): Promise<{ status: number; body: unknown }> {
+  /**
+   * One call of the user-pool API, as the gateway receives it. Errors come back as Cognito's.
+   * `signedIn`: the username key of a sign-in this call completed (the gateway sets the device cookie).
+   */
+  async function call(action: string, body: unknown, ctx: CallContext): Promise<{ status: number; body: unknown; signedIn?: string }> {
     if (!Object.hasOwn(schemas, action))
       return { status: 400, body: { __type: 'InvalidParameterException', message: 'This identity action is not available.' } };
     const parsed = schemas[action as IdentityAction].safeParse(body);
@@ -466,7 +475,8 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
     }
     try {
       const result = await (actions[action as IdentityAction] as (b: unknown, c: CallContext) => Promise<unknown>)(parsed.data, ctx);
-      return { status: 200, body: result };
+      const signedIn = result && typeof result === 'object' ? signIns.get(result) : undefined;
+      return { status: 200, body: result, ...(signedIn ? { signedIn } : {}) };
     } catch (err) {
       if (err instanceof IdentityError) return { status: 400, body: { __type: err.type, message: err.message } };
       throw err;
@@ -505,8 +515,7 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
       const problem = await passwordProblem(account.password, account);
       if (problem) fail('InvalidPasswordException', problem);
       const usernameKey = keyOf(account.username);
-      const existing = await repo.userByName(usernameKey);
-      if (existing) return fail('UsernameExistsException', `a user named "${account.username}" already exists`);
+      if (await repo.userByName(usernameKey)) return fail('UsernameExistsException', `a user named "${account.username}" already exists`);
       const emailKey = emailKeyOf(account.email);
       const holder = await admission.confirmedAccountWith(emailKey);
       if (holder) return fail('AliasExistsException', `the account "${holder.username}" already has the address ${account.email} (one account per address)`);
@@ -520,7 +529,12 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
         status: 'CONFIRMED',
         isAdmin: true,
       });
-      if (!user) return fail('UsernameExistsException', `a user named "${account.username}" already exists`);
+      // Made at the same moment by another command: whichever was taken says so.
+      if (!user) {
+        const now = await admission.confirmedAccountWith(emailKey);
+        if (now) return fail('AliasExistsException', `the account "${now.username}" already has the address ${account.email} (one account per address)`);
+        return fail('UsernameExistsException', `a user named "${account.username}" already exists`);
+      }
       return user;
     },
     async list() {
@@ -597,12 +611,15 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
     jwks: () => keys.jwks(),
     rotateKeys: (opts: { revokeOld?: boolean } = {}) => keys.rotate({ now: now(), ...opts }),
     admins,
-    /** Housekeeping: sessions that expired or were revoked over a day ago, and quiet lockout counters. */
+    /** Known-device cookies (./guessing.ts), signed with the install's secrets: the gateway sets and reads them. */
+    devices,
+    /** Resolves once the work done after answers (codes stored and sent) so far is done. */
+    settled: () => deferred.settled(),
+    /** Housekeeping: sessions that expired or were revoked over a day ago, quiet counters, codes past their time. */
     async sweep() {
       const at = now();
       const sessions = await repo.deleteSessionsBefore(new Date(at.getTime() - 86_400_000));
-      const throttles = await repo.deleteQuietThrottles(new Date(at.getTime() - THROTTLE.quietMs), at);
-      return sessions.length + throttles.length;
+      return sessions.length + (await guessing.sweep(at));
     },
   };
 }

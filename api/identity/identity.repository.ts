@@ -2,12 +2,15 @@
  * The embedded identity service's queries (docs/decisions/014). Everything lives in the site's own
  * database, so containers that share it share users, keys, sessions and lockouts.
  */
-import { and, asc, desc, eq, gt, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, like, lt, ne, notLike, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
+import { isUniqueViolation } from '../../db/driver-errors.ts';
 
 export type IdentityUser = typeof import('../../db/schema/pg.ts').identityUsers.$inferSelect;
 export type IdentitySession = typeof import('../../db/schema/pg.ts').identitySessions.$inferSelect;
 export type CodePurpose = 'confirm-sign-up' | 'reset-password';
+
+const isAddressTaken = (err: unknown) => isUniqueViolation(err, { pg: 'identity_users_email_key_unique', sqlite: 'identity_users.email_key' });
 
 export function identityRepository({ db, t, dialect }: Database) {
   const users = t.identityUsers;
@@ -49,6 +52,30 @@ export function identityRepository({ db, t, dialect }: Database) {
     async insertUser(user: typeof t.identityUsers.$inferInsert): Promise<IdentityUser | null> {
       const [row] = await db.insert(t.identityUsers).values(user).onConflictDoNothing().returning();
       return row ?? null;
+    },
+    /** The confirmed account that holds this address (its email_key), if any. */
+    async userByEmailKey(emailKey: string): Promise<IdentityUser | null> {
+      const [user] = await db.select().from(t.identityUsers).where(eq(t.identityUsers.emailKey, emailKey));
+      return user ?? null;
+    },
+    /**
+     * Confirms an unconfirmed account and gives it its address (and, for an address on ADMIN_EMAILS,
+     * its request to be an admin): 'address-taken' when another confirmed account holds the address
+     * (the unique email_key decides, also between two confirmations at once), null when the account
+     * is not (any longer) unconfirmed.
+     */
+    async confirmUser(id: string, emailKey: string, adminRequestedAt: Date | null): Promise<IdentityUser | 'address-taken' | null> {
+      try {
+        const [row] = await db
+          .update(t.identityUsers)
+          .set({ status: 'CONFIRMED', emailVerified: true, emailKey, adminRequestedAt })
+          .where(and(eq(t.identityUsers.id, id), eq(t.identityUsers.status, 'UNCONFIRMED')))
+          .returning();
+        return row ?? null;
+      } catch (err) {
+        if (isAddressTaken(err)) return 'address-taken';
+        throw err;
+      }
     },
     async updateUser(
       id: string,
@@ -121,6 +148,29 @@ export function identityRepository({ db, t, dialect }: Database) {
         .returning({ userId: t.identityCodes.userId });
       return rows.length === 1;
     },
+    /**
+     * One try at the user's code, counted on the code itself before it is compared (a burst of parallel
+     * tries counts every one): the code with its tries so far, or null when the user has none.
+     */
+    async countCodeTry(userId: string, purpose: CodePurpose) {
+      const [row] = await db
+        .update(t.identityCodes)
+        .set({ attempts: sql`${t.identityCodes.attempts} + 1` })
+        .where(and(eq(t.identityCodes.userId, userId), eq(t.identityCodes.purpose, purpose)))
+        .returning();
+      return row ?? null;
+    },
+    /** A try that was refused before the code was compared is not one: it is given back. */
+    async giveBackCodeTry(userId: string, purpose: CodePurpose) {
+      await db
+        .update(t.identityCodes)
+        .set({ attempts: sql`${t.identityCodes.attempts} - 1` })
+        .where(and(eq(t.identityCodes.userId, userId), eq(t.identityCodes.purpose, purpose), gt(t.identityCodes.attempts, 0)))
+        .returning();
+    },
+    async deleteCodesExpiredBefore(at: Date) {
+      return db.delete(t.identityCodes).where(lt(t.identityCodes.expiresAt, at)).returning({ userId: t.identityCodes.userId });
+    },
     async deleteCode(userId: string, purpose: CodePurpose) {
       await db
         .delete(t.identityCodes)
@@ -169,19 +219,19 @@ export function identityRepository({ db, t, dialect }: Database) {
     },
 
     /**
-     * Counts one attempt under `key` before the secret is checked (so parallel guesses each count),
-     * forgetting the count after `quietMs` without attempts. Returns the count and the lock in force.
+     * Counts one attempt under `key` before the secret is checked (so parallel guesses each count).
+     * The count is forgotten after `quietMs` without attempts, or, given `{ windowMs }`, once the window
+     * that began with its first attempt is over; never while a lock is in force. Returns the count and
+     * the lock in force.
      */
-    async countAttempt(key: string, now: Date, quietMs: number) {
+    async countAttempt(key: string, now: Date, forget: number | { windowMs: number }) {
+      const stale =
+        typeof forget === 'number'
+          ? lt(t.identityThrottles.updatedAt, new Date(now.getTime() - forget))
+          : lt(t.identityThrottles.windowStartedAt, new Date(now.getTime() - forget.windowMs));
       await db
         .delete(t.identityThrottles)
-        .where(
-          and(
-            eq(t.identityThrottles.key, key),
-            lt(t.identityThrottles.updatedAt, new Date(now.getTime() - quietMs)),
-            or(isNull(t.identityThrottles.lockedUntil), lt(t.identityThrottles.lockedUntil, now)),
-          ),
-        )
+        .where(and(eq(t.identityThrottles.key, key), stale, or(isNull(t.identityThrottles.lockedUntil), lt(t.identityThrottles.lockedUntil, now))))
         .returning();
       const [row] = await db
         .insert(t.identityThrottles)
@@ -194,24 +244,63 @@ export function identityRepository({ db, t, dialect }: Database) {
     async claimTurn(key: string, now: Date, lockUntil: Date): Promise<boolean> {
       const rows = await db
         .update(t.identityThrottles)
-        .set({ lockedUntil: lockUntil })
+        .set({ lockedUntil: lockUntil, updatedAt: now })
         .where(and(eq(t.identityThrottles.key, key), or(isNull(t.identityThrottles.lockedUntil), lt(t.identityThrottles.lockedUntil, now))))
         .returning({ key: t.identityThrottles.key });
       return rows.length === 1;
     },
-    /** Gives back the attempt a success used (the count is of failures, reserved before the check). */
+    /**
+     * Gives back the attempt a success used (the count is of failures, reserved before the check).
+     * Not an attempt itself: the time of the last one stays (the column's own default would be the
+     * wall clock's, not the service's).
+     */
     async uncountAttempt(key: string) {
       await db
         .update(t.identityThrottles)
-        .set({ failures: sql`${t.identityThrottles.failures} - 1` })
+        .set({ failures: sql`${t.identityThrottles.failures} - 1`, updatedAt: sql`${t.identityThrottles.updatedAt}` })
         .where(and(eq(t.identityThrottles.key, key), gt(t.identityThrottles.failures, 0)))
         .returning();
     },
-    /** Counters with no attempt for `before` and no lock in force: forgotten anyway by countAttempt. */
+    /**
+     * Counters with no attempt since `before` and no lock in force: forgotten anyway by countAttempt.
+     * Not the stand-in counts of codes (`tries:`), which go with the codes (deleteStandInsBefore).
+     */
     async deleteQuietThrottles(before: Date, now: Date) {
       return db
         .delete(t.identityThrottles)
-        .where(and(lt(t.identityThrottles.updatedAt, before), or(isNull(t.identityThrottles.lockedUntil), lt(t.identityThrottles.lockedUntil, now))))
+        .where(
+          and(
+            lt(t.identityThrottles.updatedAt, before),
+            or(isNull(t.identityThrottles.lockedUntil), lt(t.identityThrottles.lockedUntil, now)),
+            notLike(t.identityThrottles.key, 'tries:%'),
+          ),
+        )
+        .returning({ key: t.identityThrottles.key });
+    },
+    /**
+     * Tries at a code that does not exist (an unknown username, or a user with no code), counted as a
+     * code counts them: kept until `keepUntil` (the expiry such a code would have), whatever the pauses.
+     */
+    async countStandInTry(key: string, now: Date, keepUntil: Date) {
+      const [row] = await db
+        .insert(t.identityThrottles)
+        .values({ key, failures: 1, lockedUntil: keepUntil, windowStartedAt: now, updatedAt: now })
+        .onConflictDoUpdate({ target: t.identityThrottles.key, set: { failures: sql`${t.identityThrottles.failures} + 1`, updatedAt: now } })
+        .returning({ failures: t.identityThrottles.failures });
+      return row!.failures;
+    },
+    /** What a code send does to the stand-in count: back to no tries, kept until the new code's expiry. */
+    async resetStandInTries(key: string, now: Date, keepUntil: Date) {
+      await db
+        .insert(t.identityThrottles)
+        .values({ key, failures: 0, lockedUntil: keepUntil, windowStartedAt: now, updatedAt: now })
+        .onConflictDoUpdate({ target: t.identityThrottles.key, set: { failures: 0, lockedUntil: keepUntil, windowStartedAt: now, updatedAt: now } });
+    },
+    /** Stand-in counts (keys starting with `prefix`) kept until before `at`: gone when a code would be. */
+    async deleteStandInsBefore(prefix: string, at: Date) {
+      return db
+        .delete(t.identityThrottles)
+        .where(and(like(t.identityThrottles.key, `${prefix}%`), lt(t.identityThrottles.lockedUntil, at)))
         .returning({ key: t.identityThrottles.key });
     },
     async clearAttempts(key: string) {

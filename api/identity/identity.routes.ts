@@ -4,16 +4,23 @@
  * - POST /api/identity/cognito, with the embedded service only: the user-pool API aws-amplify speaks
  *   (the action in X-Amz-Target, JSON in and out), answered by api/identity/embedded-identity.ts;
  * - GET /api/identity/jwks.json, with the embedded service only: its public signing keys.
+ *
+ * After a sign-in through the gateway it sets the known-device cookie (./guessing.ts, decision 039):
+ * signed, HttpOnly, SameSite=Strict, Secure under https, sent back only to /api/identity. A sign-in
+ * from a known device passes the per-username and pool-wide password gates that strangers' guesses
+ * may have closed.
  */
 import type { MiddlewareHandler } from 'hono';
+import { getCookie, setCookie } from 'hono/cookie';
 import type { Deps } from '../deps.ts';
 import { clientOf, rateLimit, trustedProxyList } from '../http/rate-limit.ts';
 import { adminRouter, router } from '../http/routes.ts';
+import { DEVICE_COOKIE, DEVICE_COOKIE_PATH, DEVICE_DAYS } from './guessing.ts';
 
 const PREFIX = 'AWSCognitoIdentityProviderService.';
 const AMZ_JSON = 'application/x-amz-json-1.1';
 
-export function identityRoutes(deps: Pick<Deps, 'identity' | 'embeddedIdentity' | 'rateLimits' | 'clock'>) {
+export function identityRoutes(deps: Pick<Deps, 'identity' | 'embeddedIdentity' | 'rateLimits' | 'clock' | 'integrations'>) {
   const { identity, embeddedIdentity, rateLimits } = deps;
   const r = router().get('/identity/config', (c) =>
     c.json({
@@ -42,13 +49,22 @@ export function identityRoutes(deps: Pick<Deps, 'identity' | 'embeddedIdentity' 
         'x-amzn-errortype': 'LimitExceededException',
       });
     };
+    const deviceCookie = {
+      path: DEVICE_COOKIE_PATH,
+      httpOnly: true,
+      sameSite: 'Strict',
+      secure: deps.integrations.siteUrl.startsWith('https:'),
+      maxAge: DEVICE_DAYS * 86_400,
+    } as const;
     r.post('/identity/cognito', limitSignUps, async (c) => {
       const action = actionOf(c.req.header('x-amz-target'));
       const body = await c.req.json().catch(() => null);
-      const answer =
+      const ctx = { clientAddress: clientOf(c, trusted), deviceUser: service.devices.read(getCookie(c, DEVICE_COOKIE)) };
+      const answer: { status: number; body: unknown; signedIn?: string } =
         body && typeof body === 'object' && !Array.isArray(body)
-          ? await service.call(action, body, { clientAddress: clientOf(c, trusted) })
+          ? await service.call(action, body, ctx)
           : { status: 400, body: { __type: 'SerializationException', message: 'Malformed request body: send valid JSON.' } };
+      if (answer.signedIn) setCookie(c, DEVICE_COOKIE, service.devices.issue(answer.signedIn), deviceCookie);
       const type = (answer.body as { __type?: string }).__type;
       return c.body(JSON.stringify(answer.body), answer.status as 200, { 'content-type': AMZ_JSON, ...(type ? { 'x-amzn-errortype': type } : {}) });
     });

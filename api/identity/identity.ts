@@ -86,6 +86,7 @@ export async function startIdentity({ env, database, secrets, clock, log, outbox
     secrets,
     clock,
     allowlist,
+    log,
     sendCode: ({ username, to, subject, text, code }) => {
       // Codes are secrets: in the log only while developing.
       if (development) log.info('identity: verification code (development only)', { username, code });
