@@ -19,6 +19,7 @@ export async function openEmbeddedIdentity(env: Env, sendCode: (message: Message
       secrets: createSecretBox(key.current, key.previous),
       clock: systemClock,
       allowlist: parseAllowlist(env.ADMIN_EMAILS),
+      adminMfa: env.ADMIN_MFA,
       sendCode,
     });
     return { identity, database };

@@ -50,7 +50,10 @@ export function identityRepository({ db, t, dialect }: Database) {
       const [row] = await db.insert(t.identityUsers).values(user).onConflictDoNothing().returning();
       return row ?? null;
     },
-    async updateUser(id: string, patch: Partial<Pick<IdentityUser, 'email' | 'emailVerified' | 'passwordHash' | 'status' | 'enabled' | 'isAdmin'>>) {
+    async updateUser(
+      id: string,
+      patch: Partial<Pick<IdentityUser, 'email' | 'emailVerified' | 'passwordHash' | 'srpVerifier' | 'status' | 'enabled' | 'isAdmin'>>,
+    ) {
       const [row] = await db.update(t.identityUsers).set(patch).where(eq(t.identityUsers.id, id)).returning();
       return row ?? null;
     },
@@ -148,8 +151,9 @@ export function identityRepository({ db, t, dialect }: Database) {
         .where(and(eq(t.identitySessions.id, id), isNull(t.identitySessions.revokedAt)))
         .returning();
     },
-    /** Every session of the user (but `keep`, when given) ends now. */
+    /** Every session of the user (but `keep`, when given) ends now, and every sign-in of theirs under way. */
     async revokeUserSessions(userId: string, at: Date, keep?: string) {
+      await db.delete(t.identityChallenges).where(eq(t.identityChallenges.userId, userId)).returning({ id: t.identityChallenges.id });
       const conditions = [eq(t.identitySessions.userId, userId), isNull(t.identitySessions.revokedAt)];
       if (keep) conditions.push(ne(t.identitySessions.id, keep));
       await db

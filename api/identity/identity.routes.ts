@@ -1,8 +1,9 @@
 /**
  * What the browser needs to talk to the identity service:
  * - GET /api/identity/config: the user pool and app client (public values) for aws-amplify;
- * - POST /api/identity/cognito, with the embedded service only: the user-pool API aws-amplify speaks
- *   (the action in X-Amz-Target, JSON in and out), answered by api/identity/embedded-identity.ts;
+ * - POST /api/identity/cognito (and .../cognito/, where the AWS SDK posts), with the embedded service
+ *   only: the user-pool API aws-amplify and the SDK speak (the action in X-Amz-Target, JSON in and
+ *   out), answered by api/identity/embedded-identity.ts;
  * - GET /api/identity/jwks.json, with the embedded service only: its public signing keys.
  */
 import type { MiddlewareHandler } from 'hono';
@@ -42,7 +43,7 @@ export function identityRoutes(deps: Pick<Deps, 'identity' | 'embeddedIdentity' 
         'x-amzn-errortype': 'LimitExceededException',
       });
     };
-    r.post('/identity/cognito', limitSignUps, async (c) => {
+    const gateway: MiddlewareHandler = async (c) => {
       const action = actionOf(c.req.header('x-amz-target'));
       const body = await c.req.json().catch(() => null);
       const answer =
@@ -51,7 +52,10 @@ export function identityRoutes(deps: Pick<Deps, 'identity' | 'embeddedIdentity' 
           : { status: 400, body: { __type: 'SerializationException', message: 'Malformed request body: send valid JSON.' } };
       const type = (answer.body as { __type?: string }).__type;
       return c.body(JSON.stringify(answer.body), answer.status as 200, { 'content-type': AMZ_JSON, ...(type ? { 'x-amzn-errortype': type } : {}) });
-    });
+    };
+    // aws-amplify posts to the endpoint as configured; the AWS SDK v3 adds a '/' (its path is the root).
+    r.post('/identity/cognito', limitSignUps, gateway);
+    r.post('/identity/cognito/', limitSignUps, gateway);
   }
   return {
     public: r,
