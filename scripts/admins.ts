@@ -7,15 +7,19 @@
  *   npm run admin:add -- --username <u>
  *   npm run admin:list
  *   npm run admin:remove -- --username <u> [--disable]
+ *   npm run admin:reset-mfa -- --username <u>
  *
  * Creating one admin never touches another. Removing one takes it out of the `admin` group and signs
  * it out everywhere: the admin API refuses its tokens at once (embedded) or within a minute (Cognito,
  * whose GetUser refuses signed-out tokens). --disable also stops the account signing in again.
  * Adding puts an existing account (one removed from the group, or made by sign-up) back in the group.
+ * Resetting MFA (a lost authenticator) removes the user's TOTP and signs them out everywhere; with
+ * ADMIN_MFA=required they set it up again at their next sign-in (docs/decisions/040).
  */
 import { parseArgs } from 'node:util';
 import {
   AdminAddUserToGroupCommand,
+  AdminSetUserMFAPreferenceCommand,
   AdminCreateUserCommand,
   AdminDisableUserCommand,
   AdminEnableUserCommand,
@@ -36,7 +40,8 @@ const usage = `Usage:
   npm run admin:create -- --username <u> --email <e> --password <p>
   npm run admin:add -- --username <u>
   npm run admin:list
-  npm run admin:remove -- --username <u> [--disable]`;
+  npm run admin:remove -- --username <u> [--disable]
+  npm run admin:reset-mfa -- --username <u>`;
 
 function fail(message: string): never {
   process.stderr.write(`admin: ${message}\n`);
@@ -98,6 +103,13 @@ async function withCognito(poolId: string, region: string) {
       token = page.NextToken;
     } while (token);
     if (env.ADMIN_EMAILS) console.log(`Also admins: users with a verified e-mail matching ADMIN_EMAILS (${env.ADMIN_EMAILS}).`);
+  } else if (command === 'reset-mfa') {
+    const username = parseUsername();
+    await client.send(
+      new AdminSetUserMFAPreferenceCommand({ UserPoolId: poolId, Username: username, SoftwareTokenMfaSettings: { Enabled: false, PreferredMfa: false } }),
+    );
+    await client.send(new AdminUserGlobalSignOutCommand({ UserPoolId: poolId, Username: username }));
+    console.log(`"${username}" no longer signs in with TOTP and is signed out everywhere.`);
   } else {
     const username = parseUsername();
     await client.send(new AdminRemoveUserFromGroupCommand({ UserPoolId: poolId, Username: username, GroupName: 'admin' }));
@@ -125,6 +137,9 @@ async function withEmbedded() {
       const users = await identity.admins.list();
       if (!users.length) console.log('No accounts yet: npm run admin:create -- --username <u> --email <e> --password <p>');
       for (const u of users) console.log(`${u.username}\t${u.email}\t${u.status}\t${u.enabled ? 'enabled' : 'disabled'}\tadmin: ${u.admin}`);
+    } else if (command === 'reset-mfa') {
+      const { username } = await identity.admins.resetMfa(parseUsername());
+      console.log(`"${username}"'s two-step verification is reset and they are signed out everywhere; they set it up again at their next sign-in.`);
     } else {
       const username = parseUsername();
       const { stillAdminByEmail } = await identity.admins.remove(username, { disable: values.disable });
@@ -147,7 +162,7 @@ function parseUsername() {
   return values.username;
 }
 
-if (command !== 'create' && command !== 'add' && command !== 'list' && command !== 'remove') fail(usage);
+if (!['create', 'add', 'list', 'remove', 'reset-mfa'].includes(command ?? '')) fail(usage);
 try {
   if (env.COGNITO_USER_POOL_ID && env.COGNITO_REGION) await withCognito(env.COGNITO_USER_POOL_ID, env.COGNITO_REGION);
   else await withEmbedded();

@@ -19,6 +19,8 @@ export interface AdminMember {
   createdAt: Date | null;
   /** Null when the pool does not say (Cognito's group listing never does). */
   lastSignInAt: Date | null;
+  /** Whether the member signs in with a TOTP code; null when the pool does not say (Cognito's group listing). */
+  mfa: boolean | null;
 }
 
 export type GroupRemoval = { outcome: 'removed' } | { outcome: 'not-a-member' } | { outcome: 'last-member' };
@@ -32,6 +34,11 @@ export interface AdminDirectory {
    * are its last member who can sign in (then nothing changes).
    */
   removeFromGroup(username: string): Promise<GroupRemoval>;
+  /**
+   * The recovery for a lost authenticator: the member's TOTP is reset and they are signed out
+   * everywhere; they set it up again at their next sign-in. False when no such user exists.
+   */
+  resetMfa(username: string): Promise<boolean>;
 }
 
 /** A member who can sign in: the one the group must keep. */
@@ -53,11 +60,21 @@ export function embeddedAdminDirectory(identity: EmbeddedIdentity, allowlist: Em
         status: user.status,
         createdAt: user.createdAt,
         lastSignInAt: user.lastSignInAt,
+        mfa: user.mfa,
       }));
     },
     async removeFromGroup(username) {
       const { outcome } = await identity.admins.removeFromGroup(username);
       return { outcome };
+    },
+    async resetMfa(username) {
+      try {
+        await identity.admins.resetMfa(username);
+        return true;
+      } catch (err) {
+        if ((err as { type?: string }).type === 'UserNotFoundException') return false;
+        throw err;
+      }
     },
   };
 }

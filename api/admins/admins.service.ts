@@ -2,6 +2,8 @@
  * The Admins screen's rules (docs/decisions/030): who administers the site, and taking one of them out
  * of the admin group. Nobody removes themselves (another admin, or the operator's command, does), and
  * the group never loses its last member who can sign in; both are 409s that say what to do instead.
+ * An admin who lost their authenticator has it reset by another admin (or `npm run admin:reset-mfa`),
+ * never by themselves: a stolen session must not be able to swap the second factor.
  */
 import type { AdminPrincipal } from '../auth/verifier.ts';
 import type { Deps } from '../deps.ts';
@@ -33,6 +35,7 @@ export function adminsService({ adminDirectory }: Pick<Deps, 'adminDirectory'>) 
           status: m.status,
           createdAt: m.createdAt,
           lastSignInAt: m.lastSignInAt,
+          mfa: m.mfa,
           isYou: isCaller(m, caller),
           alsoByEmail: byEmail(d, m),
         })),
@@ -54,6 +57,18 @@ export function adminsService({ adminDirectory }: Pick<Deps, 'adminDirectory'>) 
         throw conflict(`${target.username} is the last admin who can sign in, so they stay: add another admin first (npm run admin:create).`);
       }
       return { username: target.username, stillAdminByEmail: byEmail(d, target) };
+    },
+
+    /** Another admin's TOTP reset: they are signed out and set it up again at their next sign-in. */
+    async resetMfa(username: string, caller: AdminPrincipal) {
+      const d = directory();
+      const target = (await d.members()).find((m) => m.username === username);
+      if (!target) throw notFound(`No admin is named "${username}".`);
+      if (isCaller(target, caller)) {
+        throw conflict('You cannot reset your own two-step verification: ask another admin, or use npm run admin:reset-mfa on the server.');
+      }
+      if (!(await d.resetMfa(target.username))) throw notFound(`No admin is named "${username}".`);
+      return { username: target.username };
     },
   };
 }
