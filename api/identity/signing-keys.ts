@@ -71,6 +71,9 @@ export function signingKeys(repo: IdentityRepository, secrets: SecretBox): Signi
       const rows = await repo.signingKeys();
       const current = rows.find((row) => !row.retiredAt);
       if (!current) throw new Error('the identity service has no signing key (run the server once, or npm run identity:rotate-keys)');
+      // A signer this container's key set does not have yet (made elsewhere): read the set again at
+      // the next verification, so the token signed here is admitted here at once.
+      if (keyset && !keyset.fingerprint.split(',').includes(current.kid)) keyset = null;
       let key = privateKeys.get(current.kid);
       if (!key) privateKeys.set(current.kid, (key = await importPKCS8(secrets.open(current.privateKey, sealContext(current.kid)), ALG)));
       const iat = Math.floor(now.getTime() / 1000);
