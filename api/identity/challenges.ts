@@ -44,6 +44,13 @@ export interface SignInStepsOptions<Ctx> {
   mfaRequired(user: IdentityUser): boolean;
   /** The password, or its SRP proof, was right: what follows (throttles forgotten, status checked, then `afterPassword`). */
   passwordRight(user: IdentityUser, ctx: Ctx): Promise<AuthAnswer>;
+  /**
+   * One PASSWORD_VERIFIER answer, counted per client address before the claim is checked (throws when
+   * refused): each costs two 3072-bit exponentiations, whether a challenge stands behind it or not.
+   */
+  countClaim(ctx: Ctx): Promise<void>;
+  /** A right claim: the count above is given back (a sign-in is not a failure). */
+  claimRight(ctx: Ctx): Promise<void>;
   /** One TOTP try, counted per user across challenges before the code is checked; throws when refused. */
   countCodeTry(user: IdentityUser): Promise<void>;
   /** A right TOTP code: the count above is forgotten. */
@@ -206,6 +213,7 @@ export function signInSteps<Ctx>(o: SignInStepsOptions<Ctx>) {
 
   async function answerPasswordVerifier(responses: Record<string, string>, ctx: Ctx) {
     for (const name of ['USERNAME', 'PASSWORD_CLAIM_SECRET_BLOCK', 'PASSWORD_CLAIM_SIGNATURE', 'TIMESTAMP']) if (!responses[name]) missing(name);
+    await o.countClaim(ctx);
     // One answer per challenge: a wrong claim spends it, as a wrong password does.
     const found = await claim<VerifierState>(responses.PASSWORD_CLAIM_SECRET_BLOCK, 'PASSWORD_VERIFIER', 1);
     if (found) await repo.takeChallenge(found.id);
@@ -225,6 +233,7 @@ export function signInSteps<Ctx>(o: SignInStepsOptions<Ctx>) {
     });
     const user = found ? await userOf(found.userId, responses.USERNAME) : null;
     if (!found || !user || state.decoy || !right) return incorrect();
+    await o.claimRight(ctx);
     return o.passwordRight(user, ctx);
   }
 

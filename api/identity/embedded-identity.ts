@@ -156,6 +156,8 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
     usernameKey: keyOf,
     mfaRequired,
     passwordRight,
+    countClaim: (ctx) => throttle(`address:${ctx.clientAddress}`, THROTTLE.address, attemptsExceeded),
+    claimRight: (ctx) => repo.uncountAttempt(`address:${ctx.clientAddress}`),
     countCodeTry: (user) => throttle(`mfa:${user.usernameKey}`, THROTTLE.user, tooManyCodes),
     codeRight: (user) => repo.clearAttempts(`mfa:${user.usernameKey}`),
     signedIn: async (user) => {

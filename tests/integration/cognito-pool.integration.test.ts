@@ -221,6 +221,33 @@ for (const dialect of dialects) {
       });
     });
 
+    it('answers to PASSWORD_VERIFIER cost the sender: a flood of invented claims from one address is refused before any is computed', async () => {
+      const from = (address: string) => ({ incoming: { socket: { remoteAddress: address } } });
+      const invented = () =>
+        pool.app.request(
+          '/api/identity/cognito',
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AWSCognitoIdentityProviderService.RespondToAuthChallenge' },
+            body: JSON.stringify({
+              ClientId: client(),
+              ChallengeName: 'PASSWORD_VERIFIER',
+              ChallengeResponses: {
+                USERNAME: 'srp.user',
+                PASSWORD_CLAIM_SECRET_BLOCK: randomBytes(32).toString('base64'),
+                PASSWORD_CLAIM_SIGNATURE: randomBytes(32).toString('base64'),
+                TIMESTAMP: 'Mon Jan 1 00:00:00 UTC 2024',
+              },
+            }),
+          },
+          from('198.51.100.77'),
+        );
+      const answers: string[] = [];
+      for (let i = 0; i < 40; i++) answers.push(((await (await invented()).json()) as { message: string }).message);
+      expect(answers.slice(0, 5)).toEqual(Array(5).fill('Incorrect username or password.'));
+      expect(answers.slice(-10)).toEqual(Array(10).fill('Password attempts exceeded'));
+    });
+
     it('a key revoked with identity:rotate-keys --revoke-old from the shell is refused by another container within the bound', async () => {
       // The bound the design promises: under 2 s from the command to every container.
       expect(KEYSET_REFRESH_MS).toBeLessThanOrEqual(1000);
