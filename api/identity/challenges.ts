@@ -10,7 +10,10 @@
  *
  * Nothing tells a user the pool knows from one it does not: an unknown username, and a known one with
  * no SRP verifier yet, get a salt and verifier made up from the name (stable, as real ones are), an id
- * shaped like a real one, and the same computations; their claims fail as a wrong password does.
+ * shaped like a real one, the same computations and the same database writes (a challenge row, marked
+ * made-up); their claims fail as a wrong password does. identity_challenges.user_id is required, so an
+ * unknown user's row is filed under some other user of the pool (it can never sign anyone in: its state
+ * says it is made up); were the column nullable, it would be null.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '../../db/client.ts';
@@ -168,6 +171,25 @@ export function signInSteps<Ctx>(o: SignInStepsOptions<Ctx>) {
     if (!user || !given || (given !== user.id && o.usernameKey(given) !== user.usernameKey)) return null;
     return user;
   }
+  /**
+   * Whom an unknown user's made-up challenge is filed under: some user of the pool, looked up once.
+   * A write it must be (an answer that writes nothing returns faster than one that commits).
+   */
+  let decoyOwner: string | null = null;
+  async function openDecoyChallenge(state: VerifierState): Promise<Buffer> {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      decoyOwner ??= await repo.anyUserId();
+      if (!decoyOwner) break; // no user at all: there is nobody to tell apart from anybody
+      try {
+        return await openChallenge('PASSWORD_VERIFIER', decoyOwner, state, CHALLENGE_RULES.passwordVerifierMs);
+      } catch (err) {
+        if (attempt) throw err;
+        decoyOwner = null; // that user is gone: look again
+      }
+    }
+    return randomBytes(32);
+  }
+
   /** The last step: the account is read again, as it is now. */
   async function finish(userId: string) {
     const user = await repo.userById(userId);
@@ -197,14 +219,8 @@ export function signInSteps<Ctx>(o: SignInStepsOptions<Ctx>) {
     const { salt, verifier } = stored ?? decoy;
     const userId = user ? user.id : uuidFrom(secrets.digest(key, 'identity-srp-decoy-id'));
     const { b, B } = serverEphemeral(verifier);
-    let ref: Buffer;
-    if (user) {
-      const state: VerifierState = { userId, salt, verifier, A, b, B, decoy: !stored };
-      ref = await openChallenge('PASSWORD_VERIFIER', user.id, state, CHALLENGE_RULES.passwordVerifierMs);
-    } else {
-      ref = randomBytes(32);
-      await repo.takeChallenge(idOf(ref)); // a statement like the real user's insert, for nothing
-    }
+    const state: VerifierState = { userId, salt, verifier, A, b, B, decoy: !stored };
+    const ref = user ? await openChallenge('PASSWORD_VERIFIER', user.id, state, CHALLENGE_RULES.passwordVerifierMs) : await openDecoyChallenge(state);
     return {
       ChallengeName: 'PASSWORD_VERIFIER',
       ChallengeParameters: { SALT: salt, SRP_B: B, SECRET_BLOCK: ref.toString('base64'), USERNAME: userId, USER_ID_FOR_SRP: userId },

@@ -183,6 +183,19 @@ for (const dialect of dialects) {
         for (const attempt of [wrong, unknown, noVerifier]) {
           expect(attempt.answer).toMatchObject({ status: 400, body: { __type: 'NotAuthorizedException', message: 'Incorrect username or password.' } });
         }
+        // The same writes too (a commit takes longer than a statement that changes nothing): a challenge
+        // row for the unknown name as for the real one.
+        const rows = async () => (await db.select().from(t.identityChallenges)).length;
+        for (const name of ['srp.user', 'nobody.here']) {
+          const before = await rows();
+          const init = await call(pool, 'InitiateAuth', {
+            ClientId: client(),
+            AuthFlow: 'USER_SRP_AUTH',
+            AuthParameters: { USERNAME: name, SRP_A: srpClient('x_y').SRP_A },
+          });
+          expect(init.body.ChallengeName, name).toBe('PASSWORD_VERIFIER');
+          expect(await rows(), name).toBe(before + 1);
+        }
         // Stable, as a real user's salt is: asking twice tells nothing.
         expect((await srpSignIn('nobody.here')).init.ChallengeParameters.SALT).toBe(unknown.init.ChallengeParameters.SALT);
         expect((await srpSignIn('nobody.here')).init.ChallengeParameters.USER_ID_FOR_SRP).toBe(unknown.init.ChallengeParameters.USER_ID_FOR_SRP);
