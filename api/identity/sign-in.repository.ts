@@ -41,10 +41,6 @@ export function signInRepository({ db, t }: Database) {
       const rows = await db.delete(challenges).where(eq(challenges.id, id)).returning({ id: challenges.id });
       return rows.length === 1;
     },
-    /** Every sign-in of the user still under way ends (password changed, signed out everywhere, MFA reset). */
-    async deleteUserChallenges(userId: string) {
-      await db.delete(challenges).where(eq(challenges.userId, userId)).returning({ id: challenges.id });
-    },
     async deleteChallengesExpiredBy(now: Date) {
       return db.delete(challenges).where(lte(challenges.expiresAt, now)).returning({ id: challenges.id });
     },
