@@ -48,6 +48,16 @@ describe('loadEnv', () => {
     expect(loadEnv({ NODE_ENV: 'development', SEED_SAMPLE_CONTENT: 'false' }).SEED_SAMPLE_CONTENT).toBe(false);
   });
 
+  it('makes TOTP required for admins in production and optional elsewhere unless ADMIN_MFA says otherwise', () => {
+    const production = { NODE_ENV: 'production', SITE_URL: 'https://www.example-firm.com', IDENTITY_EMBEDDED: 'true' };
+    expect(loadEnv(production).ADMIN_MFA).toBe('required');
+    expect(loadEnv({ ...production, ADMIN_MFA: 'optional' }).ADMIN_MFA).toBe('optional');
+    expect(loadEnv({}).ADMIN_MFA).toBe('optional');
+    expect(loadEnv({ NODE_ENV: 'test', ADMIN_MFA: '' }).ADMIN_MFA).toBe('optional');
+    expect(loadEnv({ ADMIN_MFA: 'required' }).ADMIN_MFA).toBe('required');
+    expect(() => loadEnv({ ADMIN_MFA: 'yes' })).toThrow(/ADMIN_MFA: .*required \(every admin/);
+  });
+
   it('gives the embedded defaults with nothing set', () => {
     const env = loadEnv({});
     expect(env).toMatchObject({ PORT: 4321, HOST: '127.0.0.1', SQLITE_PATH: 'data/site.db', SEED_SAMPLE_CONTENT: true });

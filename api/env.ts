@@ -72,6 +72,9 @@ const envSchema = z
     COGNITO_CLIENT_ID: z.string().optional(),
     ADMIN_EMAILS: z.string().default(''),
     IDENTITY_EMBEDDED: flag,
+    // Whether every admin of the embedded identity service must sign in with TOTP (set up at the next
+    // sign-in). Unset: required in production, optional elsewhere. Resolved below.
+    ADMIN_MFA: z.enum(['required', 'optional']).optional(),
     // Secrets at rest (identity signing keys, integration secrets): 32 bytes, base64 or hex. Unset: a key
     // generated on first start into SECRETS_KEY_FILE (0600). Required in production with DATABASE_URL.
     SECRETS_KEY: z.string().optional(),
@@ -201,13 +204,20 @@ const envSchema = z
     }
   });
 
-/** The environment as read, SEED_SAMPLE_CONTENT resolved to a yes or no. */
-export type Env = Omit<z.output<typeof envSchema>, 'SEED_SAMPLE_CONTENT'> & { SEED_SAMPLE_CONTENT: boolean };
+/** The environment as read, SEED_SAMPLE_CONTENT resolved to a yes or no, ADMIN_MFA to its value. */
+export type Env = Omit<z.output<typeof envSchema>, 'SEED_SAMPLE_CONTENT' | 'ADMIN_MFA'> & {
+  SEED_SAMPLE_CONTENT: boolean;
+  ADMIN_MFA: 'required' | 'optional';
+};
 
-/** SEED_SAMPLE_CONTENT, or where unset what SAMPLE_CONTENT allows (src/config/sample-content.ts). */
+/** SEED_SAMPLE_CONTENT, or where unset what SAMPLE_CONTENT allows (src/config/sample-content.ts); ADMIN_MFA, or where unset required in production. */
 function resolveSeedSamples(env: z.output<typeof envSchema>): Env {
   const seed = env.SEED_SAMPLE_CONTENT;
-  return { ...env, SEED_SAMPLE_CONTENT: seed ? seed === 'true' : sampleContentShown({ NODE_ENV: env.NODE_ENV, SAMPLE_CONTENT: env.SAMPLE_CONTENT }) };
+  return {
+    ...env,
+    SEED_SAMPLE_CONTENT: seed ? seed === 'true' : sampleContentShown({ NODE_ENV: env.NODE_ENV, SAMPLE_CONTENT: env.SAMPLE_CONTENT }),
+    ADMIN_MFA: env.ADMIN_MFA ?? (env.NODE_ENV === 'production' ? 'required' : 'optional'),
+  };
 }
 
 const loopbackHosts = new Set(['127.0.0.1', 'localhost', '::1']);
@@ -251,6 +261,7 @@ const hints: Record<string, string> = {
   CLOUDFLARE_API_TOKEN: 'an API token with the Zone Cache Purge permission',
   CLOUDFRONT_DISTRIBUTION_ID: 'for example E2QWRUHEXAMPLE (credentials from the AWS SDK chain; AWS_REGION set)',
   SHUTDOWN_GRACE_MS: 'whole milliseconds from 0 to 120000, for example SHUTDOWN_GRACE_MS=5000, or unset it for 5000 in production and 0 elsewhere',
+  ADMIN_MFA: 'required (every admin signs in with an authenticator app) or optional, or unset for required in production',
   IDENTITY_EMBEDDED: 'configure a Cognito user pool (README "Admin sign-in"), or set IDENTITY_EMBEDDED=true to run the embedded identity service on purpose',
   SECRETS_KEY: 'generate one with `openssl rand -base64 32` and give every container the same value',
   SECRETS_KEY_PREVIOUS: 'comma-separated earlier values of SECRETS_KEY, each 32 bytes in base64 or hex',

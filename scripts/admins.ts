@@ -8,6 +8,7 @@
  *   npm run admin:list
  *   npm run admin:remove -- --username <u> [--disable]
  *   npm run admin:invite -- --email <e> [--invited-by <name>]
+ *   npm run admin:reset-mfa -- --username <u>
  *
  * Creating one admin never touches another. Removing one takes it out of the `admin` group and signs
  * it out everywhere: the admin API refuses its tokens at once (embedded) or within a minute (Cognito,
@@ -16,10 +17,13 @@
  * Inviting e-mails a single-use link, valid 7 days, whose holder chooses a username and a password and
  * is an admin (docs/decisions/041); with no email setting it is kept in the development outbox and the
  * link is printed here, once (only its digest is stored).
+ * Resetting MFA (a lost authenticator) removes the user's TOTP and signs them out everywhere; with
+ * ADMIN_MFA=required they set it up again at their next sign-in (docs/decisions/040).
  */
 import { parseArgs } from 'node:util';
 import {
   AdminAddUserToGroupCommand,
+  AdminSetUserMFAPreferenceCommand,
   AdminCreateUserCommand,
   AdminDisableUserCommand,
   AdminEnableUserCommand,
@@ -46,7 +50,8 @@ const usage = `Usage:
   npm run admin:add -- --username <u>
   npm run admin:list
   npm run admin:remove -- --username <u> [--disable]
-  npm run admin:invite -- --email <e> [--invited-by <name>]`;
+  npm run admin:invite -- --email <e> [--invited-by <name>]
+  npm run admin:reset-mfa -- --username <u>`;
 
 function fail(message: string): never {
   process.stderr.write(`admin: ${message}\n`);
@@ -123,6 +128,13 @@ async function withCognito(poolId: string, region: string) {
       console.log(
         `Users with a verified e-mail matching ADMIN_EMAILS (${env.ADMIN_EMAILS}) outside the group ask to be admins: approve them on the Admins screen.`,
       );
+  } else if (command === 'reset-mfa') {
+    const username = parseUsername();
+    await client.send(
+      new AdminSetUserMFAPreferenceCommand({ UserPoolId: poolId, Username: username, SoftwareTokenMfaSettings: { Enabled: false, PreferredMfa: false } }),
+    );
+    await client.send(new AdminUserGlobalSignOutCommand({ UserPoolId: poolId, Username: username }));
+    console.log(`"${username}" no longer signs in with TOTP and is signed out everywhere.`);
   } else {
     const username = parseUsername();
     await client.send(new AdminRemoveUserFromGroupCommand({ UserPoolId: poolId, Username: username, GroupName: 'admin' }));
@@ -150,6 +162,9 @@ async function withEmbedded() {
       const users = await identity.admins.list();
       if (!users.length) console.log('No accounts yet: npm run admin:create -- --username <u> --email <e> --password <p>');
       for (const u of users) console.log(`${u.username}\t${u.email}\t${u.status}\t${u.enabled ? 'enabled' : 'disabled'}\tadmin: ${u.admin}`);
+    } else if (command === 'reset-mfa') {
+      const { username } = await identity.admins.resetMfa(parseUsername());
+      console.log(`"${username}"'s two-step verification is reset and they are signed out everywhere; they set it up again at their next sign-in.`);
     } else if (command === 'remove') {
       const username = parseUsername();
       const { mayAskAgain } = await identity.admins.remove(username, { disable: values.disable });
@@ -205,7 +220,7 @@ function parseUsername() {
   return values.username;
 }
 
-if (command !== 'create' && command !== 'add' && command !== 'list' && command !== 'remove' && command !== 'invite') fail(usage);
+if (!['create', 'add', 'list', 'remove', 'invite', 'reset-mfa'].includes(command ?? '')) fail(usage);
 try {
   if (env.COGNITO_USER_POOL_ID && env.COGNITO_REGION) await withCognito(env.COGNITO_USER_POOL_ID, env.COGNITO_REGION);
   else await withEmbedded();

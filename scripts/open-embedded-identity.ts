@@ -20,6 +20,7 @@ export async function openEmbeddedIdentity(env: Env, sendCode: (message: Message
       secrets,
       clock: systemClock,
       allowlist: parseAllowlist(env.ADMIN_EMAILS),
+      adminMfa: env.ADMIN_MFA,
       sendCode,
     });
     return { identity, database, secrets };

@@ -15,6 +15,7 @@ import { createSecretBox, loadSecretsKey, type SecretBox } from '../api/crypto/s
 import { EnvError, loadEnv } from '../api/env.ts';
 import { identityRepository } from '../api/identity/identity.repository.ts';
 import { resealSigningKeys } from '../api/identity/signing-keys.ts';
+import { resealSignInSecrets } from '../api/identity/challenges.ts';
 import { resealBlogSources } from '../api/blog-sources/blog-sources.repository.ts';
 import { resealCalendarSettings } from '../api/calendar-settings/calendar-settings.repository.ts';
 import { resealEmailSettings } from '../api/email-settings/email-settings.repository.ts';
@@ -34,6 +35,8 @@ export const resealers: Record<string, Resealer> = {
   email_settings: resealEmailSettings,
   blog_sources: resealBlogSources,
   identity_signing_keys: (database, box) => resealSigningKeys(identityRepository(database), box),
+  // SRP verifiers, TOTP secrets and sign-ins under way.
+  identity_users: resealSignInSecrets,
 };
 
 export interface RotateIo {

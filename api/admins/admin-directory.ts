@@ -21,6 +21,8 @@ export interface AdminMember {
   createdAt: Date | null;
   /** Null when the pool does not say (Cognito's group listing never does). */
   lastSignInAt: Date | null;
+  /** Whether the member signs in with a TOTP code; null when the pool does not say (Cognito's group listing). */
+  mfa: boolean | null;
 }
 
 /** A confirmed account on ADMIN_EMAILS that is not in the group: it asks to be an admin. */
@@ -70,6 +72,11 @@ export interface AdminDirectory {
   /** Null where the portal cannot invite; `invitationsUnavailable` says why and what to do instead. */
   invitations: AdminInvitations | null;
   invitationsUnavailable?: string;
+  /**
+   * The recovery for a lost authenticator: the member's TOTP is reset and they are signed out
+   * everywhere; they set it up again at their next sign-in. False when no such user exists.
+   */
+  resetMfa(username: string): Promise<boolean>;
 }
 
 /** A member who can sign in: the one the group must keep. */
@@ -94,6 +101,7 @@ export function embeddedAdminDirectory(identity: EmbeddedIdentity, allowlist: Em
         status: user.status,
         createdAt: user.createdAt,
         lastSignInAt: user.lastSignInAt,
+        mfa: user.mfa,
       }));
     },
     async removeFromGroup(username) {
@@ -107,5 +115,14 @@ export function embeddedAdminDirectory(identity: EmbeddedIdentity, allowlist: Em
     refuse: (username) => identity.admins.refuse(username),
     invitations,
     ...(invitations ? {} : { invitationsUnavailable: 'Invitations need the e-mail path of the server; use npm run admin:invite on the server.' }),
+    async resetMfa(username) {
+      try {
+        await identity.admins.resetMfa(username);
+        return true;
+      } catch (err) {
+        if ((err as { type?: string }).type === 'UserNotFoundException') return false;
+        throw err;
+      }
+    },
   };
 }

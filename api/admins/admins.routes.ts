@@ -2,6 +2,7 @@
  * The Admins screen's calls (docs/decisions/030 and 041), behind the admin guard:
  * - GET /api/admin/admins: the admin group's members (the caller marked) and the ADMIN_EMAILS entries;
  * - DELETE /api/admin/admins/:username: out of the group and signed out;
+ * - DELETE /api/admin/admins/:username/mfa: their TOTP reset, and signed out (never one's own).
  * - GET /api/admin/admin-requests; POST /api/admin/admin-requests/:username/approve and .../refuse;
  * - GET and POST /api/admin/admin-invitations, DELETE /api/admin/admin-invitations/:id (revoke).
  * And the invitation's holder, who has no account yet (public, rate-limited, the token in a header):
@@ -27,6 +28,9 @@ export function adminsRoutes(deps: Pick<Deps, 'adminDirectory' | 'log' | 'rateLi
     admin: adminRouter()
       .get('/admins', async (c) => c.json(await service.list(c.get('admin'))))
       .delete('/admins/:username', pathParams(adminUsernameParam), async (c) => c.json(await service.remove(c.req.valid('param').username, c.get('admin'))))
+      .delete('/admins/:username/mfa', pathParams(adminUsernameParam), async (c) =>
+        c.json(await service.resetMfa(c.req.valid('param').username, c.get('admin'))),
+      )
       .get('/admin-requests', async (c) => c.json(await service.requests()))
       .post('/admin-requests/:username/approve', pathParams(adminUsernameParam), async (c) =>
         c.json(await service.decide(c.req.valid('param').username, 'approve', c.get('admin'))),

@@ -6,6 +6,8 @@
  *
  * The holder of an invitation (no account yet) looks it up and accepts it here too; every link that
  * cannot be used (unknown, expired, used, revoked) gets one answer, so the answer tells nothing.
+ * An admin who lost their authenticator has it reset by another admin (or `npm run admin:reset-mfa`),
+ * never by themselves: a stolen session must not be able to swap the second factor.
  */
 import type { AdminPrincipal } from '../auth/verifier.ts';
 import type { Deps } from '../deps.ts';
@@ -48,6 +50,7 @@ export function adminsService({ adminDirectory, log }: Pick<Deps, 'adminDirector
           status: m.status,
           createdAt: m.createdAt,
           lastSignInAt: m.lastSignInAt,
+          mfa: m.mfa,
           isYou: isCaller(m, caller),
           onAllowlist: onAllowlist(d, m),
         })),
@@ -151,6 +154,18 @@ export function adminsService({ adminDirectory, log }: Pick<Deps, 'adminDirector
         case 'password':
           throw badRequest(result.message, { password: result.message });
       }
+    },
+
+    /** Another admin's TOTP reset: they are signed out and set it up again at their next sign-in. */
+    async resetMfa(username: string, caller: AdminPrincipal) {
+      const d = directory();
+      const target = (await d.members()).find((m) => m.username === username);
+      if (!target) throw notFound(`No admin is named "${username}".`);
+      if (isCaller(target, caller)) {
+        throw conflict('You cannot reset your own two-step verification: ask another admin, or use npm run admin:reset-mfa on the server.');
+      }
+      if (!(await d.resetMfa(target.username))) throw notFound(`No admin is named "${username}".`);
+      return { username: target.username };
     },
   };
 }

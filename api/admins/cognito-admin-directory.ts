@@ -50,6 +50,11 @@ const uses = {
     permissions: 'cognito-idp:ListUsersInGroup',
     instead: 'npm run admin:list on the server',
   },
+  resetMfa: {
+    doing: 'Resetting two-step verification',
+    permissions: 'cognito-idp:AdminSetUserMFAPreference and cognito-idp:AdminUserGlobalSignOut',
+    instead: 'npm run admin:reset-mfa -- --username <name> on the server',
+  },
   remove: {
     doing: 'Removing admins',
     permissions: 'cognito-idp:ListUsersInGroup, cognito-idp:AdminRemoveUserFromGroup and cognito-idp:AdminUserGlobalSignOut',
@@ -127,6 +132,7 @@ export function cognitoAdminDirectory(settings: CognitoAdminSettings): AdminDire
     status: user.UserStatus ?? 'UNKNOWN',
     createdAt: user.UserCreateDate ?? null,
     lastSignInAt: null,
+    mfa: null,
   });
 
   /**
@@ -228,5 +234,24 @@ export function cognitoAdminDirectory(settings: CognitoAdminSettings): AdminDire
     },
     invitations: null,
     invitationsUnavailable: COGNITO_INVITATIONS_UNAVAILABLE,
+    // Cognito keeps the registered authenticator; turning TOTP off as the user's MFA and signing them
+    // out is what an administrator can do (a pool with MFA required asks them to set it up again).
+    async resetMfa(username) {
+      const { sdk, client } = await connect();
+      try {
+        await client.send(
+          new sdk.AdminSetUserMFAPreferenceCommand({
+            UserPoolId: userPoolId,
+            Username: username,
+            SoftwareTokenMfaSettings: { Enabled: false, PreferredMfa: false },
+          }),
+        );
+        await client.send(new sdk.AdminUserGlobalSignOutCommand({ UserPoolId: userPoolId, Username: username }));
+      } catch (err) {
+        if ((err as Error).name === 'UserNotFoundException') return false;
+        throw refusal(err, 'resetMfa');
+      }
+      return true;
+    },
   };
 }

@@ -63,6 +63,7 @@ describe('secrets:rotate resealers', () => {
       email_settings: 1,
       blog_sources: 2,
       identity_signing_keys: 0,
+      identity_users: 0,
     });
 
     // The new key alone opens everything, to what was there before.
@@ -87,7 +88,13 @@ describe('secrets:rotate resealers', () => {
     expect(JSON.stringify(await db.select().from(t.calendarSettings))).not.toMatch(/GOCSPX|plain-api-key|plain free text/);
 
     // Nothing left to do the second time.
-    expect(await rotateSecrets(database, current)).toEqual({ calendar_settings: 0, email_settings: 0, blog_sources: 0, identity_signing_keys: 0 });
+    expect(await rotateSecrets(database, current)).toEqual({
+      calendar_settings: 0,
+      email_settings: 0,
+      blog_sources: 0,
+      identity_signing_keys: 0,
+      identity_users: 0,
+    });
   });
 
   it('stop at a value sealed with a key they are not given, naming the row, and change nothing of it', async () => {

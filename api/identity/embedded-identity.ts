@@ -11,7 +11,8 @@
  * - Guessing is bounded (./guessing.ts, decision 039): per code, per client group, per username and
  *   client, per username from unknown devices, and pool-wide, counted before the secret is checked.
  * - Unknown users get the answers real ones get (Cognito's PreventUserExistenceErrors), and timing
- *   does not tell them apart. No challenge is ever issued, so none is accepted.
+ *   does not tell them apart.
+ * - USER_SRP_AUTH, TOTP MFA and their challenges are Cognito's (challenges.ts, docs/decisions/040).
  * - `email_verified` and every attribute but `email` are the service's to set, never the caller's.
  */
 import { randomBytes, randomInt, timingSafeEqual, createHash } from 'node:crypto';
@@ -19,10 +20,12 @@ import { z } from 'zod';
 import type { Database } from '../../db/client.ts';
 import type { EmailAllowlist } from '../auth/admin-allowlist.ts';
 import type { AccessTokenVerifier, AdminPrincipal } from '../auth/verifier.ts';
-import { hashPassword, verifyNothing, verifyPassword } from '../crypto/password-hash.ts';
+import { verifyNothing, verifyPassword } from '../crypto/password-hash.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { Clock } from '../clock.ts';
 import { admissionRepository, emailKeyOf } from './admission.repository.ts';
+import { signInSteps, type AuthAnswer } from './challenges.ts';
+import { fail, IdentityError } from './identity-error.ts';
 import { identityRepository, type CodePurpose, type IdentityUser } from './identity.repository.ts';
 import { afterAnswer, GUESSING, guessingGates, knownDevices } from './guessing.ts';
 import { passwordProblem } from './password-policy.ts';
@@ -49,20 +52,13 @@ export interface EmbeddedIdentityOptions {
   log?: { error(message: string, fields?: object): void };
   /** Runs work due after an answer; by default soon after it, tracked (`settled`). Tests hold it. */
   afterAnswer?: (work: () => Promise<void>) => void;
+  /** ADMIN_MFA: `required` makes every admin set up TOTP at the next sign-in. Unset: optional. */
+  adminMfa?: AdminMfa;
 }
 
-/** A Cognito error: HTTP 400 with `__type` and `message`, as aws-amplify reads them. */
-export class IdentityError extends Error {
-  readonly type: string;
-  constructor(type: string, message: string) {
-    super(message);
-    this.type = type;
-  }
-}
+export type AdminMfa = 'required' | 'optional';
 
-const fail = (type: string, message: string): never => {
-  throw new IdentityError(type, message);
-};
+export { IdentityError };
 const incorrect = () => fail('NotAuthorizedException', 'Incorrect username or password.');
 const codeMismatch = () => fail('CodeMismatchException', 'Invalid verification code provided, please try again.');
 const tooManyCodes = () => fail('LimitExceededException', 'Attempt limit exceeded, please try after some time.');
@@ -90,6 +86,7 @@ const usernameSchema = z
   .max(128)
   .regex(/^[\p{L}\p{M}\p{S}\p{N}\p{P}]+$/u);
 const attributes = z.array(z.object({ Name: str, Value: str.optional() })).max(50);
+const mfaSettings = z.object({ Enabled: z.boolean().optional(), PreferredMfa: z.boolean().optional() });
 
 /** Cognito's schemas for the actions the gateway passes (extra members are ignored, as Cognito does). */
 const schemas = {
@@ -104,7 +101,25 @@ const schemas = {
   ChangePassword: z.object({ AccessToken: z.string().max(8192), PreviousPassword: z.string().max(1024), ProposedPassword: z.string().max(1024) }),
   RevokeToken: z.object({ ClientId: str, Token: z.string().max(8192) }),
   GlobalSignOut: z.object({ AccessToken: z.string().max(8192) }),
-  RespondToAuthChallenge: z.object({}).passthrough(),
+  RespondToAuthChallenge: z.object({
+    ClientId: str,
+    ChallengeName: str,
+    Session: z.string().max(8192).optional(),
+    ChallengeResponses: z.record(z.string(), z.string().max(8192)).optional(),
+  }),
+  AssociateSoftwareToken: z.object({ AccessToken: z.string().max(8192).optional(), Session: z.string().max(8192).optional() }),
+  VerifySoftwareToken: z.object({
+    AccessToken: z.string().max(8192).optional(),
+    Session: z.string().max(8192).optional(),
+    UserCode: z.string().max(16),
+    FriendlyDeviceName: str.optional(),
+  }),
+  SetUserMFAPreference: z.object({
+    AccessToken: z.string().max(8192),
+    SoftwareTokenMfaSettings: mfaSettings.optional(),
+    SMSMfaSettings: mfaSettings.optional(),
+    EmailMfaSettings: mfaSettings.optional(),
+  }),
 };
 export type IdentityAction = keyof typeof schemas;
 export const identityActions = Object.keys(schemas) as IdentityAction[];
@@ -145,6 +160,36 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
   const { id: userPoolId, clientId } = pool;
   const issuer = `${ISSUER_PREFIX}${userPoolId}`;
   const now = () => clock.now();
+
+  /** ADMIN_MFA=required covers every admin: in the group, or by a verified address on ADMIN_EMAILS. */
+  const mfaRequired = (user: IdentityUser) =>
+    options.adminMfa === 'required' && user.status === 'CONFIRMED' && (user.isAdmin || (user.emailVerified && allowlist.allows(user.email)));
+  const steps = signInSteps<CallContext>({
+    database,
+    secrets,
+    clock,
+    userPoolId,
+    usernameKey: keyOf,
+    mfaRequired,
+    passwordRight,
+    // Each SRP answer costs two exponentiations: counted against the client, as a wrong password is.
+    countClaim: (ctx) => guessing.count(`address:${ctx.clientAddress}`, GUESSING.address, attemptsExceeded),
+    claimRight: (ctx) => guessing.forgive(`address:${ctx.clientAddress}`),
+    countCodeTry: (user) => guessing.count(`mfa:${user.usernameKey}`, GUESSING.pair, tooManyCodes),
+    codeRight: (user) => guessing.clear(`mfa:${user.usernameKey}`),
+    signedIn: async (user) => {
+      const session = await newSession(user);
+      return issueTokens(user, session.id, session.refreshToken);
+    },
+    verifyAccessToken: (token) => verifyAccessToken(token),
+  });
+
+  /** The password (or its SRP proof) was right (the guessing gates already gave back its attempts): MFA or tokens. */
+  async function passwordRight(user: IdentityUser, _ctx: CallContext): Promise<AuthAnswer> {
+    if (!user.enabled) fail('NotAuthorizedException', 'User is disabled.');
+    if (user.status !== 'CONFIRMED') fail('UserNotConfirmedException', 'User is not confirmed.');
+    return steps.afterPassword(user);
+  }
 
   function checkClient(given: string) {
     if (given !== clientId) fail('ResourceNotFoundException', 'User pool client does not exist.');
@@ -281,7 +326,8 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
   async function refresh(token: string) {
     const found = await refreshSession(token);
     const { session, user } = found ?? {};
-    if (!session || !user || session.revokedAt || session.expiresAt <= now() || !user.enabled || user.status !== 'CONFIRMED') {
+    // An admin ADMIN_MFA=required covers, without TOTP yet, signs in again to set it up.
+    if (!session || !user || session.revokedAt || session.expiresAt <= now() || !user.enabled || user.status !== 'CONFIRMED' || steps.mustSetUpMfa(user)) {
       return fail('NotAuthorizedException', 'Invalid Refresh Token');
     }
     return issueTokens(user, session.id, null);
@@ -323,11 +369,13 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
       const problem = await passwordProblem(body.Password, { username: body.Username, email });
       if (problem) fail('InvalidPasswordException', problem);
       if (!allowlist.allows(email)) fail('UserLambdaValidationException', 'PreSignUp failed with error This address may not create an admin account.');
+      const id = crypto.randomUUID();
       const user = await repo.insertUser({
+        id,
         username: body.Username,
         usernameKey: keyOf(body.Username),
         email,
-        passwordHash: await hashPassword(body.Password),
+        ...(await steps.passwordFields(id, body.Password)),
         status: 'UNCONFIRMED',
       });
       if (!user) return fail('UsernameExistsException', 'User already exists');
@@ -368,19 +416,21 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
         if (!params.REFRESH_TOKEN) invalidParameter('Missing required parameter REFRESH_TOKEN');
         return refresh(params.REFRESH_TOKEN!);
       }
-      if (body.AuthFlow !== 'USER_PASSWORD_AUTH') invalidParameter(`${body.AuthFlow.slice(0, 64)} flow not enabled for this client`);
+      const srp = body.AuthFlow === 'USER_SRP_AUTH';
+      if (!srp && body.AuthFlow !== 'USER_PASSWORD_AUTH') invalidParameter(`${body.AuthFlow.slice(0, 64)} flow not enabled for this client`);
       if (!params.USERNAME) invalidParameter('Missing required parameter USERNAME');
-      if (!params.PASSWORD) invalidParameter('Missing required parameter PASSWORD');
+      if (srp && !params.SRP_A) invalidParameter('Missing required parameter SRP_A');
+      if (!srp && !params.PASSWORD) invalidParameter('Missing required parameter PASSWORD');
       const usernameKey = keyOf(params.USERNAME!);
       const attempt = await guessing.password({ usernameKey, clientAddress: ctx.clientAddress, deviceUser: ctx.deviceUser });
       const user = await repo.userByName(usernameKey);
+      // SRP: the PASSWORD_VERIFIER challenge; the password is proved in RespondToAuthChallenge.
+      if (srp) return steps.startSrp(params.USERNAME!, user, params.SRP_A!);
       const ok = user ? await verifyPassword(params.PASSWORD!, user.passwordHash) : await verifyNothing(params.PASSWORD!);
       if (!user || !ok) return incorrect();
       await attempt.succeeded();
-      if (!user.enabled) fail('NotAuthorizedException', 'User is disabled.');
-      if (user.status !== 'CONFIRMED') fail('UserNotConfirmedException', 'User is not confirmed.');
-      const session = await newSession(user);
-      return issueTokens(user, session.id, session.refreshToken);
+      await steps.keepVerifier(user, params.PASSWORD!);
+      return passwordRight(user, ctx);
     },
 
     async GetTokensFromRefreshToken(body) {
@@ -397,6 +447,7 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
           { Name: 'email', Value: user.email },
           { Name: 'email_verified', Value: String(user.emailVerified) },
         ],
+        ...steps.mfaSettings(user),
       };
     },
 
@@ -421,7 +472,7 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
         const withAddress = await passwordProblem(body.Password, { username: body.Username, email: user?.email });
         if (withAddress) fail('InvalidPasswordException', withAddress);
       });
-      await repo.updateUser(user!.id, { passwordHash: await hashPassword(body.Password) });
+      await repo.updateUser(user!.id, await steps.passwordFields(user!.id, body.Password));
       // A reset ends every session: whoever knew the old password is signed out too.
       await repo.revokeUserSessions(user!.id, now());
       await guessing.passwordReset(user!.usernameKey);
@@ -437,7 +488,7 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
       await attempt.succeeded();
       const problem = await passwordProblem(body.ProposedPassword, { username: user.username, email: user.email });
       if (problem) fail('InvalidPasswordException', problem);
-      await repo.updateUser(user.id, { passwordHash: await hashPassword(body.ProposedPassword) });
+      await repo.updateUser(user.id, await steps.passwordFields(user.id, body.ProposedPassword));
       await repo.revokeUserSessions(user.id, now(), sessionId);
       return {};
     },
@@ -455,9 +506,19 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
       return {};
     },
 
-    async RespondToAuthChallenge() {
-      // This service never issues a challenge, so there is no session a response could belong to.
-      return fail('NotAuthorizedException', 'Invalid session for the user.');
+    async RespondToAuthChallenge(body, ctx) {
+      checkClient(body.ClientId);
+      return steps.answer(body, ctx);
+    },
+
+    async AssociateSoftwareToken(body) {
+      return steps.associateSoftwareToken(body);
+    },
+    async VerifySoftwareToken(body) {
+      return steps.verifySoftwareToken(body);
+    },
+    async SetUserMFAPreference(body) {
+      return steps.setUserMfaPreference(body);
     },
   };
 
@@ -467,7 +528,7 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
    */
   async function call(action: string, body: unknown, ctx: CallContext): Promise<{ status: number; body: unknown; signedIn?: string }> {
     if (!Object.hasOwn(schemas, action))
-      return { status: 400, body: { __type: 'InvalidParameterException', message: 'This identity action is not available.' } };
+      return { status: 400, body: { __type: 'UnknownOperationException', message: 'This identity action is not available.' } };
     const parsed = schemas[action as IdentityAction].safeParse(body);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
@@ -488,6 +549,8 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
       const access = await verifyAccessToken(token).catch(() => null);
       if (!access) return null;
       const { user } = access;
+      // ADMIN_MFA=required: an admin without TOTP is sent to sign in again, where MFA_SETUP awaits.
+      if (steps.mustSetUpMfa(user)) return null;
       // Read from the database on every call: removing an admin, or approving one, takes effect at once.
       // The group alone makes an admin (docs/decisions/041); ADMIN_EMAILS only lets an address ask.
       const isAdmin = user.status === 'CONFIRMED' && user.isAdmin;
@@ -519,13 +582,15 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
       const emailKey = emailKeyOf(account.email);
       const holder = await admission.confirmedAccountWith(emailKey);
       if (holder) return fail('AliasExistsException', `the account "${holder.username}" already has the address ${account.email} (one account per address)`);
+      const id = crypto.randomUUID();
       const user = await repo.insertUser({
+        id,
         username: account.username,
         usernameKey,
         email: account.email,
         emailKey,
         emailVerified: true,
-        passwordHash: await hashPassword(account.password),
+        ...(await steps.passwordFields(id, account.password)),
         status: 'CONFIRMED',
         isAdmin: true,
       });
@@ -576,8 +641,23 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
       await repo.revokeUserSessions(user.id, now());
       return 'refused';
     },
-    /** The admin group's members, with their last sign-in when known (the admin portal's Admins screen). */
-    members: () => repo.adminMembers(),
+    /**
+     * The admin group's members, with their last sign-in when known and whether they sign in with TOTP
+     * (the admin portal's Admins screen).
+     */
+    members: async () => (await repo.adminMembers()).map((user) => ({ ...user, mfa: Boolean(user.mfaSecret) && (user.mfaEnabled || mfaRequired(user)) })),
+    /**
+     * The recovery for a lost authenticator: the user's TOTP secret and MFA preference go, and every
+     * session and sign-in under way ends. With ADMIN_MFA=required an admin sets TOTP up again at the
+     * next sign-in. `npm run admin:reset-mfa`, and DELETE /api/admin/admins/:username/mfa.
+     */
+    async resetMfa(username: string) {
+      const user = await repo.userByName(keyOf(username));
+      if (!user) return fail('UserNotFoundException', `no user named "${username}"`);
+      await steps.clearMfa(user.id);
+      await repo.revokeUserSessions(user.id, now());
+      return { username: user.username };
+    },
     /**
      * The Admins screen's removal: what `remove` does, but never of the group's last member who can
      * sign in (decided in the same statement as the change, so two admins removing each other at once
@@ -619,7 +699,7 @@ export async function startEmbeddedIdentity(options: EmbeddedIdentityOptions) {
     async sweep() {
       const at = now();
       const sessions = await repo.deleteSessionsBefore(new Date(at.getTime() - 86_400_000));
-      return sessions.length + (await guessing.sweep(at));
+      return sessions.length + (await guessing.sweep(at)) + (await steps.sweep()).length;
     },
   };
 }

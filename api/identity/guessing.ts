@@ -123,6 +123,11 @@ export function guessingGates({ repo, clock, refusals }: { repo: IdentityReposit
     addressGroups(clientAddress).map((group, i) => ({ key: `address:${group}`, rule: i === 0 ? GUESSING.address : GUESSING.addressWide, refuse }));
 
   return {
+    /** One attempt under a key of the caller's (an SRP answer per client, a TOTP code per user), counted before it is checked. */
+    count: (key: string, rule: GuessRule, refuse: () => never) => gate(key, rule, refuse),
+    /** A right answer under that key: its attempt back, or the whole count cleared. */
+    forgive: (key: string) => repo.uncountAttempt(key),
+    clear: (key: string) => repo.clearAttempts(key),
     /**
      * Before a password is checked. Refused with `refuse` (or the pool's TooManyRequestsException);
      * call `succeeded` once the password was right: the guesser's own count is cleared, the others

@@ -79,7 +79,9 @@ export function identityRepository({ db, t, dialect }: Database) {
     },
     async updateUser(
       id: string,
-      patch: Partial<Pick<IdentityUser, 'email' | 'emailVerified' | 'passwordHash' | 'status' | 'enabled' | 'isAdmin' | 'emailKey' | 'adminRequestedAt'>>,
+      patch: Partial<
+        Pick<IdentityUser, 'email' | 'emailVerified' | 'passwordHash' | 'srpVerifier' | 'status' | 'enabled' | 'isAdmin' | 'emailKey' | 'adminRequestedAt'>
+      >,
     ) {
       const [row] = await db.update(t.identityUsers).set(patch).where(eq(t.identityUsers.id, id)).returning();
       return row ?? null;
@@ -201,8 +203,9 @@ export function identityRepository({ db, t, dialect }: Database) {
         .where(and(eq(t.identitySessions.id, id), isNull(t.identitySessions.revokedAt)))
         .returning();
     },
-    /** Every session of the user (but `keep`, when given) ends now. */
+    /** Every session of the user (but `keep`, when given) ends now, and every sign-in of theirs under way. */
     async revokeUserSessions(userId: string, at: Date, keep?: string) {
+      await db.delete(t.identityChallenges).where(eq(t.identityChallenges.userId, userId)).returning({ id: t.identityChallenges.id });
       const conditions = [eq(t.identitySessions.userId, userId), isNull(t.identitySessions.revokedAt)];
       if (keep) conditions.push(ne(t.identitySessions.id, keep));
       await db

@@ -1,8 +1,9 @@
 /**
  * What the browser needs to talk to the identity service:
  * - GET /api/identity/config: the user pool and app client (public values) for aws-amplify;
- * - POST /api/identity/cognito, with the embedded service only: the user-pool API aws-amplify speaks
- *   (the action in X-Amz-Target, JSON in and out), answered by api/identity/embedded-identity.ts;
+ * - POST /api/identity/cognito (and .../cognito/, where the AWS SDK posts), with the embedded service
+ *   only: the user-pool API aws-amplify and the SDK speak (the action in X-Amz-Target, JSON in and
+ *   out), answered by api/identity/embedded-identity.ts;
  * - GET /api/identity/jwks.json, with the embedded service only: its public signing keys.
  *
  * After a sign-in through the gateway it sets the known-device cookie (./guessing.ts, decision 039):
@@ -56,7 +57,7 @@ export function identityRoutes(deps: Pick<Deps, 'identity' | 'embeddedIdentity' 
       secure: deps.integrations.siteUrl.startsWith('https:'),
       maxAge: DEVICE_DAYS * 86_400,
     } as const;
-    r.post('/identity/cognito', limitSignUps, async (c) => {
+    const gateway: MiddlewareHandler = async (c) => {
       const action = actionOf(c.req.header('x-amz-target'));
       const body = await c.req.json().catch(() => null);
       const ctx = { clientAddress: clientOf(c, trusted), deviceUser: service.devices.read(getCookie(c, DEVICE_COOKIE)) };
@@ -67,7 +68,10 @@ export function identityRoutes(deps: Pick<Deps, 'identity' | 'embeddedIdentity' 
       if (answer.signedIn) setCookie(c, DEVICE_COOKIE, service.devices.issue(answer.signedIn), deviceCookie);
       const type = (answer.body as { __type?: string }).__type;
       return c.body(JSON.stringify(answer.body), answer.status as 200, { 'content-type': AMZ_JSON, ...(type ? { 'x-amzn-errortype': type } : {}) });
-    });
+    };
+    // aws-amplify posts to the endpoint as configured; the AWS SDK v3 adds a '/' (its path is the root).
+    r.post('/identity/cognito', limitSignUps, gateway);
+    r.post('/identity/cognito/', limitSignUps, gateway);
   }
   return {
     public: r,

@@ -31,7 +31,7 @@ export interface Identity {
 }
 
 export interface IdentityContext {
-  env: Pick<Env, 'COGNITO_REGION' | 'COGNITO_USER_POOL_ID' | 'COGNITO_CLIENT_ID' | 'ADMIN_EMAILS' | 'NODE_ENV'>;
+  env: Pick<Env, 'COGNITO_REGION' | 'COGNITO_USER_POOL_ID' | 'COGNITO_CLIENT_ID' | 'ADMIN_EMAILS' | 'NODE_ENV'> & Partial<Pick<Env, 'ADMIN_MFA'>>;
   database: Database;
   secrets: SecretBox;
   clock: Clock;
@@ -87,6 +87,7 @@ export async function startIdentity({ env, database, secrets, clock, log, outbox
     clock,
     allowlist,
     log,
+    adminMfa: env.ADMIN_MFA ?? (development ? 'optional' : 'required'),
     sendCode: ({ username, to, subject, text, code }) => {
       // Codes are secrets: in the log only while developing.
       if (development) log.info('identity: verification code (development only)', { username, code });
@@ -107,7 +108,12 @@ export async function startIdentity({ env, database, secrets, clock, log, outbox
       "identity: data/identity/ holds the old identity service's files, with passwords in plain text; nothing reads them now: delete the folder, and make admins again with npm run admin:create",
     );
   }
-  log.info('identity: embedded identity service', { userPoolId: embedded.userPoolId, adminEmails: allowlist.entries.length, codesInLog: development });
+  log.info('identity: embedded identity service', {
+    userPoolId: embedded.userPoolId,
+    adminEmails: allowlist.entries.length,
+    adminMfa: env.ADMIN_MFA ?? (development ? 'optional' : 'required'),
+    codesInLog: development,
+  });
   if (!allowlist.entries.length) log.warn('identity: ADMIN_EMAILS is empty, so sign-up is closed; create an admin with `npm run admin:create`');
   return {
     info: { userPoolId: embedded.userPoolId, clientId: embedded.clientId, region: null, embedded: true },

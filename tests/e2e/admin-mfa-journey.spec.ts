@@ -40,10 +40,14 @@ test.beforeAll(async ({}, testInfo) => {
   await expect
     .poll(async () => (await fetch(`${origin}/api/health/ready`).catch(() => null))?.status, { timeout: 60_000, message: 'the MFA server starts' })
     .toBe(200);
-  execFileSync(process.execPath, ['scripts/admins.ts', 'create', '--username', firstAdmin.username, '--email', firstAdmin.email, '--password', firstAdmin.password], {
-    env: { ...env, LOG_QUIET: 'true' },
-    stdio: 'pipe',
-  });
+  execFileSync(
+    process.execPath,
+    ['scripts/admins.ts', 'create', '--username', firstAdmin.username, '--email', firstAdmin.email, '--password', firstAdmin.password],
+    {
+      env: { ...env, LOG_QUIET: 'true' },
+      stdio: 'pipe',
+    },
+  );
 });
 
 test.afterAll(async () => {
@@ -53,7 +57,8 @@ test.afterAll(async () => {
 });
 
 /** The code an authenticator app shows for `secret`, for the time step after the one just used (each code is taken once). */
-const codeFor = (secret: string, step = 0) => new TOTP({ secret, digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: Date.now() + step * 30_000 });
+const codeFor = (secret: string, step = 0) =>
+  new TOTP({ secret, digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: Date.now() + step * 30_000 });
 
 /** After the password: the set-up step, its QR code and key; the key typed into the "app", its first code sent. Returns the key. */
 async function setUpAuthenticator(page: Page): Promise<string> {

@@ -1362,6 +1362,19 @@ function catalogue(): Endpoint[] {
         plainRoute('DELETE', '/api/admin/admins/:username', withParam('/api/admin/admins/:username', fc.oneof(oddId, fc.constantFrom(...existing.admins)))),
       watch: ['identityUsers', 'identitySessions'],
     },
+    {
+      method: 'DELETE',
+      route: '/api/admin/admins/:username/mfa',
+      runs: RUNS.param,
+      // Odd names, and the group's members (their TOTP reset; never the caller's own).
+      requests: () =>
+        plainRoute(
+          'DELETE',
+          '/api/admin/admins/:username/mfa',
+          withParam('/api/admin/admins/:username/mfa', fc.oneof(oddId, fc.constantFrom(...existing.admins))),
+        ),
+      watch: ['identityUsers', 'identitySessions'],
+    },
     { method: 'GET', route: '/api/admin/admin-requests', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/admin-requests') },
     ...(['approve', 'refuse'] as const).map(
       (decision): Endpoint => ({
