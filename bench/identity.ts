@@ -1,10 +1,10 @@
 /** Admin access tokens from the embedded identity service of a running server. */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { newestCodeTo, type ServerStore } from '../tests/support/held-mail.ts';
 
-/** Through sign-up, allowed by the server's ADMIN_EMAILS for `domain`. */
-export async function adminToken(origin: string, outboxDir: string, domain: string): Promise<string> {
+/** Through sign-up, allowed by the server's ADMIN_EMAILS for `domain`; the code read from the server's held mail. */
+export async function adminToken(origin: string, store: ServerStore, domain: string): Promise<string> {
   const username = `bench-${Date.now()}`;
   const email = `${username}@${domain}`;
   const password = 'Bench-Password-1';
@@ -19,11 +19,14 @@ export async function adminToken(origin: string, outboxDir: string, domain: stri
     return res.json() as Promise<Record<string, any>>;
   };
   await call('SignUp', { Username: username, Password: password, UserAttributes: [{ Name: 'email', Value: email }] });
-  const message = readdirSync(outboxDir)
-    .map((f) => JSON.parse(readFileSync(join(outboxDir, f), 'utf8')) as { to: string; text: string })
-    .find((m) => m.to === email);
-  if (!message) throw new Error('no verification code in the outbox');
-  await call('ConfirmSignUp', { Username: username, ConfirmationCode: /\b(\d{6})\b/.exec(message.text)![1] });
+  // Held a moment after the answer (every username answers alike).
+  let code: string | undefined;
+  for (let tries = 0; !code && tries < 50; tries++) {
+    if (tries) await sleep(100);
+    code = await newestCodeTo(email, store);
+  }
+  if (!code) throw new Error('no verification code in the held mail');
+  await call('ConfirmSignUp', { Username: username, ConfirmationCode: code });
   const auth = await call('InitiateAuth', { AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: username, PASSWORD: password } });
   return auth.AuthenticationResult.AccessToken as string;
 }

@@ -29,7 +29,6 @@ import {
 import { z } from 'zod';
 import { loadEnv } from '../api/env.ts';
 import { IdentityError } from '../api/identity/embedded-identity.ts';
-import { createDevOutbox } from '../api/mail/dev-outbox.ts';
 import { openEmbeddedIdentity } from './open-embedded-identity.ts';
 
 const usage = `Usage:
@@ -108,10 +107,8 @@ async function withCognito(poolId: string, region: string) {
 }
 
 async function withEmbedded() {
-  const outbox = createDevOutbox(env.OUTBOX_DIR);
-  const { identity, database } = await openEmbeddedIdentity(env, (m) => {
-    outbox.deliver({ to: m.to, subject: m.subject, text: m.text });
-  });
+  // What the pool mails is held as the server holds it (sealed in the database), read on the Email tab.
+  const { identity, database } = await openEmbeddedIdentity(env);
   try {
     if (command === 'create') {
       const account = parseCreate();

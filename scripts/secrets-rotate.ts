@@ -18,6 +18,7 @@ import { resealSigningKeys } from '../api/identity/signing-keys.ts';
 import { resealBlogSources } from '../api/blog-sources/blog-sources.repository.ts';
 import { resealCalendarSettings } from '../api/calendar-settings/calendar-settings.repository.ts';
 import { resealEmailSettings } from '../api/email-settings/email-settings.repository.ts';
+import { resealHeldMail } from '../api/mail/dev-outbox.ts';
 import { openDatabase, type Database } from '../db/client.ts';
 
 const USAGE = `Usage: npm run secrets:rotate
@@ -34,6 +35,7 @@ export const resealers: Record<string, Resealer> = {
   email_settings: resealEmailSettings,
   blog_sources: resealBlogSources,
   identity_signing_keys: (database, box) => resealSigningKeys(identityRepository(database), box),
+  outbox_messages: resealHeldMail,
 };
 
 export interface RotateIo {

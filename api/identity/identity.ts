@@ -78,7 +78,7 @@ export async function startIdentity({ env, database, secrets, clock, log, outbox
         } catch (err) {
           log.error('identity: the code e-mail was refused; kept in the development outbox', { username, err: describeError(err) });
         }
-        outbox.deliver({ to, subject, text });
+        await outbox.deliver({ to, subject, text }).catch((err) => log.error('identity: the code could not be held', { username, err: describeError(err) }));
       })();
     },
   });

@@ -4,7 +4,6 @@
  * and no external articles. External articles are written by the feed fetcher, not the API, so the
  * tests that need them insert rows straight into the database and ask the server to republish.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
@@ -13,12 +12,12 @@ import { authorBios, sampleArticles } from '../../src/content/samples.ts';
 import { practiceAreaLabels } from '../../src/shared/constants.ts';
 import type { PublicBlogPost, PublicBlogPostSummary } from '../../src/shared/public-api.ts';
 import { expectNoAxeViolations, expectNoAxeViolationsInEveryMode, screenPath, screenshot, watchConsole } from '../support/e2e.ts';
+import { newestCodeTo } from '../support/held-mail.ts';
 
 test.describe.configure({ mode: 'serial' });
 
 const dataDir = process.env.E2E_DATA_DIR!;
 const dbPath = join(dataDir, 'site.db');
-const outboxDir = join(dataDir, 'outbox');
 
 const section = (page: Page, key: string) => page.locator(`section[data-component="${key}"]`);
 
@@ -60,12 +59,8 @@ async function adminToken(request: APIRequestContext, label: string): Promise<st
   await call('SignUp', { Username: username, Password: PASSWORD, UserAttributes: [{ Name: 'email', Value: email }] });
   let code: string | undefined;
   await expect
-    .poll(() => {
-      const message = readdirSync(outboxDir)
-        .filter((f) => f.endsWith('.json'))
-        .map((f) => JSON.parse(readFileSync(join(outboxDir, f), 'utf8')) as { to: string; text: string })
-        .find((m) => m.to === email);
-      code = /\b(\d{6})\b/.exec(message?.text ?? '')?.[1];
+    .poll(async () => {
+      code = await newestCodeTo(email);
       return code;
     })
     .toMatch(/^\d{6}$/);
