@@ -40,7 +40,7 @@ export function outboxRepository(database: Database) {
     async summary(): Promise<{ messages: number; oldestAt: Date | null }> {
       const [row] = await db.select({ messages: count(), oldestAt: min(table.createdAt) }).from(table);
       const oldest = row?.oldestAt ?? null;
-      // min() comes back as the driver's raw value (epoch ms on SQLite, text on PostgreSQL).
+      // A Date through the column's mapping; the driver's raw value (epoch ms, or text) is read as one too.
       return { messages: Number(row?.messages ?? 0), oldestAt: oldest === null ? null : new Date(typeof oldest === 'string' ? oldest : Number(oldest)) };
     },
 

@@ -1270,6 +1270,7 @@ function catalogue(): Endpoint[] {
     },
     { method: 'GET', route: '/api/admin/email-settings', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/email-settings') },
     { method: 'GET', route: '/api/admin/email-outbox', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/email-outbox') },
+    { method: 'GET', route: '/api/admin/email-outbox/summary', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/email-outbox/summary') },
     {
       method: 'POST',
       route: '/api/admin/email-settings',
