@@ -1038,6 +1038,12 @@ function catalogue(): Endpoint[] {
     },
     {
       method: 'DELETE',
+      route: '/api/admin/blog-posts/:id/preview-links',
+      runs: RUNS.param,
+      requests: () => plainRoute('DELETE', '/api/admin/blog-posts/:id/preview-links', withParam('/api/admin/blog-posts/:id/preview-links', oddId)),
+    },
+    {
+      method: 'DELETE',
       route: '/api/admin/blog-posts/:id',
       runs: RUNS.param,
       requests: () => plainRoute('DELETE', '/api/admin/blog-posts/:id', withParam('/api/admin/blog-posts/:id', oddId)),
