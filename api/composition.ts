@@ -109,11 +109,13 @@ export function startBackgroundWork(deps: Deps, { schedule }: { schedule: boolea
     every(FEED_CHECK_MS, 'blog-sources', work.fetchDueSources),
     // Ticks at the poll interval; reads only when due (with a push channel, at the safety interval).
     every(deps.integrations.calendarPollSeconds * 1000, 'calendar-changes', () => inbound.syncActive({ onlyIfDue: true })),
-    // Expired idempotency keys, ended identity sessions, quiet lockout counters, old content changes.
+    // Expired idempotency keys, ended identity sessions, quiet lockout counters, old content changes,
+    // held mail past its days or its count (decision 042).
     every(HOUSEKEEPING_MS, 'housekeeping', async () => {
       await deleteExpiredIdempotencyKeys(deps.database, deps.clock.now());
       await pruneContentChanges(deps.database, deps.clock.now());
       await deps.embeddedIdentity?.sweep();
+      await deps.outbox.sweep();
     }),
   ];
   unsubscribe.push(deps.deliveries.onEnqueued(() => setImmediate(() => run('deliveries', work.runDeliveries))));

@@ -80,7 +80,8 @@ const envSchema = z
     SECRETS_KEY: z.string().optional(),
     SECRETS_KEY_PREVIOUS: commaList,
     SECRETS_KEY_FILE: z.string().min(1).default('data/secrets.key'),
-    // Where mail with nowhere else to go is kept (development outbox).
+    // Where versions before decision 042 kept held mail as files: imported into the database (sealed)
+    // at start, then deleted. Nothing is written there any more.
     OUTBOX_DIR: z.string().min(1).default('data/outbox'),
     // DynamoDB migration target.
     AWS_REGION: z.string().optional(),

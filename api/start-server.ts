@@ -113,7 +113,18 @@ export async function startServer(options: { env?: Env; apiOnly?: boolean; shutd
     warn: (message) => log.warn(message),
   });
   const secrets = createSecretBox(secretsKey.current, secretsKey.previous);
-  const outbox = createDevOutbox(env.OUTBOX_DIR);
+  // Held mail lives in the shared database, sealed (decision 042); files an older version kept in
+  // OUTBOX_DIR are brought in once, then deleted. A file that cannot be read or deleted stays for the
+  // next start rather than stop this one.
+  const outbox = createDevOutbox({ database, secrets, clock: systemClock, log });
+  try {
+    const fromFiles = await outbox.importFiles(env.OUTBOX_DIR);
+    if (fromFiles.deleted)
+      log.info('held mail: the outbox files from before are in the database now, sealed, and the files deleted', { dir: env.OUTBOX_DIR, ...fromFiles });
+    await outbox.sweep();
+  } catch (err) {
+    log.error('held mail: the outbox files from before were not all imported', { dir: env.OUTBOX_DIR, err: err instanceof Error ? err.message : String(err) });
+  }
   const identity = await startIdentity({ env, database, secrets, clock: systemClock, log, outbox, integrations: integrationSettings(env) });
   const events = createContentEvents((err) => log.error('content listener failed', { err: String(err) }));
   // Containers on one PostgreSQL database hear each other's changes (decision 017). Created

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { openDatabase } from '../db/client.ts';
 import { adminToken } from './identity.ts';
 import { load, type LoadResult } from './load.ts';
-import { ADMIN_DOMAIN, rssMb, siteFiles, startSite } from './site.ts';
+import { ADMIN_DOMAIN, rssMb, siteFiles, siteStore, startSite } from './site.ts';
 
 export interface ContentScaleResult {
   posts: number;
@@ -81,7 +81,7 @@ export async function contentScaleBench(count: number): Promise<ContentScaleResu
       const bytes: Record<string, number> = {};
       for (const path of ['/', '/blog', '/blog/page/2', '/rss.xml', '/sitemap.xml', '/blog/guide-7', '/about'])
         bytes[path] = (await (await fetch(origin + path, { headers: { 'accept-encoding': 'identity' } })).arrayBuffer()).byteLength;
-      const token = await adminToken(origin, dir, ADMIN_DOMAIN);
+      const token = await adminToken(origin, siteStore(dir), ADMIN_DOMAIN);
       const options = { connections: 10, seconds: 6 };
       const quiet = await load(`/about, ${count} posts, no publish`, `${origin}/about`, options);
       const times: number[] = [];

@@ -1,16 +1,14 @@
 /** Admin access tokens from the embedded identity service of a running server. */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { siteFiles } from './site.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { newestCodeTo, type ServerStore } from '../tests/support/held-mail.ts';
 
 /**
- * Through sign-up, allowed by the server's ADMIN_EMAILS for `domain`, and the request approved as the
- * operator approves one (scripts/admins.ts add, on the site in `dir`): a sign-up alone is no admin
- * (docs/decisions/041).
+ * Through sign-up, allowed by the server's ADMIN_EMAILS for `domain`, the code read from the server's
+ * held mail, and the request approved as the operator approves one (scripts/admins.ts add): a sign-up
+ * alone is no admin (docs/decisions/041).
  */
-export async function adminToken(origin: string, dir: string, domain: string): Promise<string> {
-  const { OUTBOX_DIR: outboxDir } = siteFiles(dir);
+export async function adminToken(origin: string, store: ServerStore, domain: string): Promise<string> {
   const username = `bench-${Date.now()}`;
   const email = `${username}@${domain}`;
   const password = 'Bench-Password-1';
@@ -25,19 +23,23 @@ export async function adminToken(origin: string, dir: string, domain: string): P
     return res.json() as Promise<Record<string, any>>;
   };
   await call('SignUp', { Username: username, Password: password, UserAttributes: [{ Name: 'email', Value: email }] });
-  // The code is stored and mailed just after the answer (docs/decisions/039): wait for it a little.
-  let message: { to: string; text: string } | undefined;
-  for (let waited = 0; !message && waited < 5000; waited += 20) {
-    if (waited) await new Promise((r) => setTimeout(r, 20));
-    message = (existsSync(outboxDir) ? readdirSync(outboxDir) : [])
-      .map((f) => JSON.parse(readFileSync(join(outboxDir, f), 'utf8')) as { to: string; text: string })
-      .find((m) => m.to === email);
+  // Held a moment after the answer (every username answers alike).
+  let code: string | undefined;
+  for (let tries = 0; !code && tries < 50; tries++) {
+    if (tries) await sleep(100);
+    code = await newestCodeTo(email, store);
   }
-  if (!message) throw new Error('no verification code in the outbox');
-  await call('ConfirmSignUp', { Username: username, ConfirmationCode: /\b(\d{6})\b/.exec(message.text)![1] });
+  if (!code) throw new Error('no verification code in the held mail');
+  await call('ConfirmSignUp', { Username: username, ConfirmationCode: code });
   execFileSync(process.execPath, ['scripts/admins.ts', 'add', '--username', username], {
     cwd: new URL('..', import.meta.url).pathname,
-    env: { ...process.env, ...siteFiles(dir), DATABASE_URL: '', LOG_QUIET: 'true' },
+    env: {
+      ...process.env,
+      SQLITE_PATH: store.sqlitePath ?? '',
+      DATABASE_URL: store.databaseUrl ?? '',
+      SECRETS_KEY_FILE: store.secretsKeyFile,
+      LOG_QUIET: 'true',
+    },
     stdio: 'pipe',
   });
   const auth = await call('InitiateAuth', { AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: username, PASSWORD: password } });

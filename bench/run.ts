@@ -24,7 +24,7 @@ import { load, type LoadResult } from './load.ts';
 import { contentScaleBench, contentScaleMarkdown, type ContentScaleResult } from './content-scale.ts';
 import { firstJs, firstJsMarkdown, type FirstJs } from './first-js.ts';
 import { forgotPasswordBench, forgotPasswordLine, forgotPasswordMarkdown, type ForgotPasswordResult } from './forgot-password.ts';
-import { ADMIN_DOMAIN, rssMb, siteFiles, startSite } from './site.ts';
+import { ADMIN_DOMAIN, rssMb, siteFiles, siteStore, startSite } from './site.ts';
 import { startUpBench, startUpLine, startUpMarkdown, type StartUpResult } from './start-up.ts';
 import { migrationBench, migrationLine, migrationMarkdown, type MigrationBenchResult } from './migration.ts';
 
@@ -112,7 +112,7 @@ async function main() {
     report.bytes = bytes;
     console.table(bytes);
 
-    const token = await adminToken(origin, dir, ADMIN_DOMAIN);
+    const token = await adminToken(origin, siteStore(dir), ADMIN_DOMAIN);
     const publish = await publishToVisible(origin, token, 7);
     report.publishToVisibleMs = { runs: publish, median: median(publish), max: Math.max(...publish) };
     console.log('publish to visible (ms):', publish.join(', '));

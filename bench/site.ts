@@ -13,12 +13,18 @@ export function rssMb(pid: number): number {
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
 }
 
-/** The database, secrets and outbox of a site in `dir` (for seeding it before it starts). */
+/**
+ * The database and secrets of a site in `dir` (for seeding it before it starts), and the folder of
+ * held mail files it would import (kept in `dir`, so a developer's data/outbox is never touched).
+ */
 export const siteFiles = (dir: string) => ({
   SQLITE_PATH: join(dir, 'site.db'),
   SECRETS_KEY_FILE: join(dir, 'secrets.key'),
   OUTBOX_DIR: join(dir, 'outbox'),
 });
+
+/** Where the held mail of a site in `dir` is read (tests/support/held-mail.ts). */
+export const siteStore = (dir: string) => ({ sqlitePath: join(dir, 'site.db'), secretsKeyFile: join(dir, 'secrets.key') });
 
 /** Starts the built site on `dir`'s files; resolves once /api/health answers, with the time it took. */
 export async function startSite(dir: string): Promise<{ child: ChildProcess; origin: string; coldStartMs: number }> {

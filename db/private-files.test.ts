@@ -1,11 +1,14 @@
 /**
- * Files at rest (decision 014): the SQLite database and the development outbox hold clients'
- * messages, identity hashes and codes, so only the server's own user may read them, whatever the umask.
+ * Files at rest (decision 014): the SQLite database holds clients' messages and identity hashes, so
+ * only the server's own user may read it, whatever the umask; held mail is in it, sealed, and writes
+ * no file of its own (decision 042).
  */
-import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createSecretBox } from '../api/crypto/secret-box.ts';
 import { createDevOutbox } from '../api/mail/dev-outbox.ts';
 import { openDatabase } from './client.ts';
 
@@ -52,16 +55,19 @@ describe('files at rest', () => {
     await database.close();
   });
 
-  it('keeps the development outbox in a folder of its own (0700), each message 0600', () => {
-    const old = process.umask(0o022);
+  it('holds mail in the database, sealed, and writes no file beside it', async () => {
+    const root = freshRoot();
+    const path = join(root, 'site.db');
+    const database = await openDatabase({ sqlitePath: path });
     try {
-      const dir = join(freshRoot(), 'outbox');
-      const outbox = createDevOutbox(dir);
-      const message = outbox.deliver({ to: 'ana@example.com', subject: 'Your verification code', text: 'Your verification code is 123456.' });
-      expect(mode(dir)).toBe(0o700);
-      expect(mode(join(dir, `${message.id}.json`))).toBe(0o600);
+      const outbox = createDevOutbox({ database, secrets: createSecretBox(randomBytes(32)), clock: { now: () => new Date() } });
+      await outbox.deliver({ to: 'ana@example.com', subject: 'Your verification code', text: 'Your verification code is 123456.' });
+      expect(readdirSync(root).filter((f) => !f.startsWith('site.db'))).toEqual([]);
+      const rows = await database.db.select().from(database.t.outboxMessages);
+      expect(rows).toHaveLength(1);
+      expect(JSON.stringify(rows)).not.toMatch(/123456|ana@example\.com|verification/);
     } finally {
-      process.umask(old);
+      await database.close();
     }
   });
 });

@@ -41,7 +41,6 @@ import { integrationSettings, loadEnv } from '../api/env.ts';
 import { embeddedInvitations } from '../api/identity/admission.ts';
 import { IdentityError } from '../api/identity/embedded-identity.ts';
 import { deliverIdentityMail } from '../api/identity/identity.ts';
-import { createDevOutbox } from '../api/mail/dev-outbox.ts';
 import { formatFirmDateTime } from '../src/shared/firm-time.ts';
 import { openEmbeddedIdentity } from './open-embedded-identity.ts';
 
@@ -145,10 +144,8 @@ async function withCognito(poolId: string, region: string) {
 }
 
 async function withEmbedded() {
-  const outbox = createDevOutbox(env.OUTBOX_DIR);
-  const { identity, database, secrets } = await openEmbeddedIdentity(env, (m) => {
-    outbox.deliver({ to: m.to, subject: m.subject, text: m.text });
-  });
+  // What the pool mails is held as the server holds it (sealed in the database), read on the Email tab.
+  const { identity, database, secrets, outbox } = await openEmbeddedIdentity(env);
   try {
     if (command === 'create') {
       const account = parseCreate();

@@ -19,6 +19,7 @@ import { resealSignInSecrets } from '../api/identity/challenges.ts';
 import { resealBlogSources } from '../api/blog-sources/blog-sources.repository.ts';
 import { resealCalendarSettings } from '../api/calendar-settings/calendar-settings.repository.ts';
 import { resealEmailSettings } from '../api/email-settings/email-settings.repository.ts';
+import { resealHeldMail } from '../api/mail/dev-outbox.ts';
 import { openDatabase, type Database } from '../db/client.ts';
 
 const USAGE = `Usage: npm run secrets:rotate
@@ -37,6 +38,7 @@ export const resealers: Record<string, Resealer> = {
   identity_signing_keys: (database, box) => resealSigningKeys(identityRepository(database), box),
   // SRP verifiers, TOTP secrets and sign-ins under way.
   identity_users: resealSignInSecrets,
+  outbox_messages: resealHeldMail,
 };
 
 export interface RotateIo {

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gt, lte } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
+import { unchangedColumn } from '../crypto/reseal.ts';
 import type { BlogPostSummaryField } from '../../src/shared/schemas/blog-posts.ts';
 
 export type BlogPostValues = {
@@ -11,6 +12,8 @@ export type BlogPostValues = {
   author: string;
   isPublished: boolean;
   publishedAt: Date | null;
+  /** Set when the post is unpublished: its preview links made before stop working (decision 042). */
+  previewsRevokedAt?: Date;
 };
 
 export function blogPostsRepository({ db, t }: Database) {
@@ -99,6 +102,15 @@ export function blogPostsRepository({ db, t }: Database) {
     async update(id: string, values: BlogPostValues) {
       const [row] = await db.update(posts).set(values).where(eq(posts.id, id)).returning();
       return row ?? null;
+    },
+    /** Refuses the post's preview links made before `now`; null when there is no such post. */
+    async revokePreviews(id: string, now: Date): Promise<{ previewsRevokedAt: Date } | null> {
+      const [row] = await db
+        .update(posts)
+        .set({ previewsRevokedAt: now, updatedAt: unchangedColumn(posts.updatedAt) })
+        .where(eq(posts.id, id))
+        .returning({ previewsRevokedAt: posts.previewsRevokedAt });
+      return row ? { previewsRevokedAt: row.previewsRevokedAt! } : null;
     },
     async remove(id: string) {
       const rows = await db.delete(posts).where(eq(posts.id, id)).returning({ id: posts.id, slug: posts.slug });

@@ -71,6 +71,8 @@ export function blogPostsRoutes(deps: Pick<Deps, 'database' | 'events' | 'clock'
         c.json(await service.update(c.req.valid('param').id, c.req.valid('json'))),
       )
       .post('/blog-posts/:id/preview-link', pathParams(idParam), async (c) => c.json(await service.previewLink(c.req.valid('param').id), 201))
+      // Not in SPEC (decision 042): every preview link made so far stops working.
+      .delete('/blog-posts/:id/preview-links', pathParams(idParam), async (c) => c.json(await service.revokePreviews(c.req.valid('param').id)))
       .delete('/blog-posts/:id', pathParams(idParam), async (c) => {
         await service.remove(c.req.valid('param').id);
         return c.body(null, 204);

@@ -6,7 +6,7 @@ import { slugify } from '../../src/shared/slug.ts';
 import type { BlogPostSummaryField } from '../../src/shared/schemas/blog-posts.ts';
 import type { Deps } from '../deps.ts';
 import { badRequest, conflict, HttpError, notFound } from '../http/errors.ts';
-import { checkPreviewToken, PREVIEW_LINK_DAYS, previewToken, previewUrl } from './preview-link.ts';
+import { checkPreviewToken, madeBeforeRevocation, previewExpiry, previewToken, previewUrl } from './preview-link.ts';
 import { isStorableText } from '../http/validate.ts';
 import { blogPostsRepository, type BlogPostValues } from './blog-posts.repository.ts';
 
@@ -14,6 +14,8 @@ type BlogPostInput = z.output<typeof blogPostInput>;
 
 /** Longer than any slug the schema accepts, so it cannot name a post. */
 const MAX_SLUG = 200;
+
+const previewExpired = () => new HttpError(410, 'This preview link has expired. Ask for a new one.');
 
 export function blogPostsService({ database, events, clock, secrets, integrations }: Pick<Deps, 'database' | 'events' | 'clock' | 'secrets' | 'integrations'>) {
   const repo = blogPostsRepository(database);
@@ -81,16 +83,30 @@ export function blogPostsService({ database, events, clock, secrets, integration
     async previewLink(id: string) {
       const post = await repo.findById(id);
       if (!post) throw notFound('Blog post not found');
-      const expiresAt = new Date(clock.now().getTime() + PREVIEW_LINK_DAYS * 24 * 60 * 60 * 1000);
+      const expiresAt = previewExpiry(clock.now(), post.previewsRevokedAt);
       return { url: previewUrl(integrations.siteUrl, previewToken(secrets, post.id, expiresAt)), expiresAt };
     },
 
-    /** The post a preview link opens: as stored now (a later edit shows), whether published or not. */
+    /**
+     * Every preview link of the post made until now stops working (decision 042); links made after
+     * work as before. Its updatedAt is kept: the post itself did not change.
+     */
+    async revokePreviews(id: string) {
+      const revoked = await repo.revokePreviews(id, clock.now());
+      if (!revoked) throw notFound('Blog post not found');
+      return revoked;
+    },
+
+    /**
+     * The post a preview link opens: as stored now (a later edit shows), whether published or not. A
+     * link made before the post's previews were revoked answers as an expired one does.
+     */
     async preview(token: string | undefined) {
       const check = checkPreviewToken(secrets, token, clock.now());
-      if (check === 'expired') throw new HttpError(410, 'This preview link has expired. Ask for a new one.');
+      if (check === 'expired') throw previewExpired();
       const post = check === 'invalid' ? null : await repo.findById(check.postId);
       if (!post || check === 'invalid') throw notFound('This preview link does not open any post. It may have been mistyped, or the post deleted.');
+      if (madeBeforeRevocation(check.expiresAt, post.previewsRevokedAt)) throw previewExpired();
       return { post, expiresAt: check.expiresAt };
     },
 
@@ -105,9 +121,11 @@ export function blogPostsService({ database, events, clock, secrets, integration
     async update(id: string, input: BlogPostInput) {
       const before = await repo.findById(id);
       if (!before) throw notFound('Blog post not found');
-      const values = await normalize(input);
+      const values: BlogPostValues = await normalize(input);
       // SPEC §4: an already-published post keeps its original date unless the form sends another.
       if (values.isPublished && !input.publishedAt && before.publishedAt) values.publishedAt = before.publishedAt;
+      // Unpublished (a retraction): the links made while it was out stop showing it (decision 042).
+      if (before.isPublished && !values.isPublished) values.previewsRevokedAt = clock.now();
       const row = await unique(() => repo.update(id, values));
       if (!row) throw notFound('Blog post not found');
       if (row.slug !== before.slug) {

@@ -4,6 +4,11 @@
  * secrets key for this one purpose (SecretBox.digest, as a booking's own link: decision 026). It cannot
  * be guessed, altered or extended, needs no storage, and opens on every container that shares the
  * key. It travels in the fragment, so no log, CDN or Referer holds it.
+ *
+ * Revoking (docs/decisions/042): a post's previewsRevokedAt refuses every link made before it. A
+ * link's making time is its expiry less PREVIEW_LINK_DAYS, to the second; so the revocation counts
+ * from the next whole second, and a link made within that second expires up to a second later
+ * instead, so that it is still made after.
  */
 import type { SecretBox } from '../crypto/secret-box.ts';
 import { BLOG_PREVIEW_PATH } from '../../src/shared/blog/preview.ts';
@@ -28,6 +33,20 @@ export function checkPreviewToken(secrets: SecretBox, token: string | undefined 
   if (!secrets.matchesDigest(`${postId}.${expires}`, CONTEXT, mac)) return 'invalid';
   const expiresAt = new Date(Number(expires) * 1000);
   return expiresAt <= now ? 'expired' : { postId, expiresAt };
+}
+
+/** The revocation's moment as links are compared with it: the next whole second (strictly after). */
+const revokedFrom = (revokedAt: Date) => (Math.floor(revokedAt.getTime() / 1000) + 1) * 1000;
+const LINK_MS = PREVIEW_LINK_DAYS * 24 * 60 * 60 * 1000;
+
+/** When a link made at `now` stops working: a week on, counted from the revocation's second if that is later. */
+export function previewExpiry(now: Date, revokedAt: Date | null): Date {
+  return new Date(Math.max(now.getTime(), revokedAt ? revokedFrom(revokedAt) : 0) + LINK_MS);
+}
+
+/** Whether a link that expires at `expiresAt` was made before the post's previews were revoked. */
+export function madeBeforeRevocation(expiresAt: Date, revokedAt: Date | null): boolean {
+  return revokedAt !== null && expiresAt.getTime() - LINK_MS < revokedFrom(revokedAt);
 }
 
 export const previewUrl = (siteUrl: string, token: string) => new URL(`${BLOG_PREVIEW_PATH}#${token}`, siteUrl).href;

@@ -7,25 +7,32 @@ import { idempotency, storedAnswer } from '../http/idempotency.ts';
 import { rateLimit } from '../http/rate-limit.ts';
 import { adminRouter, router } from '../http/routes.ts';
 import { jsonBody, pathParams } from '../http/validate.ts';
+import type { OutboxMessage } from '../mail/dev-outbox.ts';
 import { contactSubmissionsRepository } from './contact-submissions.repository.ts';
 
 /**
- * Whether an outbox file's text is a held copy of this message: it names one of the message's
- * deliveries; or, held before files named their delivery, it is a contact notification with the
- * visitor's address and the start of their message (as JSON writes them).
+ * Whether a held message that names no delivery (held before messages named theirs) is a copy of
+ * this one: a contact notification with the visitor's address and the start of their message. An
+ * old outbox file that could not be read was imported as its raw JSON text (decision 042), so the
+ * JSON spelling is looked for too.
  */
-function heldCopyOf(row: { email: string; message: string }, deliveryIds: readonly string[]) {
+function olderHeldCopyOf(row: { email: string; message: string }) {
   const json = (text: string) => JSON.stringify(text).slice(1, -1);
-  const opening = json(row.message.split(/\r?\n/)[0]!.slice(0, 60));
-  return (text: string) =>
-    deliveryIds.some((id) => text.includes(id)) ||
-    (!text.includes('"deliveryId"') && text.includes('New contact message: ') && text.includes(json(row.email)) && text.includes(opening));
+  const opening = row.message.split(/\r?\n/)[0]!.slice(0, 60);
+  return ({ subject, text }: OutboxMessage) => {
+    const all = `${subject}\n${text}`;
+    return (
+      all.includes('New contact message: ') &&
+      (all.includes(row.email) || all.includes(json(row.email))) &&
+      (all.includes(opening) || all.includes(json(opening)))
+    );
+  };
 }
 
 /**
  * Deletes a message with the copies the site keeps of it: the row, its notification's delivery (the
  * payload holds a copy), the stored answer to a retried send (idempotency) and, when that e-mail was
- * held, its file in this container's development outbox. What an e-mail already delivered to the
+ * held, its copy in the held mail (shared by every container, decision 042). What an e-mail already delivered to the
  * firm's inbox, or a DynamoDB export, holds is beyond the site's reach (the dialog says so). A
  * notification being sent at this very moment: see emailHandler (mail.ts), which checks again.
  */
@@ -33,8 +40,8 @@ async function eraseContactSubmission({ database, outbox, log }: Pick<Deps, 'dat
   const removed = await contactSubmissionsRepository(database).remove(id);
   if (!removed) throw notFound('Contact submission not found');
   const { row, deliveryIds } = removed;
-  const files = outbox.remove(heldCopyOf(row, deliveryIds));
-  log.info('contact submission erased', { submissionId: id, deliveries: deliveryIds.length, outboxFiles: files });
+  const copies = await outbox.remove({ deliveryIds, matches: olderHeldCopyOf(row) });
+  log.info('contact submission erased', { submissionId: id, deliveries: deliveryIds.length, heldCopies: copies });
 }
 
 /** SPEC §4 Contact submission: read and resolved only move forward (no un-read, no re-open). */

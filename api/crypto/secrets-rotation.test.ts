@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../db/client.ts';
 import { resealers, rotateSecrets, runRotate } from '../../scripts/secrets-rotate.ts';
 import { createSecretBox, type SecretBox } from './secret-box.ts';
+import { createDevOutbox } from '../mail/dev-outbox.ts';
 import { configIsCurrent, fieldIsCurrent, openConfig, openField, sealConfig, sealField } from './sealed-config.ts';
 import { configKind } from './secret-masking.ts';
 
@@ -48,6 +49,12 @@ async function seed(old: SecretBox) {
     { id: ids.plainBlog, name: 'b', url: 'https://b.example.com/feed', config: feed },
     { id: randomUUID(), name: 'c', url: 'https://c.example.com/feed', config: null },
   ]);
+  // Held mail (decision 042): one message sealed with the old key.
+  await createDevOutbox({ database, secrets: old, clock: { now: () => new Date() } }).deliver({
+    to: 'ana@example.com',
+    subject: 'Your verification code',
+    text: 'Your verification code is 482913.',
+  });
   return ids;
 }
 
@@ -64,6 +71,7 @@ describe('secrets:rotate resealers', () => {
       blog_sources: 2,
       identity_signing_keys: 0,
       identity_users: 0,
+      outbox_messages: 1,
     });
 
     // The new key alone opens everything, to what was there before.
@@ -86,6 +94,8 @@ describe('secrets:rotate resealers', () => {
       if (row.config) expect(openConfig(current, row.config, { table: 'blog-sources', id: row.id })).toBe(feed);
     }
     expect(JSON.stringify(await db.select().from(t.calendarSettings))).not.toMatch(/GOCSPX|plain-api-key|plain free text/);
+    const [held] = await createDevOutbox({ database, secrets: current, clock: { now: () => new Date() } }).list();
+    expect(held?.text).toBe('Your verification code is 482913.');
 
     // Nothing left to do the second time.
     expect(await rotateSecrets(database, current)).toEqual({
@@ -94,6 +104,7 @@ describe('secrets:rotate resealers', () => {
       blog_sources: 0,
       identity_signing_keys: 0,
       identity_users: 0,
+      outbox_messages: 0,
     });
   });
 

@@ -2,6 +2,7 @@ import { emailSettingInput, emailTestInput } from '../../src/shared/schemas/inte
 import type { Deps } from '../deps.ts';
 import { adminRouter, router } from '../http/routes.ts';
 import { jsonBody } from '../http/validate.ts';
+import { HELD_MAIL_DAYS, HELD_MAIL_MAX } from '../mail/dev-outbox.ts';
 import { emailSettingsService } from './email-settings.service.ts';
 
 /** GET /api/admin/email-outbox: the newest development-outbox messages, at most this many. */
@@ -17,9 +18,9 @@ export function emailSettingsRoutes(deps: Pick<Deps, 'database' | 'outbox' | 'se
       .get('/email-settings', async (c) => c.json(await service.current()))
       // With no email setting, mail is kept in the development outbox; the admin reads it
       // here, newest first (the attachments by name and type, not their content).
-      .get('/email-outbox', (c) =>
+      .get('/email-outbox', async (c) =>
         c.json(
-          deps.outbox.recent(OUTBOX_LIST_LIMIT).map((m) => ({
+          (await deps.outbox.recent(OUTBOX_LIST_LIMIT)).map((m) => ({
             id: m.id,
             to: m.to,
             subject: m.subject,
@@ -29,6 +30,11 @@ export function emailSettingsRoutes(deps: Pick<Deps, 'database' | 'outbox' | 'se
           })),
         ),
       )
+      // How much is held, and since when (the dashboard and the Email tab; decision 042's bounds).
+      .get('/email-outbox/summary', async (c) => {
+        const { messages, oldestAt } = await deps.outbox.summary();
+        return c.json({ messages, oldestAt: oldestAt?.toISOString() ?? null, keptDays: HELD_MAIL_DAYS, maxMessages: HELD_MAIL_MAX });
+      })
       .post('/email-settings', jsonBody(emailSettingInput), async (c) => c.json(await service.save(c.req.valid('json')), 201))
       // Not in SPEC (issue 19): remove the setting (mail is held again), send a test, send what was held.
       .delete('/email-settings', async (c) => {

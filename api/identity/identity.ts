@@ -55,7 +55,7 @@ export async function deliverIdentityMail(
   } catch (err) {
     log.error('identity: the e-mail was refused; kept in the development outbox', { ...about, err: describeError(err) });
   }
-  outbox.deliver(message);
+  await outbox.deliver(message);
   return 'held';
 }
 
@@ -92,7 +92,9 @@ export async function startIdentity({ env, database, secrets, clock, log, outbox
       // Codes are secrets: in the log only while developing.
       if (development) log.info('identity: verification code (development only)', { username, code });
       // Not awaited: an account that exists must answer as fast as one that does not, which sends nothing.
-      void deliverIdentityMail(mailContext, { to, subject, text }, { username });
+      void deliverIdentityMail(mailContext, { to, subject, text }, { username }).catch((err) =>
+        log.error('identity: the code could not be held', { username, err: describeError(err) }),
+      );
     },
   });
   // The link's origin: SITE_URL (the server's integration settings), else this development default.

@@ -20,9 +20,9 @@ import { appointmentSnapshot, type ActivityListener, type ActivityPlanner, type 
 import { appointmentsRepository } from '../appointments/appointments.repository.ts';
 import { appointmentReminders, bookedExternally, terminalStatuses } from '../appointments/appointments.service.ts';
 import { openConfig, UnreadableSecretError } from '../crypto/sealed-config.ts';
-import { PermanentDeliveryError, type DeliveryHandler, type NewDelivery } from '../deliveries/deliveries.ts';
+import { describeError, PermanentDeliveryError, type DeliveryHandler, type NewDelivery } from '../deliveries/deliveries.ts';
 import { contactNotificationKey, contactSubmissionsRepository } from '../contact-submissions/contact-submissions.repository.ts';
-import { deliveriesRepository, deliveriesWrite } from '../deliveries/deliveries.repository.ts';
+import { deliveriesRepository, deliveriesWrite, RELEASED_FROM_HOLD } from '../deliveries/deliveries.repository.ts';
 import type { Deps } from '../deps.ts';
 import { emailSettingsRepository } from '../email-settings/email-settings.repository.ts';
 import { manageToken, manageUrl } from '../appointments/manage-link.ts';
@@ -258,14 +258,24 @@ async function compose(deps: ComposeDeps, purpose: string, payload: unknown): Pr
 /** Sends one queued e-mail through the active email setting, or into the development outbox. */
 export function emailHandler(deps: ComposeDeps & Pick<Deps, 'outbox' | 'log'>): DeliveryHandler {
   return async (delivery, payload) => {
+    // Released by Send held messages: its held copy (decision 042) is no longer the message's only
+    // trace once this run sends it, skips it, or holds it again (a new copy, the one of now).
+    const released = delivery.externalRef === RELEASED_FROM_HOLD;
+    const dropHeldCopy = async () => {
+      if (released) await deps.outbox.remove({ deliveryIds: [delivery.id] });
+    };
     const composed = await compose(deps, delivery.purpose, payload);
-    if ('skip' in composed) return { status: 'skipped', reason: composed.skip };
+    if ('skip' in composed) {
+      await dropHeldCopy();
+      return { status: 'skipped', reason: composed.skip };
+    }
     const { mail } = composed;
     const setting = await activeEmailSetting(deps);
     if (!setting) {
+      await dropHeldCopy();
       // Nowhere configured to send: kept where an admin can read it (GET /api/admin/email-outbox),
       // and said once in the server log, without the address or the text.
-      const kept = deps.outbox.deliver({
+      const kept = await deps.outbox.deliver({
         to: mail.to.email,
         subject: mail.subject,
         text: mail.text,
@@ -275,7 +285,7 @@ export function emailHandler(deps: ComposeDeps & Pick<Deps, 'outbox' | 'log'>): 
       });
       // The delivery deleted while this ran (its message erased on another container): no copy stays.
       if (!(await deliveriesRepository(deps.database).findById(delivery.id))) {
-        deps.outbox.remove((text) => text.includes(delivery.id));
+        await deps.outbox.remove({ deliveryIds: [delivery.id] });
         return { status: 'skipped', reason: 'Deleted while it was being held' };
       }
       deps.log.info('e-mail held in the development outbox (no email setting is configured)', {
@@ -287,6 +297,10 @@ export function emailHandler(deps: ComposeDeps & Pick<Deps, 'outbox' | 'log'>): 
       return { status: 'held', externalRef: 'outbox' };
     }
     const result = await senderFor(setting, deps).send(mail, delivery.id);
+    // Sent: a failure here must not fail the delivery (it would be sent again); the sweep deletes the copy in time.
+    await dropHeldCopy().catch((err) =>
+      deps.log.warn('held mail: the copy of a sent message was not deleted', { deliveryId: delivery.id, err: describeError(err) }),
+    );
     return { status: 'sent', externalRef: result.externalRef };
   };
 }

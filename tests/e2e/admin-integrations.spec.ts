@@ -96,6 +96,7 @@ async function serveEmptyLists(page: Page) {
   await page.route('**/api/admin/calendar-settings', empty([]));
   await page.route('**/api/email-settings/active', empty(null));
   await page.route('**/api/admin/email-outbox', empty([]));
+  await page.route('**/api/admin/email-outbox/summary', empty({ messages: 0, oldestAt: null, keptDays: 30, maxMessages: 5000 }));
   await page.route((url) => url.pathname === '/api/admin/deliveries', empty([]));
   await page.route('**/api/admin/blog-sources', empty([]));
 }
@@ -545,11 +546,15 @@ test('email: while nothing is configured, the development outbox shows the kept 
       ],
     }),
   );
+  // In all (more than the list shows, at times), and the oldest's age: from the database (decision 042).
+  const oldestAt = new Date(Date.now() - 3 * 24 * 3_600_000 - 3_600_000).toISOString();
+  await page.route('**/api/admin/email-outbox/summary', (route) => route.fulfill({ json: { messages: 2, oldestAt, keptDays: 30, maxMessages: 5000 } }));
   await openScreen(page);
   await openTab(page, 'Email');
   await expect(panel(page).getByRole('heading', { name: 'Email Not Configured' })).toBeVisible();
   const outbox = page.getByTestId('dev-outbox');
-  await expect(outbox).toContainText('2 messages');
+  await expect(outbox.getByTestId('held-mail-summary')).toHaveText('Mail kept while email is not configured: 2 messages, the oldest held 3 days ago.');
+  await expect(outbox).toContainText('each message is deleted 30 days after it was held, and only the latest 5,000 are kept');
   const messages = outbox.getByTestId('outbox-message');
   await expect(messages.first()).toContainText('Your consultation is confirmed');
   await expect(messages.first()).toContainText('To ana@example.com');

@@ -19,6 +19,7 @@ let origin = '';
 let dataDir = '';
 const firstAdmin = { username: `first-admin-${Date.now()}`, email: `first-admin-${Date.now()}@e2e.example.com`, password: 'First-Admin-Pass-2026' };
 
+// biome-ignore lint/correctness/noEmptyPattern: Playwright reads which fixtures a hook needs from this pattern; it needs none
 test.beforeAll(async ({}, testInfo) => {
   // Beside the suite's server (port), its fakes (+1) and dynalite (+2): +3 on desktop, +4 on the phone.
   const port = Number(process.env.E2E_PORT ?? 4399) + (testInfo.project.name === 'phone' ? 4 : 3);

@@ -2,15 +2,14 @@
  * Identity end to end (SPEC §2 /login and Admin routes, §4 Authentication, §5 and §8 Authentication
  * screens), against the embedded identity service. ADMIN_EMAILS is '@e2e.example.com', so those
  * addresses may sign up and ask to be admins (an admin approves them: docs/decisions/041; here the
- * operator's `npm run admin:add`); verification codes land in the development outbox.
+ * operator's `npm run admin:add`); verification codes are held (sealed in the server's
+ * database), read here with the server's key (tests/support/held-mail.ts).
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
 import { approveRequest } from '../support/admin.ts';
 import { expectNoAxeViolations, screenshot, toasts, watchConsole } from '../support/e2e.ts';
+import { codeIn, heldMailTo, newestCodeTo } from '../support/held-mail.ts';
 
-const outboxDir = join(process.env.E2E_DATA_DIR ?? '', 'outbox');
 const PASSWORD = 'Correct-Horse-42';
 
 /** Every test owns its user: the project name and a timestamp keep names apart across runs and widths. */
@@ -20,23 +19,16 @@ function newAccount(info: TestInfo, label: string) {
   return { username, email: `${username}@e2e.example.com` };
 }
 
-/** The 6-digit code of the newest outbox message to this address. */
+/** The 6-digit code of the newest message held for this address. */
 async function verificationCode(email: string): Promise<string> {
   let code: string | undefined;
   await expect
     .poll(
-      () => {
-        const files = readdirSync(outboxDir)
-          .filter((f) => f.endsWith('.json'))
-          .sort();
-        const newest = files
-          .map((f) => JSON.parse(readFileSync(join(outboxDir, f), 'utf8')) as { to: string; text: string })
-          .filter((m) => m.to === email)
-          .at(-1);
-        code = /\b(\d{6})\b/.exec(newest?.text ?? '')?.[1];
+      async () => {
+        code = await newestCodeTo(email);
         return code;
       },
-      { message: `a verification code for ${email} in ${outboxDir}` },
+      { message: `a verification code for ${email} in the held mail` },
     )
     .toMatch(/^\d{6}$/);
   return code!;
@@ -313,14 +305,8 @@ test('Resend code sends a new code through the embedded identity service, and th
   const toast = toasts(page);
   await expect(toast).toContainText('Code sent!');
   await expect(toast).toContainText('A new verification code has been sent to your email');
-  const messagesTo = () =>
-    readdirSync(outboxDir)
-      .filter((f) => f.endsWith('.json'))
-      .sort()
-      .map((f) => JSON.parse(readFileSync(join(outboxDir, f), 'utf8')) as { to: string; text: string })
-      .filter((m) => m.to === email);
-  await expect.poll(() => messagesTo().length).toBe(2);
-  const second = /\b(\d{6})\b/.exec(messagesTo()[1]!.text)![1]!;
+  await expect.poll(async () => (await heldMailTo(email)).length).toBe(2);
+  const second = codeIn((await heldMailTo(email))[1]!.text)!;
   expect(first).toMatch(/^\d{6}$/);
   await field(page, 'Verification Code').fill(second);
   await panel(page).getByRole('button', { name: 'Verify Email' }).click();
@@ -333,19 +319,15 @@ test('Resend code sends a new code through the embedded identity service, and th
 test('Resend code for an account that is already confirmed answers as for any other, and sends nothing', async ({ page, request }, info) => {
   const consoleErrors = watchConsole(page);
   const { username, email } = await createAccount(request, info, 'resend-done');
-  const sentTo = () =>
-    readdirSync(outboxDir)
-      .filter((f) => f.endsWith('.json'))
-      .map((f) => JSON.parse(readFileSync(join(outboxDir, f), 'utf8')) as { to: string })
-      .filter((m) => m.to === email).length;
-  const before = sentTo();
+  const sentTo = async () => (await heldMailTo(email)).length;
+  const before = await sentTo();
   await openLogin(page);
   await page.getByRole('tab', { name: 'Verify Email' }).click();
   await field(page, 'Username').fill(username);
   await panel(page).getByRole('button', { name: 'Resend code' }).click();
   await expect(toasts(page)).toContainText('Code sent!');
   await expect(panel(page).getByRole('alert')).toHaveCount(0);
-  expect(sentTo()).toBe(before);
+  expect(await sentTo()).toBe(before);
   consoleErrors.expectNone();
 });
 

@@ -258,6 +258,10 @@ test.describe('configured through the page, each integration has its effect', ()
     const notConfigured = warnings.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'E-mail is not configured' }) });
     await expect(notConfigured).toContainText('Clients get no confirmations or reminders and the firm no notifications.');
     await expect(notConfigured).toContainText(/\d+ messages are held, not sent\./);
+    // And how much the outbox keeps, since when (decision 042: the shared database, bounded).
+    await expect(notConfigured).toContainText(/The development outbox keeps \d+ messages?, the oldest held (less than an hour|\d+ hours?|\d+ days) ago\./);
+    const outboxText = async () => JSON.stringify(await (await adminApi.get('/api/admin/email-outbox')).json());
+    expect(await outboxText()).toContain(v.email);
     await expectNoAxeViolations(page, { label: 'dashboard with the e-mail warning' });
     await screenshot(page, info, 'dashboard-email-warning', { fromTop: true, blur: true, unhover: true });
     await notConfigured.getByRole('link', { name: 'Configure e-mail' }).click();
@@ -293,6 +297,8 @@ test.describe('configured through the page, each integration has its effect', ()
     expect(smtp.to(v.email)[0]!.parsed.subject).toMatch(/^Your consultation with /);
     await expect.poll(statusesOf, EFFECT).toEqual(['sent', 'sent']);
     await expect(held).toHaveCount(0);
+    // Sent: their held copies are gone from the outbox.
+    expect(await outboxText()).not.toContain(v.email);
 
     // Send Test Email: to the signed-in admin, said once the server accepted it.
     await page.getByRole('button', { name: 'Send Test Email' }).click();

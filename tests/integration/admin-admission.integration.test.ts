@@ -18,7 +18,7 @@ import { createMemoryRateLimitStore, noRateLimits } from '../../api/http/rate-li
 import { embeddedInvitations, type IdentityMail, INVITATION_DAYS, invitationDigest, type MailOutcome } from '../../api/identity/admission.ts';
 import { startEmbeddedIdentity, type EmbeddedIdentity } from '../../api/identity/embedded-identity.ts';
 import type { Logger } from '../../api/logger.ts';
-import { createDevOutbox } from '../../api/mail/dev-outbox.ts';
+import { readHeldMail } from '../support/held-mail.ts';
 import { INVITATION_TOKEN_HEADER } from '../../src/shared/schemas/admins.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/test-database.ts';
 import { testDeps, testSecrets } from '../support/test-deps.ts';
@@ -57,8 +57,8 @@ describe('npm run admin:invite (the operator’s shell, embedded pool on SQLite)
       const link = /https:\/\/firm\.example\/accept-invitation#([A-Za-z0-9_-]{43})/.exec(invited.out);
       expect(link).not.toBeNull();
       // Kept in the outbox as the mail, the token's digest in the database, never the token.
-      const outbox = createDevOutbox(join(dir, 'outbox'));
-      expect(outbox.list().map((m) => [m.to, m.text.includes(link![0])])).toEqual([['dana@colleagues.test', true]]);
+      const held = await readHeldMail({ sqlitePath: join(dir, 'site.db'), secretsKeyFile: join(dir, 'secrets.key') });
+      expect(held.map((m) => [m.to, m.text.includes(link![0])])).toEqual([['dana@colleagues.test', true]]);
       const { default: Sqlite } = await import('better-sqlite3');
       const db = new Sqlite(join(dir, 'site.db'), { readonly: true });
       const rows = db.prepare('select email, token_hash, invited_by from identity_invitations').all() as {

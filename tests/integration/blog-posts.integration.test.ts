@@ -642,6 +642,92 @@ forEachDialect('blog posts', (ctx) => {
     expect((await ctx().call('POST', `/api/admin/blog-posts/${post.id}/preview-link`, { token: NON_ADMIN_TOKEN })).status).toBe(403);
   });
 
+  it('revokes a post’s preview links: each made before answers as an expired one, to the second; one made after works; other posts keep theirs', async () => {
+    ctx().clock.set('2026-12-11T17:00:00.500Z');
+    const post = await create(ctx(), draft());
+    const other = await create(ctx(), draft());
+    const linkTo = async (id: string) => {
+      const made = await ctx().admin('POST', `/api/admin/blog-posts/${id}/preview-link`);
+      expect(made.status).toBe(201);
+      return { token: decodeURIComponent(new URL(made.body.url as string).hash.slice(1)), expiresAt: made.body.expiresAt as string };
+    };
+    const open = (t: string) => ctx().call('GET', '/api/blog-post-preview', { headers: { 'X-Preview-Token': t } });
+    const expired = { status: 410, body: { error: 'This preview link has expired. Ask for a new one.' } };
+
+    const early = await linkTo(post.id);
+    ctx().clock.set('2026-12-11T17:00:00.900Z');
+    // Made in the very millisecond of the revocation, before it: a link's time is only known to the second.
+    const sameMoment = await linkTo(post.id);
+    const others = await linkTo(other.id);
+    const seen = await open(early.token);
+    expect(seen.status).toBe(200);
+    expect(Object.keys(seen.body)).not.toContain('previewsRevokedAt');
+    const updatedAt = (await storedPost(ctx(), post.id))!.updatedAt;
+
+    const revoked = await ctx().admin('DELETE', `/api/admin/blog-posts/${post.id}/preview-links`);
+    expect(revoked).toMatchObject({ status: 200, body: { previewsRevokedAt: '2026-12-11T17:00:00.900Z' } });
+    for (const link of [early, sameMoment]) expect(await open(link.token)).toMatchObject(expired);
+    // The post itself did not change (its lastmod stays); the admin's list says when its links were revoked.
+    expect((await storedPost(ctx(), post.id))!.updatedAt).toEqual(updatedAt);
+    const listed = (await ctx().admin('GET', '/api/admin/blog-posts')).body.find((p: { id: string }) => p.id === post.id);
+    expect(listed.previewsRevokedAt).toBe('2026-12-11T17:00:00.900Z');
+
+    // Made after, in the same second: works, for a week from the next whole second.
+    const after = await linkTo(post.id);
+    expect(after.expiresAt).toBe('2026-12-18T17:00:01.000Z');
+    expect((await open(after.token)).status).toBe(200);
+    ctx().clock.set('2026-12-18T17:00:00.950Z');
+    expect((await open(after.token)).status).toBe(200);
+    ctx().clock.set('2026-12-12T09:00:00.000Z');
+    const nextDay = await linkTo(post.id);
+    expect(nextDay.expiresAt).toBe('2026-12-19T09:00:00.000Z');
+    expect((await open(nextDay.token)).status).toBe(200);
+    // Another post's links are its own.
+    expect((await open(others.token)).status).toBe(200);
+
+    // Revoked again, in the very millisecond the last link was made (a whole second): every link so far goes.
+    expect((await ctx().admin('DELETE', `/api/admin/blog-posts/${post.id}/preview-links`)).status).toBe(200);
+    for (const link of [after, nextDay]) expect(await open(link.token)).toMatchObject(expired);
+
+    // Only an admin, and only a post that exists.
+    expect((await ctx().call('DELETE', `/api/admin/blog-posts/${other.id}/preview-links`)).status).toBe(401);
+    expect((await ctx().call('DELETE', `/api/admin/blog-posts/${other.id}/preview-links`, { token: NON_ADMIN_TOKEN })).status).toBe(403);
+    expect((await ctx().admin('DELETE', `/api/admin/blog-posts/${crypto.randomUUID()}/preview-links`)).status).toBe(404);
+    expect((await open(others.token)).status).toBe(200);
+  });
+
+  it('unpublishing a post revokes its preview links; saving a draft or a published post again does not; the time is never public', async () => {
+    ctx().clock.set('2026-12-13T17:00:00.000Z');
+    const body = draft({ isPublished: true });
+    const post = await create(ctx(), body);
+    const linkTo = async () =>
+      decodeURIComponent(new URL((await ctx().admin('POST', `/api/admin/blog-posts/${post.id}/preview-link`)).body.url as string).hash.slice(1));
+    const open = (t: string) => ctx().call('GET', '/api/blog-post-preview', { headers: { 'X-Preview-Token': t } });
+    const whilePublished = await linkTo();
+    ctx().clock.set('2026-12-13T18:00:00.000Z');
+    // Saved again, still published: nothing is revoked, and the public article names no revocation.
+    expect((await ctx().admin('PUT', `/api/admin/blog-posts/${post.id}`, { ...body, excerpt: 'Edited.' })).status).toBe(200);
+    expect((await open(whilePublished)).status).toBe(200);
+    const article = await ctx().call('GET', `/api/blog-posts/${post.slug}`);
+    expect(article.status).toBe(200);
+    expect(Object.keys(article.body)).not.toContain('previewsRevokedAt');
+    expect(JSON.stringify((await ctx().call('GET', '/api/blog-posts')).body)).not.toContain('previewsRevokedAt');
+
+    // Unpublished (retracted): the link made while it was out stops working.
+    ctx().clock.set('2026-12-13T19:00:00.000Z');
+    expect((await ctx().admin('PUT', `/api/admin/blog-posts/${post.id}`, { ...body, isPublished: false })).status).toBe(200);
+    expect((await storedPost(ctx(), post.id))!.previewsRevokedAt).toEqual(new Date('2026-12-13T19:00:00.000Z'));
+    expect(await open(whilePublished)).toMatchObject({ status: 410, body: { error: 'This preview link has expired. Ask for a new one.' } });
+    // A link made after works, and saving the draft again keeps it working.
+    ctx().clock.set('2026-12-13T19:30:00.000Z');
+    const ofTheDraft = await linkTo();
+    expect((await open(ofTheDraft)).status).toBe(200);
+    ctx().clock.set('2026-12-13T20:00:00.000Z');
+    expect((await ctx().admin('PUT', `/api/admin/blog-posts/${post.id}`, { ...body, isPublished: false, excerpt: 'Draft again.' })).status).toBe(200);
+    expect((await open(ofTheDraft)).status).toBe(200);
+    expect((await storedPost(ctx(), post.id))!.previewsRevokedAt).toEqual(new Date('2026-12-13T19:00:00.000Z'));
+  });
+
   it('stores the SEO title and description and the featured image, gives them with the article, and refuses them malformed', async () => {
     const fields = {
       seoTitle: '  Living trusts in San Diego  ',

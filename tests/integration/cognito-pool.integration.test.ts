@@ -53,7 +53,11 @@ for (const dialect of dialects) {
     async function call(target: ServedPool, action: string, body: unknown, path = '/api/identity/cognito'): Promise<Answer> {
       const res = await fetch(`${target.base}${path}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': `AWSCognitoIdentityProviderService.${action}`, 'x-forwarded-for': testAddress },
+        headers: {
+          'content-type': 'application/x-amz-json-1.1',
+          'x-amz-target': `AWSCognitoIdentityProviderService.${action}`,
+          'x-forwarded-for': testAddress,
+        },
         body: JSON.stringify(body),
       });
       return { status: res.status, body: await res.json(), errorType: res.headers.get('x-amzn-errortype') };

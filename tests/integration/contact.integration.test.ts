@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { createDeliveryRunner } from '../../api/deliveries/deliveries.ts';
@@ -215,20 +216,17 @@ forEachDialect('contact submissions', (ctx) => {
     const kept = await submit(ctx(), submission());
     // No email setting: both notifications are held in the development outbox.
     await ctx().background.runDeliveries();
-    const files = () =>
-      ctx()
-        .deps.outbox.list()
-        .filter((m) => m.subject.startsWith('New contact message: '));
+    const files = async () => (await ctx().deps.outbox.list()).filter((m) => m.subject.startsWith('New contact message: '));
     const doomedRow = (await stored(ctx(), doomed.id))!;
-    const copiesOf = (email: string) => files().filter((m) => m.text.includes(email));
-    expect(copiesOf(doomedRow.email)).toHaveLength(1);
-    // A file held before files named their delivery: recognised by its subject and the visitor's address.
-    ctx().deps.outbox.deliver({
+    const copiesOf = async (email: string) => (await files()).filter((m) => m.text.includes(email));
+    expect(await copiesOf(doomedRow.email)).toHaveLength(1);
+    // A copy held before messages named their delivery: recognised by its subject and the visitor's address.
+    await ctx().deps.outbox.deliver({
       to: 'intake@firm.example',
       subject: `New contact message: Erin ${doomedRow.lastName} (Estate Planning)`,
       text: `Email: ${doomedRow.email}\nMessage: Please delete me after you call.`,
     });
-    expect(copiesOf(doomedRow.email)).toHaveLength(2);
+    expect(await copiesOf(doomedRow.email)).toHaveLength(2);
     const deliveriesOf = async (id: string) =>
       db
         .select()
@@ -240,7 +238,7 @@ forEachDialect('contact submissions', (ctx) => {
     expect(res.status).toBe(204);
     expect(await stored(ctx(), doomed.id)).toBeUndefined();
     expect(await deliveriesOf(doomed.id)).toEqual([]);
-    expect(copiesOf(doomedRow.email)).toEqual([]);
+    expect(await copiesOf(doomedRow.email)).toEqual([]);
     expect(JSON.stringify((await ctx().admin('GET', '/api/admin/contact-submissions')).body)).not.toContain(doomedRow.email);
     expect(JSON.stringify((await ctx().admin('GET', '/api/admin/deliveries?channel=email')).body)).not.toContain(doomed.id);
 
@@ -248,7 +246,7 @@ forEachDialect('contact submissions', (ctx) => {
     const keptRow = (await stored(ctx(), kept.id))!;
     expect(keptRow).toBeDefined();
     expect(await deliveriesOf(kept.id)).toHaveLength(1);
-    expect(copiesOf(keptRow.email)).toHaveLength(1);
+    expect(await copiesOf(keptRow.email)).toHaveLength(1);
 
     // Gone is gone: a second delete, or an unknown id, is 404; only an admin may delete.
     expect(await ctx().admin('DELETE', `/api/admin/contact-submissions/${doomed.id}`)).toMatchObject({
@@ -261,9 +259,9 @@ forEachDialect('contact submissions', (ctx) => {
     expect(await stored(ctx(), kept.id)).toBeDefined();
   });
 
-  it('a deletion that lands while another container holds the notification leaves no copy; a half-written outbox file, an old long-named copy and the stored retry answer go too', async () => {
+  it('a deletion that lands while another container holds the notification leaves no copy; a half-written outbox file from before, an old long-named copy and the stored retry answer go too', async () => {
     const { db, t } = ctx().database;
-    const files = (email: string) => readdirSync(ctx().deps.outbox.dir).filter((f) => readFileSync(join(ctx().deps.outbox.dir, f), 'utf8').includes(email));
+    const files = async (email: string) => (await ctx().deps.outbox.list()).filter((m) => JSON.stringify(m).includes(email));
 
     // The delete arrives while the runner holds the claimed delivery (no email setting: it would be held).
     const racing = await submit(ctx(), submission());
@@ -282,7 +280,7 @@ forEachDialect('contact submissions', (ctx) => {
       },
     });
     await runner.runDue();
-    expect(files(racingEmail)).toEqual([]);
+    expect(await files(racingEmail)).toEqual([]);
 
     // A long name (the subject is cut at 200 characters), an old copy without its delivery's name, a
     // half-written file, and a retry's stored answer.
@@ -291,19 +289,22 @@ forEachDialect('contact submissions', (ctx) => {
     const created = await ctx().call('POST', '/api/contact', { body: long, headers: { 'Idempotency-Key': idempotencyKey } });
     expect(created.status).toBe(201);
     const id = created.body.id as string;
-    ctx().deps.outbox.deliver({
+    await ctx().deps.outbox.deliver({
       to: 'intake@firm.example',
       subject: `New contact message: ${'A'.repeat(100)} ${'B'.repeat(78)}…`,
       text: `Email: ${long.email}\nMessage: ${long.message}`,
     });
+    // A file an older version left half-written in its outbox folder: imported whole (decision 042).
+    const before = mkdtempSync(join(tmpdir(), 'firm-outbox-'));
     writeFileSync(
-      join(ctx().deps.outbox.dir, '0000-half.json'),
+      join(before, '0000-half.json'),
       `{"to":"intake@firm.example","subject":"New contact message: AAAA","text":"Email: ${long.email}\nMessage: ${long.message}`,
     );
+    expect(await ctx().deps.outbox.importFiles(before)).toEqual({ imported: 1, deleted: 1 });
     await ctx().background.runDeliveries();
-    expect(files(long.email).length).toBe(3);
+    expect((await files(long.email)).length).toBe(3);
     expect((await ctx().admin('DELETE', `/api/admin/contact-submissions/${id}`)).status).toBe(204);
-    expect(files(long.email)).toEqual([]);
+    expect(await files(long.email)).toEqual([]);
     expect(JSON.stringify(await db.select().from(t.idempotencyKeys))).not.toContain(id);
     // A retry of the same send is a new message now, not "already stored".
     const retried = await ctx().call('POST', '/api/contact', { body: long, headers: { 'Idempotency-Key': idempotencyKey } });

@@ -1042,6 +1042,12 @@ function catalogue(): Endpoint[] {
     },
     {
       method: 'DELETE',
+      route: '/api/admin/blog-posts/:id/preview-links',
+      runs: RUNS.param,
+      requests: () => plainRoute('DELETE', '/api/admin/blog-posts/:id/preview-links', withParam('/api/admin/blog-posts/:id/preview-links', oddId)),
+    },
+    {
+      method: 'DELETE',
       route: '/api/admin/blog-posts/:id',
       runs: RUNS.param,
       requests: () => plainRoute('DELETE', '/api/admin/blog-posts/:id', withParam('/api/admin/blog-posts/:id', oddId)),
@@ -1274,6 +1280,7 @@ function catalogue(): Endpoint[] {
     },
     { method: 'GET', route: '/api/admin/email-settings', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/email-settings') },
     { method: 'GET', route: '/api/admin/email-outbox', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/email-outbox') },
+    { method: 'GET', route: '/api/admin/email-outbox/summary', runs: RUNS.none, requests: () => plainRoute('GET', '/api/admin/email-outbox/summary') },
     {
       method: 'POST',
       route: '/api/admin/email-settings',

@@ -135,7 +135,7 @@ forEachDialect(
       const token = (booked as unknown as { manageToken: string }).manageToken;
       expect(await offered(ctx(), booked.scheduledDate)).toBe(false);
       await mails(ctx()); // the booking's own confirmation and notification
-      const before = ctx().deps.outbox.list().length;
+      const before = (await ctx().deps.outbox.list()).length;
 
       const res = await cancel(ctx(), token);
       expect(res.status).toBe(200);
@@ -186,9 +186,7 @@ forEachDialect(
       const booked = await book(ctx(), { email: 'move.me@example.com', consultationType: 'estate-planning' });
       const token = (booked as unknown as { manageToken: string }).manageToken;
       const before = (await mails(ctx())).length;
-      const confirmation = ctx()
-        .deps.outbox.list()
-        .find((m) => m.to === 'move.me@example.com')!;
+      const confirmation = (await ctx().deps.outbox.list()).find((m) => m.to === 'move.me@example.com')!;
       const to = at(1, '14:00');
 
       const res = await reschedule(ctx(), token, to);

@@ -1,10 +1,7 @@
 /**
  * The API's dependencies for tests (no vitest import: a second Node process racing the tests loads it
- * too). `testDeps(database)` is what createApp needs, with test tokens, a silent log and a fresh outbox.
+ * too). `testDeps(database)` is what createApp needs, with test tokens, a silent log and the held mail of its database.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createActivityEvents } from '../../api/activity.ts';
 import type { AccessTokenVerifier, AdminPrincipal } from '../../api/auth/verifier.ts';
 import { randomBytes } from 'node:crypto';
@@ -59,23 +56,24 @@ export const testIntegrations = (overrides: Partial<IntegrationSettings> = {}): 
 });
 
 /**
- * Everything createApp needs, for a test: silent log, test verifier, a fresh outbox in a temp folder,
+ * Everything createApp needs, for a test: silent log, test verifier, the held mail of `database`,
  * and no rate limits (tests of other features send many requests from one "client";
  * tests/integration/abuse-limits.integration.test.ts turns them on).
  */
 export function testDeps(database: Database, overrides: Partial<Deps> = {}): Deps {
   const clock = overrides.clock ?? { now: () => new Date() };
+  const log = overrides.log ?? createLogger({ silent: true });
   return {
     database,
     clock,
     verifier: testVerifier,
-    log: createLogger({ silent: true }),
+    log,
     events: createContentEvents(),
     migration: { awsConfigured: false, awsRegion: null },
     identity: testIdentity,
     activity: createActivityEvents(),
     deliveries: createDeliveryQueue({ database, clock }),
-    outbox: createDevOutbox(mkdtempSync(join(tmpdir(), 'firm-outbox-'))),
+    outbox: createDevOutbox({ database, secrets: overrides.secrets ?? testSecrets, clock, log }),
     integrations: testIntegrations(),
     secrets: testSecrets,
     rateLimits: { rules: noRateLimits, trustedProxies: [] },

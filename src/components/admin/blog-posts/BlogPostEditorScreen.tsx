@@ -10,7 +10,8 @@
  * Unsaved work is never lost: it is kept on this device as it is typed and offered back when the
  * page opens again (./blog-post-draft.ts); a link away asks first, closing the tab asks through the
  * browser (../leave-guard.ts). Saved, the page goes back to the list (as the dialog closed), where
- * the success toast shows.
+ * the success toast shows. An existing post's preview links can be revoked here
+ * (./PreviewLinksRevoke.tsx, decision 042).
  */
 import { zodResolver } from '@hookform/resolvers/zod';
 import { FileQuestion } from 'lucide-react';
@@ -29,6 +30,7 @@ import { Field, Input, RequiredFieldsNote, Select, Switch, Textarea } from '../.
 import { SaveFailed, showServerFieldErrors } from '../../ui/server-errors.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states.tsx';
 import ArticleEditor from './ArticleEditor.tsx';
+import PreviewLinksRevoke from './PreviewLinksRevoke.tsx';
 import { clearDraft, draftKey, readDraft, writeDraft } from './blog-post-draft.ts';
 import {
   blogAuthorOptions,
@@ -312,6 +314,7 @@ function BlogPostForm({ post }: { post: BlogPost | null }) {
           </Field>
         )}
       </div>
+      {post && <PreviewLinksRevoke post={post} />}
       {/* Save stays in reach: at the bottom of the screen however long the article (and above a phone's keyboard). */}
       <div className="sticky bottom-0 z-20 -mx-4 grid gap-2 border-t border-border bg-background px-4 py-3 sm:mx-0 sm:px-0">
         <SaveFailed error={save.error} message={failure} />

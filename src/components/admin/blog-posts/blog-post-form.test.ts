@@ -61,7 +61,6 @@ describe('blog post form values', () => {
       seoTitle: '',
       featuredImageUrl: 'https://media.example.com/trusts.jpg',
       featuredImageAlt: 'A family at a kitchen table reading papers',
-      previewsRevokedAt: null,
     });
   });
 

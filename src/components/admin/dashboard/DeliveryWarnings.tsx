@@ -2,12 +2,14 @@
  * The dashboard's warnings about mail and calendar deliveries (issue 19): while e-mail is not
  * configured, that clients get no mail and how many messages are held; messages held from before
  * that can now be sent; deliveries that failed in the last days. Each links to where it is fixed.
+ * While e-mail is not configured, also how much the development outbox holds and the oldest's age
+ * (decision 042), so a pile-up shows before its bounds delete anything.
  * Nothing to say, nothing shown; a warning that cannot be loaded says so rather than vanish.
  */
 import { useQuery } from '@tanstack/react-query';
 import { CircleAlert, MailWarning } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { integrationQueries, messagesAre } from '../integrations/integrations.ts';
+import { heldMailText, integrationQueries, messagesAre } from '../integrations/integrations.ts';
 
 export const EMAIL_TAB_HREF = '/admin/integrations#email';
 export const CALENDAR_TAB_HREF = '/admin/integrations#calendar';
@@ -15,6 +17,8 @@ export const CALENDAR_TAB_HREF = '/admin/integrations#calendar';
 export default function DeliveryWarnings() {
   const active = useQuery(integrationQueries.activeEmail);
   const attention = useQuery(integrationQueries.deliveryAttention);
+  // Only a detail of the warning: while it loads, or if it cannot be, the warning shows without it.
+  const outbox = useQuery(integrationQueries.emailOutboxSummary);
   if (active.isPending || attention.isPending) return null;
   if (active.isError || attention.isError) {
     return (
@@ -35,6 +39,7 @@ export default function DeliveryWarnings() {
         <Warning title="E-mail is not configured" href={EMAIL_TAB_HREF} link="Configure e-mail">
           Clients get no confirmations or reminders and the firm no notifications.
           {held.email > 0 && <> {messagesAre(held.email)} held, not sent.</>}
+          {outbox.data && outbox.data.messages > 0 && <> The development outbox keeps {heldMailText(outbox.data, new Date())}.</>}
         </Warning>
       )}
       {configured && held.email > 0 && (

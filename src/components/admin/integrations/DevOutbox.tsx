@@ -1,7 +1,9 @@
 /**
  * The development outbox (GET /api/admin/email-outbox): while no email integration is configured,
  * every message the site would have sent is kept there, so an admin can read what a client or the
- * firm would have received. Newest first; the ten latest unless asked for all.
+ * firm would have received. Newest first; the ten latest unless asked for all. Above them, how many
+ * are held in all and since when (GET /api/admin/email-outbox/summary): the store is the site's
+ * database, sealed, and bounded in days and in count (decision 042).
  */
 import { useQuery } from '@tanstack/react-query';
 import { Inbox, Paperclip, RefreshCw } from 'lucide-react';
@@ -9,12 +11,13 @@ import { useState } from 'react';
 import { Button } from '../../ui/button.tsx';
 import { Card } from '../../ui/card.tsx';
 import { formatFirmDateTime } from '../../../shared/firm-time.ts';
-import { integrationQueries, newestFirst } from './integrations.ts';
+import { heldMailText, integrationQueries, newestFirst } from './integrations.ts';
 
 const SHOWN = 10;
 
 export default function DevOutbox() {
   const query = useQuery(integrationQueries.emailOutbox);
+  const summary = useQuery(integrationQueries.emailOutboxSummary);
   const [showAll, setShowAll] = useState(false);
   const messages = newestFirst(query.data ?? []);
   const shown = showAll ? messages : messages.slice(0, SHOWN);
@@ -27,11 +30,32 @@ export default function DevOutbox() {
             <Inbox aria-hidden="true" className="size-5 shrink-0" />
             Development outbox
           </h3>
-          <p className="text-sm text-muted-foreground">
-            Mail kept while email is not configured{query.data ? `: ${messages.length} message${messages.length === 1 ? '' : 's'}` : ''}.
+          <p className="text-sm text-muted-foreground" data-testid="held-mail-summary">
+            Mail kept while email is not configured
+            {summary.data
+              ? `: ${heldMailText(summary.data, new Date()) ?? 'none now'}`
+              : query.data
+                ? `: ${messages.length} message${messages.length === 1 ? '' : 's'}`
+                : ''}
+            .
           </p>
+          {summary.data && (
+            <p className="text-xs text-muted-foreground">
+              Sealed in the site’s database, where every server reads it; each message is deleted {summary.data.keptDays} days after it was held, and only the
+              latest {summary.data.maxMessages.toLocaleString('en-US')} are kept.
+            </p>
+          )}
         </div>
-        <Button variant="ghost" size="sm" className="h-10" disabled={query.isFetching} onClick={() => void query.refetch()}>
+        <Button
+          variant="ghost"
+          size="sm"
+          className="h-10"
+          disabled={query.isFetching}
+          onClick={() => {
+            void query.refetch();
+            void summary.refetch();
+          }}
+        >
           <RefreshCw aria-hidden="true" className={`size-4 ${query.isFetching ? 'motion-safe:animate-spin' : ''}`} />
           {query.isFetching ? 'Refreshing...' : 'Refresh'}
           <span className="sr-only"> outbox</span>

@@ -33,6 +33,7 @@ export const emailListKeys = [
   integrationKeys.activeEmail,
   integrationKeys.emailSetting,
   integrationKeys.emailOutbox,
+  integrationKeys.emailOutboxSummary,
   integrationKeys.deliveryAttention,
 ] as const;
 

@@ -15,6 +15,8 @@ import {
   messagesAre,
   fetchOutcomeToast,
   firstFetchPollInterval,
+  heldAgo,
+  heldMailText,
   isDeliveriesKey,
   newestFirst,
   parseDisplayLimit,
@@ -192,5 +194,19 @@ describe('lists', () => {
     expect(messagesAre(4)).toBe('4 messages are');
     // The warnings' counts are refreshed with the delivery logs.
     expect(isDeliveriesKey(integrationQueries.deliveryAttention.queryKey)).toBe(true);
+  });
+
+  it('says how much mail is held and since when, in hours for two days, then in days', () => {
+    const now = new Date('2026-03-10T12:00:00Z');
+    const ago = (ms: number) => new Date(now.getTime() - ms).toISOString();
+    const HOUR = 3_600_000;
+    expect(heldAgo(ago(59 * 60_000), now)).toBe('less than an hour ago');
+    expect(heldAgo(ago(HOUR), now)).toBe('1 hour ago');
+    expect(heldAgo(ago(47 * HOUR + 59 * 60_000), now)).toBe('47 hours ago');
+    expect(heldAgo(ago(48 * HOUR), now)).toBe('2 days ago');
+    expect(heldAgo(ago(29 * 24 * HOUR + 5 * HOUR), now)).toBe('29 days ago');
+    expect(heldMailText({ messages: 0, oldestAt: null }, now)).toBeNull();
+    expect(heldMailText({ messages: 1, oldestAt: ago(3 * HOUR) }, now)).toBe('1 message, the oldest held 3 hours ago');
+    expect(heldMailText({ messages: 12, oldestAt: ago(3 * 24 * HOUR) }, now)).toBe('12 messages, the oldest held 3 days ago');
   });
 });

@@ -29,6 +29,11 @@ export const integrationQueries = {
   emailSetting: queryOptions({ queryKey: ['/api/admin/email-settings'], queryFn: () => read(api.admin['email-settings'].$get()) }),
   /** Mail kept while no email integration is configured. */
   emailOutbox: queryOptions({ queryKey: ['/api/admin/email-outbox'], queryFn: () => read(api.admin['email-outbox'].$get()) }),
+  /** How many messages are held in all, the oldest's time, and the store's bounds (decision 042). */
+  emailOutboxSummary: queryOptions({
+    queryKey: ['/api/admin/email-outbox/summary'],
+    queryFn: () => read(api.admin['email-outbox'].summary.$get()),
+  }),
   /** Held and recently failed deliveries by channel: the dashboard's and the Email tab's warnings. */
   deliveryAttention: queryOptions({ queryKey: ['/api/admin/deliveries/attention'], queryFn: () => read(api.admin.deliveries.attention.$get()) }),
   blogSources: adminQueries.blogSources,
@@ -41,6 +46,7 @@ export const integrationKeys = {
   activeEmail: integrationQueries.activeEmail.queryKey,
   emailSetting: integrationQueries.emailSetting.queryKey,
   emailOutbox: integrationQueries.emailOutbox.queryKey,
+  emailOutboxSummary: integrationQueries.emailOutboxSummary.queryKey,
   deliveryAttention: integrationQueries.deliveryAttention.queryKey,
   blogSources: integrationQueries.blogSources.queryKey,
   externalArticles: integrationQueries.externalArticles.queryKey,
@@ -306,6 +312,21 @@ export function firstFetchPollInterval(
 
 /** '1 message is' / '3 messages are'. */
 export const messagesAre = (n: number) => (n === 1 ? '1 message is' : `${n} messages are`);
+
+/** How long ago something was held, in the unit an admin would say: hours for two days, then days. */
+export function heldAgo(at: string, now: Date): string {
+  const hours = Math.floor((now.getTime() - Date.parse(at)) / 3_600_000);
+  if (hours < 1) return 'less than an hour ago';
+  if (hours < 48) return `${hours} hour${hours === 1 ? '' : 's'} ago`;
+  return `${Math.floor(hours / 24)} days ago`;
+}
+
+/** The held mail in a phrase ('3 messages, the oldest held 2 days ago'); null when none is held. */
+export function heldMailText({ messages, oldestAt }: { messages: number; oldestAt: string | null }, now: Date): string | null {
+  if (!messages) return null;
+  const count = messages === 1 ? '1 message' : `${messages} messages`;
+  return oldestAt ? `${count}, the oldest held ${heldAgo(oldestAt, now)}` : count;
+}
 
 /** The delivery states (the deliveries table's check; the route answers the column as text). */
 export const deliveryStatusLabels = {
