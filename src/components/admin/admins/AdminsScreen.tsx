@@ -100,12 +100,13 @@ function Members({ data, pendingFor, onRemove }: { data: AdminsList; pendingFor:
       {/* Column headings from md up, where each card becomes a table row; hidden from assistive tech (each row names its fields). */}
       <div
         aria-hidden="true"
-        className="hidden gap-4 px-4 text-xs font-medium uppercase tracking-wide text-muted-foreground md:grid md:grid-cols-[minmax(0,1.2fr)_minmax(0,1.6fr)_minmax(0,1fr)_minmax(0,1.2fr)_7rem]"
+        className="hidden gap-4 px-4 text-xs font-medium uppercase tracking-wide text-muted-foreground md:grid md:grid-cols-[minmax(0,1.2fr)_minmax(0,1.6fr)_minmax(0,1fr)_minmax(0,1.2fr)_minmax(0,0.9fr)_7rem]"
       >
         <span>Admin</span>
         <span>E-mail</span>
         <span>Added</span>
         <span>Last sign-in</span>
+        <span>Two-step</span>
         <span className="sr-only">Actions</span>
       </div>
       <ul className="space-y-3" aria-labelledby="admin-group-title">
@@ -113,7 +114,7 @@ function Members({ data, pendingFor, onRemove }: { data: AdminsList; pendingFor:
           const pending = pendingFor === row.username;
           return (
             <li key={row.username}>
-              <Card className="grid gap-3 p-4 md:grid-cols-[minmax(0,1.2fr)_minmax(0,1.6fr)_minmax(0,1fr)_minmax(0,1.2fr)_7rem] md:items-center md:gap-4">
+              <Card className="grid gap-3 p-4 md:grid-cols-[minmax(0,1.2fr)_minmax(0,1.6fr)_minmax(0,1fr)_minmax(0,1.2fr)_minmax(0,0.9fr)_7rem] md:items-center md:gap-4">
                 <div className="min-w-0 space-y-1">
                   <h3 className="break-words font-semibold">{row.username}</h3>
                   <div className="flex flex-wrap gap-1">
@@ -130,6 +131,7 @@ function Members({ data, pendingFor, onRemove }: { data: AdminsList; pendingFor:
                 </Field>
                 <Field label="Added">{row.createdAt ? formatFirmDate(row.createdAt) : 'Not known'}</Field>
                 <Field label="Last sign-in">{row.lastSignInAt ? formatFirmDateTime(row.lastSignInAt) : 'Not known'}</Field>
+                <Field label="Two-step verification">{row.mfa === null ? 'Not known' : row.mfa ? 'On' : 'Off'}</Field>
                 {/* You are not removed from here (the server refuses it too): no button to press. */}
                 {!row.isYou && (
                   <div className="border-t border-border pt-3 md:border-0 md:pt-0 md:text-right">
