@@ -36,28 +36,15 @@ import {
   pathOf,
   sentBooking,
   serverDatabase,
-  startServerProcess,
+  serverTracker,
   stored,
   type Booking,
   type Operation,
   type ServerDatabase,
-  type ServerProcess,
 } from '../support/server-process.ts';
 
-const running = new Set<ServerProcess>();
-async function start(database: ServerDatabase, env: Record<string, string> = {}) {
-  const server = await startServerProcess({ ...database.env, ...env });
-  running.add(server);
-  void server.exited.then(() => running.delete(server));
-  return server;
-}
-afterEach(async () => {
-  // A failed test may leave a server behind: end it (only the ones this file started).
-  for (const server of running) {
-    server.child.kill('SIGKILL');
-    await server.exited;
-  }
-});
+const { start, killAll } = serverTracker();
+afterEach(killAll);
 
 /** Each scenario runs on each dialect, with a fresh database. */
 function perDialect(name: string, suite: (database: () => ServerDatabase, dialect: Dialect) => void) {

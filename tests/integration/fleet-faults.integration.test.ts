@@ -36,28 +36,17 @@ import {
   ok,
   sentBooking,
   serverDatabase,
+  serverTracker,
   startServerProcess,
   stored,
   type Operation,
   type ServerDatabase,
-  type ServerProcess,
 } from '../support/server-process.ts';
 import { testDatabaseUrl } from '../support/test-database.ts';
 import { startVarnish, type Varnish } from '../../scripts/varnish.ts';
 
-const running = new Set<ServerProcess>();
-async function start(database: ServerDatabase, env: Record<string, string> = {}) {
-  const server = await startServerProcess({ ...database.env, ...env });
-  running.add(server);
-  void server.exited.then(() => running.delete(server));
-  return server;
-}
-afterEach(async () => {
-  for (const server of running) {
-    server.child.kill('SIGKILL');
-    await server.exited;
-  }
-});
+const { running, start, track, killAll } = serverTracker();
+afterEach(killAll);
 
 /** Every answered write is stored once, with what was sent; nothing half stored. */
 async function everyAcknowledgedWriteStored(database: Database, outcomes: Awaited<ReturnType<typeof drive>>) {
@@ -151,9 +140,7 @@ describe('the disk fills up under a SQLite site', () => {
   it('turns readiness 503 within 2 s of the first refused write, stores nothing half, and recovers when space is freed', async () => {
     const outside = mkdtempSync(join(tmpdir(), 'firm-full-disk-keys-'));
     const env = { SQLITE_PATH: join(dir, 'site.db'), DATABASE_URL: '', SECRETS_KEY_FILE: join(outside, 'secrets.key'), OUTBOX_DIR: join(outside, 'outbox') };
-    const server = await startServerProcess(env);
-    running.add(server);
-    void server.exited.then(() => running.delete(server));
+    const server = track(await startServerProcess(env));
     expect((await getOnce(`${server.url}/api/health/ready`)).status).toBe(200);
 
     let stop = false;

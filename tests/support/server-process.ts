@@ -87,6 +87,31 @@ export async function serverDatabase(dialect: Dialect): Promise<ServerDatabase> 
 }
 
 /**
+ * The server processes one test file starts: `start` on a database (its env, then `env`), `track`
+ * for one started otherwise, and `killAll` for afterEach (a failed test may leave one behind: only
+ * the ones this file started are ended). `running` holds those still alive.
+ */
+export function serverTracker() {
+  const running = new Set<ServerProcess>();
+  const track = (server: ServerProcess) => {
+    running.add(server);
+    void server.exited.then(() => running.delete(server));
+    return server;
+  };
+  return {
+    running,
+    track,
+    start: async (database: ServerDatabase, env: Record<string, string> = {}) => track(await startServerProcess({ ...database.env, ...env })),
+    async killAll() {
+      for (const server of running) {
+        server.child.kill('SIGKILL');
+        await server.exited;
+      }
+    },
+  };
+}
+
+/**
  * Starts `node api/server.ts --api-only` on a free port with `env` over the test's environment, and
  * resolves once it prints that it is ready. Rejects with its output if it ends first. `site`: the
  * site too (it needs `npm run build`); `nodeArgs`: options for node itself (`--import` a hook, say).
